@@ -1,0 +1,285 @@
+//! Playing one case and comparing the board with what the case expects.
+
+use std::collections::BTreeSet;
+
+use super::file::Case;
+use crate::game::ids::{PowerId, ProvinceId, UnitKind};
+use crate::game::map::Map;
+use crate::game::order::{parse_order, Action, Order};
+use crate::game::position::{Dislodged, Position, Unit};
+use crate::game::turn;
+use crate::game::variant::Variant;
+
+/// Why a case failed: it could not be read, or the board differed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaseFailure {
+    /// Each problem or difference, one line each.
+    pub lines: Vec<String>,
+}
+
+/// Plays a case. `Ok` when the board after the phase is the expected one.
+pub fn run_case(case: &Case) -> Result<(), CaseFailure> {
+    let fail = |lines: Vec<String>| Err(CaseFailure { lines });
+    if !case.problems.is_empty() {
+        return fail(case.problems.clone());
+    }
+    let variant = match Variant::builtin(case.variant.trim()) {
+        Ok(v) => v,
+        Err(e) => return fail(vec![e.to_string()]),
+    };
+    let map = &variant.map;
+    let phase = match variant.calendar.parse(&case.phase) {
+        Ok(p) => p,
+        Err(e) => return fail(vec![format!("PRESTATE_SETPHASE: {e}")]),
+    };
+    let mut problems = Vec::new();
+    let mut pos = Position::empty(map, phase);
+    match &case.owners {
+        Some(lines) => {
+            for line in lines {
+                match read_owner(map, line) {
+                    Ok((power, p)) => pos.owners[p.index()] = Some(power),
+                    Err(e) => problems.push(format!("owner '{line}': {e}")),
+                }
+            }
+        }
+        None => {
+            for p in map.power_ids() {
+                for &h in &map.power(p).homes {
+                    pos.owners[h.index()] = Some(p);
+                }
+            }
+        }
+    }
+    for line in &case.units {
+        match read_unit(map, line) {
+            Ok((_, unit)) => pos.place(map, unit),
+            Err(e) => problems.push(format!("unit '{line}': {e}")),
+        }
+    }
+    let mut attackers: Vec<(ProvinceId, Option<ProvinceId>)> = Vec::new();
+    for (success, line) in &case.results {
+        let Ok((_, order)) = read_order(map, line) else {
+            problems.push(format!("result '{line}' cannot be read"));
+            continue;
+        };
+        if let Order::Unit {
+            at,
+            action: Action::Move { to, via, convoy },
+            kind,
+        } = &order
+        {
+            let by_convoy = *convoy
+                || !via.is_empty()
+                || (*kind != Some(UnitKind::Fleet) && !map.army_adjacent(at.province, to.province));
+            if *success {
+                attackers.push((to.province, (!by_convoy).then_some(at.province)));
+            } else if pos.unit_at(to.province).is_none() {
+                pos.contested[to.province.index()] = true;
+            }
+        }
+    }
+    for line in &case.dislodged {
+        match read_unit(map, line) {
+            Ok((_, unit)) => {
+                let p = map.province_of(unit.region);
+                let attacker_from = attackers
+                    .iter()
+                    .find(|(to, _)| *to == p)
+                    .and_then(|(_, from)| *from);
+                pos.dislodged[p.index()] = Some(Dislodged {
+                    unit,
+                    attacker_from,
+                });
+            }
+            Err(e) => problems.push(format!("dislodged unit '{line}': {e}")),
+        }
+    }
+    let mut orders = Vec::new();
+    for line in &case.orders {
+        match read_order(map, line) {
+            Ok(o) => orders.push(o),
+            Err(e) => problems.push(format!("order '{line}': {e}")),
+        }
+    }
+    if !problems.is_empty() {
+        return fail(problems);
+    }
+    let turn = turn::play(&variant, map, &pos, &orders);
+    let after = &turn.position;
+
+    let mut diffs = Vec::new();
+    let expected_units = match &case.post_units {
+        Some(lines) => lines.clone(),
+        None => case.units.clone(),
+    };
+    compare(
+        map,
+        "unit",
+        &expected_units,
+        after.all_units().map(|(_, u)| u),
+        &mut diffs,
+    );
+    compare(
+        map,
+        "dislodged unit",
+        &case.post_dislodged,
+        after.all_dislodged().map(|(_, d)| d.unit),
+        &mut diffs,
+    );
+    if let Some(lines) = &case.post_owners {
+        let mut want = BTreeSet::new();
+        for line in lines {
+            match read_owner(map, line) {
+                Ok((power, p)) => {
+                    want.insert(format!("{}: {}", map.power(power).name, map.abbr(p)));
+                }
+                Err(e) => diffs.push(format!("owner '{line}': {e}")),
+            }
+        }
+        let got: BTreeSet<String> = map
+            .centres()
+            .filter_map(|p| {
+                after.owners[p.index()].map(|o| format!("{}: {}", map.power(o).name, map.abbr(p)))
+            })
+            .collect();
+        for w in want.difference(&got) {
+            diffs.push(format!("expected owner {w}, not found"));
+        }
+        for g in got.difference(&want) {
+            diffs.push(format!("owner {g} not expected"));
+        }
+    }
+    if let Some(text) = &case.post_phase {
+        match variant.calendar.parse(text) {
+            Ok(p) if p == after.phase => {}
+            Ok(_) => diffs.push(format!(
+                "expected the next phase {}, got {}",
+                text.trim(),
+                variant.calendar.show(after.phase)
+            )),
+            Err(e) => diffs.push(format!("POSTSTATE_PHASE: {e}")),
+        }
+    }
+    if diffs.is_empty() {
+        Ok(())
+    } else {
+        for r in &turn.rejections {
+            diffs.push(format!(
+                "(rejected {}: {}: {})",
+                map.power(r.power).name,
+                r.order,
+                r.why
+            ));
+        }
+        fail(diffs)
+    }
+}
+
+fn compare(
+    map: &Map,
+    what: &str,
+    expected: &[String],
+    actual: impl Iterator<Item = Unit>,
+    diffs: &mut Vec<String>,
+) {
+    let mut want: Vec<String> = Vec::new();
+    for line in expected {
+        match read_unit(map, line) {
+            Ok((_, u)) => want.push(show(map, u)),
+            Err(e) => diffs.push(format!("{what} '{line}': {e}")),
+        }
+    }
+    let mut got: Vec<String> = actual.map(|u| show(map, u)).collect();
+    want.sort();
+    got.sort();
+    for w in &want {
+        if let Some(i) = got.iter().position(|g| g == w) {
+            got.remove(i);
+        } else {
+            diffs.push(format!("expected {what} {w}, not found"));
+        }
+    }
+    for g in got {
+        diffs.push(format!("{what} {g} not expected"));
+    }
+}
+
+fn show(map: &Map, u: Unit) -> String {
+    format!(
+        "{}: {} {}",
+        map.power(u.power).name,
+        u.kind.letter(),
+        map.region_abbr(u.region)
+    )
+}
+
+/// The power named before the colon, leniently: a name, an adjective, or a unique power
+/// sharing the first three letters (jDip's file misspells one).
+fn read_power(map: &Map, word: &str) -> Result<PowerId, String> {
+    let word = word.trim();
+    if let Some(p) = map.power_by_word(word) {
+        return Ok(p);
+    }
+    let head: String = word.to_ascii_lowercase().chars().take(3).collect();
+    let hits: Vec<PowerId> = map
+        .power_ids()
+        .filter(|&p| head.len() == 3 && map.power(p).name.to_ascii_lowercase().starts_with(&head))
+        .collect();
+    match hits[..] {
+        [p] => Ok(p),
+        _ => Err(format!("unknown power '{word}'")),
+    }
+}
+
+fn read_order(map: &Map, line: &str) -> Result<(PowerId, Order), String> {
+    let (power, text) = line.split_once(':').ok_or("expected 'Power: order'")?;
+    let power = read_power(map, power)?;
+    let order = parse_order(map, text).map_err(|e| e.why)?;
+    Ok((power, order))
+}
+
+fn read_owner(map: &Map, line: &str) -> Result<(PowerId, ProvinceId), String> {
+    let (power, order) = read_order(map, line)?;
+    match order.province() {
+        Some(p) if map.province(p).centre => Ok((power, p)),
+        Some(p) => Err(format!("{} is not a supply centre", map.abbr(p))),
+        None => Err("expected 'Power: A prov'".into()),
+    }
+}
+
+fn read_unit(map: &Map, line: &str) -> Result<(PowerId, Unit), String> {
+    let (power, order) = read_order(map, line)?;
+    let Order::Unit {
+        kind: Some(kind),
+        at,
+        action: Action::Hold,
+    } = order
+    else {
+        return Err("expected 'Power: A prov' or 'Power: F prov/coast'".into());
+    };
+    let places = map.standable(kind, at.province);
+    let region = match (
+        kind,
+        at.coast.and_then(|c| map.coast_region(at.province, c)),
+    ) {
+        (UnitKind::Fleet, Some(r)) => r,
+        _ if places.len() == 1 => places[0],
+        _ if places.is_empty() => {
+            return Err(format!(
+                "{} cannot stand in {}",
+                kind.letter(),
+                map.abbr(at.province)
+            ))
+        }
+        _ => return Err(format!("name the coast of {}", map.abbr(at.province))),
+    };
+    Ok((
+        power,
+        Unit {
+            power,
+            kind,
+            region,
+        },
+    ))
+}

@@ -1,0 +1,108 @@
+//! Small `Copy` identifiers for everything the adjudicator touches.
+//!
+//! Names live only in the map's lookup tables; the engine works on these indexes.
+
+use std::fmt;
+
+/// A province of a map: a land, coastal, sea or impassable space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProvinceId(pub u16);
+
+/// A place a unit can stand: a province, or one coast of a multi-coast province.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RegionId(pub u16);
+
+/// One of the powers a map defines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PowerId(pub u8);
+
+impl ProvinceId {
+    /// The index into per-province tables.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl RegionId {
+    /// The index into per-region tables.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl PowerId {
+    /// The index into per-power tables.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The kind of a unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum UnitKind {
+    /// An army: moves over land, may be convoyed.
+    Army,
+    /// A fleet: moves over water and along coasts, may convoy.
+    Fleet,
+}
+
+impl UnitKind {
+    /// The one-letter form used in orders and results: `A` or `F`.
+    pub fn letter(self) -> char {
+        match self {
+            UnitKind::Army => 'A',
+            UnitKind::Fleet => 'F',
+        }
+    }
+
+    /// The unit kind for a letter or word (`a`, `army`, `f`, `fleet`), any case.
+    pub fn from_word(word: &str) -> Option<UnitKind> {
+        match word.to_ascii_lowercase().as_str() {
+            "a" | "army" => Some(UnitKind::Army),
+            "f" | "fleet" => Some(UnitKind::Fleet),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for UnitKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// One coast of a multi-coast province.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Coast {
+    /// North coast, `/nc`.
+    North,
+    /// South coast, `/sc`.
+    South,
+    /// East coast, `/ec`.
+    East,
+    /// West coast, `/wc`.
+    West,
+}
+
+impl Coast {
+    /// The two-letter abbreviation: `nc`, `sc`, `ec`, `wc`.
+    pub fn abbr(self) -> &'static str {
+        match self {
+            Coast::North => "nc",
+            Coast::South => "sc",
+            Coast::East => "ec",
+            Coast::West => "wc",
+        }
+    }
+
+    /// The coast named by a word: `nc`, `n`, `north`, `ncs` and so on, any case.
+    pub fn from_word(word: &str) -> Option<Coast> {
+        match word.to_ascii_lowercase().as_str() {
+            "nc" | "n" | "north" | "ncs" => Some(Coast::North),
+            "sc" | "s" | "south" | "scs" => Some(Coast::South),
+            "ec" | "e" | "east" | "ecs" => Some(Coast::East),
+            "wc" | "w" | "west" | "wcs" => Some(Coast::West),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,14 @@
+//! The maps compiled into herald, so a fresh install plays without any files.
+
+/// The standard map's source text.
+pub const STANDARD: &str = include_str!("../../../maps/standard.map");
+
+/// Every built-in map as (name, source text).
+pub const ALL: &[(&str, &str)] = &[("standard", STANDARD)];
+
+/// The source text of a built-in map by name (any case).
+pub fn source(name: &str) -> Option<&'static str> {
+    ALL.iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, text)| *text)
+}

@@ -1,0 +1,368 @@
+//! Maps as data: spaces, coasts, adjacency, centres, powers and starting units.
+//!
+//! A map is read from herald's text format (`maps/FORMAT.md`) by [`parse`]; the standard
+//! map and the variants' maps are embedded ([`builtin`]), and a keeper can load more from a
+//! directory. Once built, a [`Map`] answers every geographic question the engine asks in
+//! constant time through small ids.
+
+mod bits;
+pub mod builtin;
+pub mod check;
+pub mod parse;
+
+use std::collections::HashMap;
+
+pub use bits::BitMatrix;
+pub use parse::{parse_map, MapError, MapSource};
+
+use super::ids::{Coast, PowerId, ProvinceId, RegionId, UnitKind};
+
+/// What a space is made of, which decides who may stand there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Terrain {
+    /// Inland: armies only.
+    Land,
+    /// Coastal land: armies, and fleets on its coast(s).
+    Coast,
+    /// Open water: fleets only; fleets here may convoy.
+    Sea,
+    /// Open ocean: a sea that variants may treat apart (the world map's oceans).
+    Ocean,
+    /// Impassable: nobody enters.
+    Shut,
+}
+
+impl Terrain {
+    /// The keyword used in map files.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Terrain::Land => "land",
+            Terrain::Coast => "coast",
+            Terrain::Sea => "sea",
+            Terrain::Ocean => "ocean",
+            Terrain::Shut => "shut",
+        }
+    }
+
+    /// Whether this is water (sea or ocean).
+    pub fn is_water(self) -> bool {
+        matches!(self, Terrain::Sea | Terrain::Ocean)
+    }
+}
+
+/// One province of the map.
+#[derive(Clone, Debug)]
+pub struct Province {
+    /// The abbreviation as the map file writes it (`Stp`).
+    pub abbr: String,
+    /// The full name (`St Petersburg`).
+    pub name: String,
+    /// What the province is made of.
+    pub terrain: Terrain,
+    /// Whether it is a supply centre.
+    pub centre: bool,
+    /// The region a unit without a coast stands in (armies; fleets on a single coast).
+    pub main: RegionId,
+    /// The separate coasts of a multi-coast province, empty otherwise.
+    pub coasts: Vec<RegionId>,
+    /// Extra names players may use.
+    pub aliases: Vec<String>,
+}
+
+/// One place a unit may stand: a province or one coast of it.
+#[derive(Clone, Copy, Debug)]
+pub struct Region {
+    /// The province this region belongs to.
+    pub province: ProvinceId,
+    /// The coast, for a coast region of a multi-coast province.
+    pub coast: Option<Coast>,
+}
+
+/// A power of the map.
+#[derive(Clone, Debug)]
+pub struct Power {
+    /// Its name, `England`.
+    pub name: String,
+    /// Its one-letter code used in SIGNON and press, `E`.
+    pub letter: char,
+    /// Its adjective, `English`.
+    pub adjective: String,
+    /// Its home supply centres.
+    pub homes: Vec<ProvinceId>,
+}
+
+/// A unit on the board at the start of the game.
+#[derive(Clone, Copy, Debug)]
+pub struct StartUnit {
+    /// Who owns it.
+    pub power: PowerId,
+    /// Army or fleet.
+    pub kind: UnitKind,
+    /// Where it stands.
+    pub region: RegionId,
+}
+
+/// A built map: geography, powers and the starting position.
+#[derive(Clone, Debug)]
+pub struct Map {
+    /// The map's short name (`standard`).
+    pub name: String,
+    /// Its title for display.
+    pub title: String,
+    /// The powers in the order the file gives.
+    pub powers: Vec<Power>,
+    /// The provinces in file order.
+    pub provinces: Vec<Province>,
+    /// The regions: first one main region per province (same index), then the coasts.
+    pub regions: Vec<Region>,
+    /// Starting units.
+    pub start: Vec<StartUnit>,
+    army_adj: Vec<Vec<ProvinceId>>,
+    fleet_adj: Vec<Vec<RegionId>>,
+    army_bits: BitMatrix,
+    fleet_bits: BitMatrix,
+    fleet_reach: BitMatrix,
+    fleet_touch: Vec<Vec<ProvinceId>>,
+    names: HashMap<String, ProvinceId>,
+}
+
+impl Map {
+    /// The number of provinces.
+    pub fn province_count(&self) -> usize {
+        self.provinces.len()
+    }
+
+    /// The province with this id.
+    pub fn province(&self, p: ProvinceId) -> &Province {
+        &self.provinces[p.index()]
+    }
+
+    /// The region with this id.
+    pub fn region(&self, r: RegionId) -> &Region {
+        &self.regions[r.index()]
+    }
+
+    /// The province a region belongs to.
+    #[inline]
+    pub fn province_of(&self, r: RegionId) -> ProvinceId {
+        self.regions[r.index()].province
+    }
+
+    /// The power with this id.
+    pub fn power(&self, p: PowerId) -> &Power {
+        &self.powers[p.index()]
+    }
+
+    /// All power ids.
+    pub fn power_ids(&self) -> impl Iterator<Item = PowerId> + '_ {
+        (0..self.powers.len()).map(|i| PowerId(i as u8))
+    }
+
+    /// All province ids.
+    pub fn province_ids(&self) -> impl Iterator<Item = ProvinceId> + '_ {
+        (0..self.provinces.len()).map(|i| ProvinceId(i as u16))
+    }
+
+    /// The province a name, abbreviation or alias stands for (normalized by [`normalize`]).
+    pub fn lookup(&self, normalized: &str) -> Option<ProvinceId> {
+        self.names.get(normalized).copied()
+    }
+
+    /// The longest number of words any name has, for greedy matching.
+    pub fn longest_name_words(&self) -> usize {
+        self.names
+            .keys()
+            .map(|k| k.split(' ').count())
+            .max()
+            .unwrap_or(1)
+    }
+
+    /// The power whose name, adjective or letter this is (any case).
+    pub fn power_by_word(&self, word: &str) -> Option<PowerId> {
+        let w = word.to_ascii_lowercase();
+        self.powers
+            .iter()
+            .position(|p| {
+                p.name.to_ascii_lowercase() == w
+                    || p.adjective.to_ascii_lowercase() == w
+                    || (w.len() == 1 && p.letter.to_ascii_lowercase().to_string() == w)
+            })
+            .map(|i| PowerId(i as u8))
+    }
+
+    /// The coast region of a province, if it has that coast.
+    pub fn coast_region(&self, p: ProvinceId, coast: Coast) -> Option<RegionId> {
+        self.province(p)
+            .coasts
+            .iter()
+            .copied()
+            .find(|&r| self.region(r).coast == Some(coast))
+    }
+
+    /// Whether an army may move from one province to another.
+    #[inline]
+    pub fn army_adjacent(&self, from: ProvinceId, to: ProvinceId) -> bool {
+        self.army_bits.get(from.index(), to.index())
+    }
+
+    /// Whether a fleet may move from one region to another.
+    #[inline]
+    pub fn fleet_adjacent(&self, from: RegionId, to: RegionId) -> bool {
+        self.fleet_bits.get(from.index(), to.index())
+    }
+
+    /// Whether a fleet in `from` may move to some coast of province `to` (enough to support there).
+    #[inline]
+    pub fn fleet_reaches(&self, from: RegionId, to: ProvinceId) -> bool {
+        self.fleet_reach.get(from.index(), to.index())
+    }
+
+    /// Whether a unit of this kind standing in `from` could move into province `to`.
+    #[inline]
+    pub fn can_reach(&self, kind: UnitKind, from: RegionId, to: ProvinceId) -> bool {
+        match kind {
+            UnitKind::Army => self.army_adjacent(self.province_of(from), to),
+            UnitKind::Fleet => self.fleet_reaches(from, to),
+        }
+    }
+
+    /// The provinces an army may move to from a province.
+    pub fn army_neighbours(&self, p: ProvinceId) -> &[ProvinceId] {
+        &self.army_adj[p.index()]
+    }
+
+    /// The regions a fleet may move to from a region.
+    pub fn fleet_neighbours(&self, r: RegionId) -> &[RegionId] {
+        &self.fleet_adj[r.index()]
+    }
+
+    /// The provinces that share water with a province: a fleet could pass between them on
+    /// some coast. Used for convoy routes (army's coast to the first sea, sea to sea, last sea
+    /// to the landing).
+    pub fn water_neighbours(&self, p: ProvinceId) -> &[ProvinceId] {
+        &self.fleet_touch[p.index()]
+    }
+
+    /// The regions a unit of this kind may stand in within a province.
+    pub fn standable(&self, kind: UnitKind, p: ProvinceId) -> Vec<RegionId> {
+        let prov = self.province(p);
+        match (kind, prov.terrain) {
+            (_, Terrain::Shut) => vec![],
+            (UnitKind::Army, Terrain::Land | Terrain::Coast) => vec![prov.main],
+            (UnitKind::Army, _) => vec![],
+            (UnitKind::Fleet, Terrain::Land) => vec![],
+            (UnitKind::Fleet, _) if !prov.coasts.is_empty() => prov.coasts.clone(),
+            (UnitKind::Fleet, _) => vec![prov.main],
+        }
+    }
+
+    /// How a region is written in orders and results: `Stp`, `Stp/nc`.
+    pub fn region_abbr(&self, r: RegionId) -> String {
+        let region = self.region(r);
+        let abbr = &self.province(region.province).abbr;
+        match region.coast {
+            Some(c) => format!("{abbr}/{}", c.abbr()),
+            None => abbr.clone(),
+        }
+    }
+
+    /// The province's abbreviation.
+    pub fn abbr(&self, p: ProvinceId) -> &str {
+        &self.province(p).abbr
+    }
+
+    /// The supply centres.
+    pub fn centres(&self) -> impl Iterator<Item = ProvinceId> + '_ {
+        self.province_ids().filter(|&p| self.province(p).centre)
+    }
+
+    /// The power whose home centre this province is, if any.
+    pub fn home_power(&self, p: ProvinceId) -> Option<PowerId> {
+        self.powers
+            .iter()
+            .position(|pw| pw.homes.contains(&p))
+            .map(|i| PowerId(i as u8))
+    }
+}
+
+/// Normalizes a name the way the order parser tokenizes: lower case, `.` dropped, `-` set
+/// apart by spaces, runs of whitespace and `_` made one space.
+pub fn normalize(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for ch in name.chars() {
+        match ch {
+            '.' | '\'' => {}
+            '-' => out.push_str(" - "),
+            '_' => out.push(' '),
+            c => out.extend(c.to_lowercase()),
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Everything [`Map`] needs, gathered by the parser, turned into tables here.
+pub(crate) struct MapParts {
+    pub name: String,
+    pub title: String,
+    pub powers: Vec<Power>,
+    pub provinces: Vec<Province>,
+    pub regions: Vec<Region>,
+    pub start: Vec<StartUnit>,
+    pub army_adj: Vec<Vec<ProvinceId>>,
+    pub fleet_adj: Vec<Vec<RegionId>>,
+}
+
+impl Map {
+    pub(crate) fn from_parts(parts: MapParts) -> Map {
+        let np = parts.provinces.len();
+        let nr = parts.regions.len();
+        let mut army_bits = BitMatrix::new(np, np);
+        for (from, list) in parts.army_adj.iter().enumerate() {
+            for to in list {
+                army_bits.set(from, to.index());
+            }
+        }
+        let mut fleet_bits = BitMatrix::new(nr, nr);
+        let mut fleet_reach = BitMatrix::new(nr, np);
+        let mut fleet_touch: Vec<Vec<ProvinceId>> = vec![Vec::new(); np];
+        for (from, list) in parts.fleet_adj.iter().enumerate() {
+            let from_prov = parts.regions[from].province;
+            for to in list {
+                fleet_bits.set(from, to.index());
+                let to_prov = parts.regions[to.index()].province;
+                fleet_reach.set(from, to_prov.index());
+                if !fleet_touch[from_prov.index()].contains(&to_prov) {
+                    fleet_touch[from_prov.index()].push(to_prov);
+                }
+            }
+        }
+        let mut names = HashMap::new();
+        for (i, p) in parts.provinces.iter().enumerate() {
+            let id = ProvinceId(i as u16);
+            names.insert(normalize(&p.abbr), id);
+            names.insert(normalize(&p.name), id);
+            for a in &p.aliases {
+                names.insert(normalize(a), id);
+            }
+            // "The" is never needed in a name: "the North Sea" finds "North Sea".
+            if let Some(rest) = normalize(&p.name).strip_prefix("the ") {
+                names.insert(rest.to_string(), id);
+            }
+        }
+        Map {
+            name: parts.name,
+            title: parts.title,
+            powers: parts.powers,
+            provinces: parts.provinces,
+            regions: parts.regions,
+            start: parts.start,
+            army_adj: parts.army_adj,
+            fleet_adj: parts.fleet_adj,
+            army_bits,
+            fleet_bits,
+            fleet_reach,
+            fleet_touch,
+            names,
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! Orders as players write them, before they are checked against the board.
+//!
+//! [`parse`] reads the judges' dialect into an [`Order`]; [`Order::canonical`] prints it back
+//! in the one form herald uses in every reply and result.
+
+pub mod parse;
+
+use super::ids::{Coast, PowerId, ProvinceId, UnitKind};
+use super::map::Map;
+
+pub use parse::{parse_order, OrderError};
+
+/// A place named in an order: a province and, if the writer gave one, a coast.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Loc {
+    /// The province.
+    pub province: ProvinceId,
+    /// The coast written, if any.
+    pub coast: Option<Coast>,
+}
+
+/// Another power's unit named in a support or convoy: `Italian A Ven`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// The nationality written before it, if any.
+    pub power: Option<PowerId>,
+    /// The unit kind written, if any.
+    pub kind: Option<UnitKind>,
+    /// Where it stands.
+    pub at: Loc,
+}
+
+/// What a unit is told to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Stay put (`H`, `holds`, `stand`, or nothing at all).
+    Hold,
+    /// Move, or in a retreat phase retreat, to `to`; `via` is a convoy route written out
+    /// (`A Lon-Nth-Nwy`), `convoy` says "via convoy" was written or a route given.
+    Move {
+        /// The destination.
+        to: Loc,
+        /// The water provinces written between origin and destination.
+        via: Vec<ProvinceId>,
+        /// Whether the writer asked for a convoy.
+        convoy: bool,
+    },
+    /// Support a unit to hold (`to` is None) or to move to `to`.
+    Support {
+        /// The supported unit.
+        target: Target,
+        /// Its destination, for a supported move.
+        to: Option<Loc>,
+    },
+    /// Convoy an army from its place to `to`.
+    Convoy {
+        /// The convoyed army.
+        target: Target,
+        /// Its destination.
+        to: Loc,
+    },
+    /// Disband (a retreat phase's alternative to retreating).
+    Disband,
+}
+
+/// One order as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// An order to a unit on the board (or, in a retreat phase, a dislodged unit).
+    Unit {
+        /// The unit kind written, if any.
+        kind: Option<UnitKind>,
+        /// Where the unit stands.
+        at: Loc,
+        /// What it does.
+        action: Action,
+    },
+    /// `Build A Par`.
+    Build {
+        /// Army or fleet; None when not written.
+        kind: Option<UnitKind>,
+        /// Where.
+        at: Loc,
+    },
+    /// `Remove F Tri` (also `Disband F Tri` in an adjustment phase).
+    Remove {
+        /// The unit kind written, if any.
+        kind: Option<UnitKind>,
+        /// Where the unit stands.
+        at: Loc,
+    },
+    /// `Waive`: a build not taken.
+    Waive,
+}
+
+impl Loc {
+    /// `Spa/nc`, `Par`.
+    pub fn show(&self, map: &Map) -> String {
+        match self.coast {
+            Some(c) => format!("{}/{}", map.abbr(self.province), c.abbr()),
+            None => map.abbr(self.province).to_string(),
+        }
+    }
+}
+
+impl Target {
+    fn show(&self, map: &Map) -> String {
+        let mut s = String::new();
+        if let Some(p) = self.power {
+            s.push_str(&map.power(p).adjective);
+            s.push(' ');
+        }
+        if let Some(k) = self.kind {
+            s.push(k.letter());
+            s.push(' ');
+        }
+        s.push_str(&self.at.show(map));
+        s
+    }
+}
+
+impl Order {
+    /// The canonical text: `A Par - Bur`, `F Nth C A Lon - Nwy`, `A Mun S A Par - Bur`,
+    /// `A Lon - Nth - Nwy`, `Build F Stp/nc`, `Remove A War`, `Waive`.
+    pub fn canonical(&self, map: &Map) -> String {
+        let unit = |kind: &Option<UnitKind>, at: &Loc| match kind {
+            Some(k) => format!("{} {}", k.letter(), at.show(map)),
+            None => at.show(map),
+        };
+        match self {
+            Order::Unit { kind, at, action } => {
+                let u = unit(kind, at);
+                match action {
+                    Action::Hold => format!("{u} H"),
+                    Action::Move { to, via, convoy } => {
+                        let mut s = u;
+                        for p in via {
+                            s.push_str(" - ");
+                            s.push_str(map.abbr(*p));
+                        }
+                        s.push_str(" - ");
+                        s.push_str(&to.show(map));
+                        if *convoy && via.is_empty() {
+                            s.push_str(" via convoy");
+                        }
+                        s
+                    }
+                    Action::Support { target, to: None } => format!("{u} S {}", target.show(map)),
+                    Action::Support {
+                        target,
+                        to: Some(to),
+                    } => {
+                        format!("{u} S {} - {}", target.show(map), to.show(map))
+                    }
+                    Action::Convoy { target, to } => {
+                        format!("{u} C {} - {}", target.show(map), to.show(map))
+                    }
+                    Action::Disband => format!("{u} Disband"),
+                }
+            }
+            Order::Build { kind, at } => format!("Build {}", unit(kind, at)),
+            Order::Remove { kind, at } => format!("Remove {}", unit(kind, at)),
+            Order::Waive => "Waive".to_string(),
+        }
+    }
+
+    /// The province of the unit this order is for, if it names one.
+    pub fn province(&self) -> Option<ProvinceId> {
+        match self {
+            Order::Unit { at, .. } | Order::Build { at, .. } | Order::Remove { at, .. } => {
+                Some(at.province)
+            }
+            Order::Waive => None,
+        }
+    }
+}

@@ -1,0 +1,365 @@
+//! The order parser: the njudge/DPjudge dialect, any case, full names, abbreviations and
+//! aliases, `-`/`->`/`m`/`move (to)`, `S`, `C`/`T`, `H`/`stand`, convoy routes, coasts as
+//! `/nc`, `(nc)` or `north coast`, `Build`, `Remove`, `Waive`, `Disband`, and a nationality
+//! before a supported or convoyed unit.
+
+use super::{Action, Loc, Order, Target};
+use crate::game::ids::{Coast, UnitKind};
+use crate::game::map::Map;
+
+/// An order that could not be read, with the text refused and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{text}': {why}")]
+pub struct OrderError {
+    /// The order as written.
+    pub text: String,
+    /// What is wrong, naming the word at fault.
+    pub why: String,
+}
+
+struct Cursor<'a> {
+    map: &'a Map,
+    words: Vec<String>,
+    pos: usize,
+    text: &'a str,
+}
+
+fn tokenize(text: &str) -> Vec<String> {
+    let mut spaced = String::with_capacity(text.len() + 16);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '-' | '=' if chars.peek() == Some(&'>') => {
+                chars.next();
+                spaced.push_str(" - ");
+            }
+            '-' | '–' | '—' => spaced.push_str(" - "),
+            '/' | '(' => spaced.push_str(" / "),
+            ')' | ',' | ';' | '_' => spaced.push(' '),
+            '.' | '\'' => {}
+            c => spaced.extend(c.to_lowercase()),
+        }
+    }
+    spaced.split_whitespace().map(str::to_string).collect()
+}
+
+const MOVE_WORDS: &[&str] = &["-", "m", "move", "moves", "to", "retreat", "retreats", "r"];
+const HOLD_WORDS: &[&str] = &["h", "hold", "holds", "stand", "stands"];
+const SUPPORT_WORDS: &[&str] = &["s", "support", "supports"];
+const CONVOY_WORDS: &[&str] = &["c", "convoy", "convoys", "t", "transport", "transports"];
+const DISBAND_WORDS: &[&str] = &["disband", "disbands", "d"];
+
+/// Parses one order in the judges' dialect against a map's names.
+pub fn parse_order(map: &Map, text: &str) -> Result<Order, OrderError> {
+    let mut c = Cursor {
+        map,
+        words: tokenize(text),
+        pos: 0,
+        text,
+    };
+    let order = c.order()?;
+    if let Some(extra) = c.peek() {
+        return Err(c.fail(format!("unexpected '{extra}' after a complete order")));
+    }
+    Ok(order)
+}
+
+impl Cursor<'_> {
+    fn fail(&self, why: impl Into<String>) -> OrderError {
+        OrderError {
+            text: self.text.trim().to_string(),
+            why: why.into(),
+        }
+    }
+
+    fn peek(&self) -> Option<&str> {
+        self.words.get(self.pos).map(String::as_str)
+    }
+
+    fn peek_at(&self, offset: usize) -> Option<&str> {
+        self.words.get(self.pos + offset).map(String::as_str)
+    }
+
+    fn eat(&mut self, set: &[&str]) -> bool {
+        match self.peek() {
+            Some(w) if set.contains(&w) => {
+                self.pos += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn order(&mut self) -> Result<Order, OrderError> {
+        match self.peek() {
+            None => Err(self.fail("empty order")),
+            Some("waive" | "waives") => {
+                self.pos += 1;
+                Ok(Order::Waive)
+            }
+            Some("build" | "builds" | "b") => {
+                self.pos += 1;
+                let kind = self.unit_kind();
+                let at = self.loc("after 'Build'")?;
+                Ok(Order::Build { kind, at })
+            }
+            Some("remove" | "removes") => {
+                self.pos += 1;
+                let kind = self.unit_kind();
+                let at = self.loc("after 'Remove'")?;
+                Ok(Order::Remove { kind, at })
+            }
+            Some("disband" | "disbands") => {
+                self.pos += 1;
+                let kind = self.unit_kind();
+                let at = self.loc("after 'Disband'")?;
+                Ok(Order::Unit {
+                    kind,
+                    at,
+                    action: Action::Disband,
+                })
+            }
+            Some(_) => {
+                let kind = self.unit_kind();
+                let at = self.loc("for the unit ordered")?;
+                let action = self.action()?;
+                Ok(Order::Unit { kind, at, action })
+            }
+        }
+    }
+
+    fn unit_kind(&mut self) -> Option<UnitKind> {
+        let kind = UnitKind::from_word(self.peek()?)?;
+        // "A" followed by something that is not a province is not a unit kind here.
+        self.pos += 1;
+        Some(kind)
+    }
+
+    fn action(&mut self) -> Result<Action, OrderError> {
+        let Some(word) = self.peek().map(str::to_string) else {
+            return Ok(Action::Hold);
+        };
+        let word = word.as_str();
+        if HOLD_WORDS.contains(&word) {
+            self.pos += 1;
+            return Ok(Action::Hold);
+        }
+        if DISBAND_WORDS.contains(&word) {
+            self.pos += 1;
+            return Ok(Action::Disband);
+        }
+        if SUPPORT_WORDS.contains(&word) {
+            self.pos += 1;
+            let target = self.target("after 'S'")?;
+            let to = if self.move_word() {
+                Some(self.loc("after the supported unit's '-'")?)
+            } else {
+                self.eat(HOLD_WORDS);
+                None
+            };
+            return Ok(Action::Support { target, to });
+        }
+        if CONVOY_WORDS.contains(&word) {
+            self.pos += 1;
+            let target = self.target("after 'C'")?;
+            if !self.move_word() {
+                return Err(
+                    self.fail("a convoy needs the army's destination, e.g. 'F Nth C A Lon - Nwy'")
+                );
+            }
+            let to = self.loc("after the convoyed army's '-'")?;
+            return Ok(Action::Convoy { target, to });
+        }
+        if self.move_word() {
+            let mut places = vec![self.loc("after '-'")?];
+            while self.move_word() {
+                places.push(self.loc("after '-'")?);
+            }
+            let mut convoy = places.len() > 1;
+            if matches!(self.peek(), Some("via" | "by"))
+                && matches!(self.peek_at(1), Some("convoy" | "c" | "sea"))
+            {
+                self.pos += 2;
+                convoy = true;
+            }
+            let to = places.pop().expect("at least one place");
+            let via = places.into_iter().map(|l| l.province).collect();
+            return Ok(Action::Move { to, via, convoy });
+        }
+        Err(self.fail(format!(
+            "'{word}' is not an order: expected '-' (move), 'S' (support), 'C' (convoy), 'H' (hold) or 'Disband'"
+        )))
+    }
+
+    fn move_word(&mut self) -> bool {
+        if self.eat(MOVE_WORDS) {
+            self.eat(&["to"]);
+            true
+        } else {
+            false
+        }
+    }
+
+    fn target(&mut self, context: &str) -> Result<Target, OrderError> {
+        let mut power = None;
+        if let Some(w) = self.peek() {
+            if w.len() > 1 && UnitKind::from_word(w).is_none() && self.map.lookup(w).is_none() {
+                power = self.map.power_by_word(w);
+                if power.is_some() {
+                    self.pos += 1;
+                }
+            }
+        }
+        let kind = self.unit_kind();
+        let at = self.loc(context)?;
+        Ok(Target { power, kind, at })
+    }
+
+    fn loc(&mut self, context: &str) -> Result<Loc, OrderError> {
+        let Some(first) = self.peek() else {
+            return Err(self.fail(format!("a province is missing {context}")));
+        };
+        let max = self
+            .map
+            .longest_name_words()
+            .min(self.words.len() - self.pos);
+        let mut found = None;
+        for n in (1..=max).rev() {
+            let key = self.words[self.pos..self.pos + n].join(" ");
+            if let Some(p) = self.map.lookup(&key) {
+                found = Some((p, n));
+                break;
+            }
+        }
+        let Some((province, n)) = found else {
+            return Err(self.fail(format!("unknown province '{first}'")));
+        };
+        self.pos += n;
+        let coast = self.coast()?;
+        Ok(Loc { province, coast })
+    }
+
+    fn coast(&mut self) -> Result<Option<Coast>, OrderError> {
+        if self.peek() == Some("/") {
+            self.pos += 1;
+            let Some(word) = self.peek() else {
+                return Err(self.fail("a coast is missing after '/'"));
+            };
+            let Some(coast) = Coast::from_word(word) else {
+                return Err(self.fail(format!("unknown coast '{word}': write nc, sc, ec or wc")));
+            };
+            self.pos += 1;
+            self.eat(&["coast"]);
+            return Ok(Some(coast));
+        }
+        if let Some(word) = self.peek() {
+            let spelled = matches!(word, "north" | "south" | "east" | "west")
+                && self.peek_at(1) == Some("coast");
+            if spelled || matches!(word, "nc" | "sc" | "ec" | "wc") {
+                let coast = Coast::from_word(word);
+                self.pos += if spelled { 2 } else { 1 };
+                return Ok(coast);
+            }
+        }
+        Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_order;
+    use crate::game::variant::Variant;
+
+    fn canon(text: &str) -> String {
+        let v = Variant::standard();
+        match parse_order(&v.map, text) {
+            Ok(o) => o.canonical(&v.map),
+            Err(e) => format!("error: {e}"),
+        }
+    }
+
+    #[test]
+    fn moves_in_every_dialect_print_the_same() {
+        for text in [
+            "A Par-Bur",
+            "a par - bur",
+            "A Paris -> Burgundy",
+            "army paris move to burgundy",
+            "A PAR M BUR",
+            "Par moves to Bur",
+        ] {
+            let expected = if text.starts_with("Par") {
+                "Par - Bur"
+            } else {
+                "A Par - Bur"
+            };
+            assert_eq!(canon(text), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn supports_convoys_and_holds() {
+        assert_eq!(canon("A Mun S A Par-Bur"), "A Mun S A Par - Bur");
+        assert_eq!(
+            canon("A tyr supports Italian A ven - tri"),
+            "A Tyr S Italian A Ven - Tri"
+        );
+        assert_eq!(
+            canon("F North Sea convoys A London - Norway"),
+            "F Nth C A Lon - Nwy"
+        );
+        assert_eq!(canon("F Nth T A Lon-Nwy"), "F Nth C A Lon - Nwy");
+        assert_eq!(canon("A Vie stand"), "A Vie H");
+        assert_eq!(canon("A Vie"), "A Vie H");
+        assert_eq!(canon("A Ber S A Mun H"), "A Ber S A Mun");
+    }
+
+    #[test]
+    fn convoy_routes_and_via_convoy() {
+        assert_eq!(canon("A Lon-Nth-Nwy"), "A Lon - Nth - Nwy");
+        assert_eq!(canon("A Lon-Nwy via convoy"), "A Lon - Nwy via convoy");
+    }
+
+    #[test]
+    fn coasts_in_every_form() {
+        for text in [
+            "F Mid-Spa/nc",
+            "F Mid-Spa(nc)",
+            "F Mid - Spa (north coast)",
+            "F Mid-Spa/north coast",
+            "F Mid-Atlantic Ocean - Spain north coast",
+        ] {
+            assert_eq!(canon(text), "F Mao - Spa/nc", "{text}");
+        }
+        assert_eq!(
+            canon("F St. Petersburg (south coast) - Gulf of Bothnia"),
+            "F Stp/sc - Bot"
+        );
+    }
+
+    #[test]
+    fn adjustment_orders() {
+        assert_eq!(canon("Build A Par"), "Build A Par");
+        assert_eq!(canon("build fleet stp/nc"), "Build F Stp/nc");
+        assert_eq!(canon("Remove F Tri"), "Remove F Tri");
+        assert_eq!(canon("WAIVE"), "Waive");
+        assert_eq!(canon("Disband A Mun"), "A Mun Disband");
+        assert_eq!(canon("A Mun disband"), "A Mun Disband");
+    }
+
+    #[test]
+    fn rejections_name_the_text_and_the_reason() {
+        assert_eq!(
+            canon("A Par-Xyz"),
+            "error: 'A Par-Xyz': unknown province 'xyz'"
+        );
+        assert_eq!(
+            canon("A Par-"),
+            "error: 'A Par-': a province is missing after '-'"
+        );
+        assert!(canon("F Nth C A Lon").contains("needs the army's destination"));
+        assert!(canon("A Par jumps Bur").contains("'jumps' is not an order"));
+        assert!(canon("A Par-Bur please").contains("unexpected 'please'"));
+        assert!(canon("F Spa/xc-Mao").contains("unknown coast 'xc'"));
+    }
+}

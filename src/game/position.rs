@@ -1,0 +1,131 @@
+//! The state of the board between phases: units, dislodged units, centre owners.
+
+use super::calendar::Phase;
+use super::ids::{PowerId, ProvinceId, RegionId, UnitKind};
+use super::map::Map;
+
+/// A unit on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unit {
+    /// Its owner.
+    pub power: PowerId,
+    /// Army or fleet.
+    pub kind: UnitKind,
+    /// Where it stands (the coast, for a fleet in a multi-coast province).
+    pub region: RegionId,
+}
+
+/// A unit dislodged in the last movement phase, waiting to retreat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dislodged {
+    /// The unit, still at the place it was dislodged from.
+    pub unit: Unit,
+    /// Where the attacker came from over land: the unit may not retreat there. `None` when
+    /// the attacker came by convoy (DATC 4.A.5: then it may).
+    pub attacker_from: Option<ProvinceId>,
+}
+
+/// The board at a phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// The phase about to be played.
+    pub phase: Phase,
+    /// The unit in each province, by province index.
+    pub units: Vec<Option<Unit>>,
+    /// Units dislodged in the last movement phase, by the province they were dislodged in.
+    pub dislodged: Vec<Option<Dislodged>>,
+    /// Provinces left empty by a standoff in the last movement phase: no retreat there.
+    pub contested: Vec<bool>,
+    /// The owner of each supply centre, by province index.
+    pub owners: Vec<Option<PowerId>>,
+}
+
+impl Position {
+    /// An empty board of this map at this phase.
+    pub fn empty(map: &Map, phase: Phase) -> Position {
+        let n = map.province_count();
+        Position {
+            phase,
+            units: vec![None; n],
+            dislodged: vec![None; n],
+            contested: vec![false; n],
+            owners: vec![None; n],
+        }
+    }
+
+    /// The map's starting position: its units, and each power owning its home centres.
+    pub fn initial(map: &Map, phase: Phase) -> Position {
+        let mut pos = Position::empty(map, phase);
+        for s in &map.start {
+            pos.place(
+                map,
+                Unit {
+                    power: s.power,
+                    kind: s.kind,
+                    region: s.region,
+                },
+            );
+        }
+        for power in map.power_ids() {
+            for &home in &map.power(power).homes {
+                pos.owners[home.index()] = Some(power);
+            }
+        }
+        pos
+    }
+
+    /// Puts a unit on the board, replacing whatever stood in its province.
+    pub fn place(&mut self, map: &Map, unit: Unit) {
+        self.units[map.province_of(unit.region).index()] = Some(unit);
+    }
+
+    /// The unit in a province.
+    #[inline]
+    pub fn unit_at(&self, p: ProvinceId) -> Option<Unit> {
+        self.units[p.index()]
+    }
+
+    /// Every unit with its province, in province order.
+    pub fn all_units(&self) -> impl Iterator<Item = (ProvinceId, Unit)> + '_ {
+        self.units
+            .iter()
+            .enumerate()
+            .filter_map(|(i, u)| u.map(|u| (ProvinceId(i as u16), u)))
+    }
+
+    /// Every dislodged unit with its province.
+    pub fn all_dislodged(&self) -> impl Iterator<Item = (ProvinceId, Dislodged)> + '_ {
+        self.dislodged
+            .iter()
+            .enumerate()
+            .filter_map(|(i, d)| d.map(|d| (ProvinceId(i as u16), d)))
+    }
+
+    /// How many units a power has on the board.
+    pub fn unit_count(&self, power: PowerId) -> usize {
+        self.units
+            .iter()
+            .flatten()
+            .filter(|u| u.power == power)
+            .count()
+    }
+
+    /// How many supply centres a power owns.
+    pub fn centre_count(&self, power: PowerId) -> usize {
+        self.owners.iter().filter(|o| **o == Some(power)).count()
+    }
+
+    /// Whether any unit is waiting to retreat.
+    pub fn has_dislodged(&self) -> bool {
+        self.dislodged.iter().any(Option::is_some)
+    }
+
+    /// Gives every occupied supply centre to the occupier's power (after a Fall season).
+    pub fn take_centres(&mut self, map: &Map) {
+        for p in map.centres() {
+            if let Some(unit) = self.units[p.index()] {
+                self.owners[p.index()] = Some(unit.power);
+            }
+        }
+    }
+}

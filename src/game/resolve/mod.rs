@@ -1,0 +1,10 @@
+//! Adjudication of the three kinds of phase.
+
+pub mod adjust;
+mod csr;
+pub mod movement;
+pub mod retreat;
+
+pub use adjust::{resolve_adjustments, Adjustment};
+pub use movement::{resolve_movement, MovementResult, Outcome};
+pub use retreat::{resolve_retreats, retreat_options, screen_retreats, RetreatOutcome};

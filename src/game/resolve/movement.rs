@@ -1,0 +1,554 @@
+//! Movement adjudication by Kruijswijk's method: every order's success is a decision
+//! resolved by recursion; where decisions depend on each other in a cycle, both guesses are
+//! tried, and if they disagree (or neither holds) the backup rule decides: circular movement
+//! succeeds, and in a convoy paradox the convoys in the cycle fail (the Szykman rule, the
+//! DATC v3.0 preference).
+//!
+//! Head-to-head battles, the influence of dislodged units on the attacker's origin only in a
+//! head-to-head (DATC 4.A.7 b), support cut by any attack except from the province the
+//! support is aimed at (also by convoy, 4.A.4 a), and the 2000 rule for convoys to adjacent
+//! provinces (4.A.3) are all here.
+
+use super::csr::Csr;
+use crate::game::ids::ProvinceId;
+use crate::game::map::Map;
+use crate::game::position::{Dislodged, Position};
+use crate::game::screen::{Command, Ordered, Via};
+
+const NONE: u16 = u16::MAX;
+const UNRESOLVED: u8 = 0;
+const GUESSING: u8 = 1;
+const RESOLVED: u8 = 2;
+
+/// Why an order did what it did, for the results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A hold, or any order that stood.
+    Held,
+    /// The move succeeded.
+    Moved,
+    /// The move failed against a stronger or equal force.
+    Bounced,
+    /// A convoyed move found no convoy route.
+    NoConvoy,
+    /// The support was given.
+    Supported,
+    /// The support did not match what the supported unit did.
+    SupportVoid,
+    /// The support was cut.
+    Cut,
+    /// The convoy order stood (its fleet was not dislodged).
+    Convoyed,
+    /// The convoy was disrupted: the fleet was dislodged, or the paradox rule stopped it.
+    Disrupted,
+}
+
+/// The result of a movement phase.
+#[derive(Clone, Debug)]
+pub struct MovementResult {
+    /// One outcome per ordered unit, in the order given.
+    pub outcomes: Vec<Outcome>,
+    /// For each ordered unit that was dislodged, the province its attacker came from.
+    pub dislodged_by: Vec<Option<ProvinceId>>,
+    /// The board after the phase: units moved, dislodged units set apart, standoffs marked.
+    pub position: Position,
+}
+
+struct Resolver<'a> {
+    map: &'a Map,
+    orders: &'a [Ordered],
+    at: Vec<u16>,
+    dest: Vec<u16>,
+    convoyed: Vec<bool>,
+    h2h: Vec<u16>,
+    matched: Vec<bool>,
+    attackers: Csr,
+    supports: Csr,
+    fleets: Csr,
+    state: Vec<u8>,
+    result: Vec<bool>,
+    deps: Vec<u16>,
+}
+
+/// Adjudicates a movement phase: `orders` holds one checked order per unit on the board.
+pub fn resolve_movement(map: &Map, pos: &Position, orders: &[Ordered]) -> MovementResult {
+    let mut r = Resolver::new(map, orders);
+    let n = orders.len();
+    for i in 0..n {
+        r.resolve(i);
+    }
+    r.finish(pos)
+}
+
+impl<'a> Resolver<'a> {
+    fn new(map: &'a Map, orders: &'a [Ordered]) -> Resolver<'a> {
+        let n = orders.len();
+        let np = map.province_count();
+        let mut at = vec![NONE; np];
+        for (i, o) in orders.iter().enumerate() {
+            at[o.at.index()] = i as u16;
+        }
+        let mut dest = vec![NONE; n];
+        for (i, o) in orders.iter().enumerate() {
+            if let Command::Move { to, .. } = o.command {
+                dest[i] = map.province_of(to).0;
+            }
+        }
+        let convoy_order_for = |i: usize, same_power: bool| {
+            orders.iter().any(|c| {
+                matches!(c.command, Command::Convoy { from, to } if from == orders[i].at && to.0 == dest[i])
+                    && (!same_power || c.unit.power == orders[i].unit.power)
+            })
+        };
+        let convoyed: Vec<bool> = orders
+            .iter()
+            .enumerate()
+            .map(|(i, o)| match o.command {
+                Command::Move {
+                    via: Via::Convoy, ..
+                } => true,
+                Command::Move {
+                    via: Via::Either, ..
+                } => convoy_order_for(i, true),
+                _ => false,
+            })
+            .collect();
+        let mut h2h = vec![NONE; n];
+        for i in 0..n {
+            if dest[i] == NONE || convoyed[i] {
+                continue;
+            }
+            let j = at[dest[i] as usize];
+            if j != NONE && dest[j as usize] == orders[i].at.0 && !convoyed[j as usize] {
+                h2h[i] = j;
+            }
+        }
+        let mut attack_pairs = Vec::with_capacity(n);
+        for i in 0..n {
+            if dest[i] != NONE {
+                attack_pairs.push((dest[i], i as u16));
+            }
+        }
+        let mut matched = vec![true; n];
+        let mut support_pairs = Vec::new();
+        for (s, o) in orders.iter().enumerate() {
+            let target = match o.command {
+                Command::SupportHold { target } => {
+                    let t = at[target.index()];
+                    (t != NONE && dest[t as usize] == NONE).then_some(t)
+                }
+                Command::SupportMove { from, to, coast } => {
+                    let t = at[from.index()];
+                    let fits = t != NONE
+                        && dest[t as usize] == to.0
+                        && match (coast, orders[t as usize].command) {
+                            (Some(c), Command::Move { to: r, .. }) => c == r,
+                            _ => true,
+                        };
+                    fits.then_some(t)
+                }
+                _ => continue,
+            };
+            match target {
+                Some(t) => support_pairs.push((t, s as u16)),
+                None => matched[s] = false,
+            }
+        }
+        let mut fleet_pairs = Vec::new();
+        for i in 0..n {
+            if convoyed[i] {
+                route_fleets(map, orders, i, ProvinceId(dest[i]), &mut fleet_pairs);
+            }
+        }
+        for (c, o) in orders.iter().enumerate() {
+            if let Command::Convoy { from, to } = o.command {
+                let a = at[from.index()];
+                let fits = a != NONE && convoyed[a as usize] && dest[a as usize] == to.0;
+                matched[c] = fits && fleet_pairs.iter().any(|&(m, f)| m == a && f == c as u16);
+            }
+        }
+        Resolver {
+            map,
+            orders,
+            at,
+            dest,
+            convoyed,
+            h2h,
+            matched,
+            attackers: Csr::build(np, &attack_pairs),
+            supports: Csr::build(n, &support_pairs),
+            fleets: Csr::build(n, &fleet_pairs),
+            state: vec![UNRESOLVED; n],
+            result: vec![false; n],
+            deps: Vec::with_capacity(16),
+        }
+    }
+
+    fn resolve(&mut self, n: usize) -> bool {
+        match self.state[n] {
+            RESOLVED => return self.result[n],
+            GUESSING => {
+                if !self.deps.contains(&(n as u16)) {
+                    self.deps.push(n as u16);
+                }
+                return self.result[n];
+            }
+            _ => {}
+        }
+        let old = self.deps.len();
+        self.result[n] = false;
+        self.state[n] = GUESSING;
+        let first = self.adjudicate(n);
+        if self.deps.len() == old {
+            if self.state[n] != RESOLVED {
+                self.result[n] = first;
+                self.state[n] = RESOLVED;
+            }
+            return self.result[n];
+        }
+        if self.deps[old] != n as u16 {
+            self.deps.push(n as u16);
+            self.result[n] = first;
+            return first;
+        }
+        self.reset_deps(old);
+        self.result[n] = true;
+        self.state[n] = GUESSING;
+        let second = self.adjudicate(n);
+        if first == second {
+            self.reset_deps(old);
+            self.result[n] = first;
+            self.state[n] = RESOLVED;
+            return first;
+        }
+        self.backup_rule(old);
+        self.resolve(n)
+    }
+
+    fn reset_deps(&mut self, old: usize) {
+        for &d in &self.deps[old..] {
+            self.state[d as usize] = UNRESOLVED;
+        }
+        self.deps.truncate(old);
+    }
+
+    /// Szykman: a cycle with convoys in it is a paradox and those convoys fail; otherwise it is
+    /// circular movement and its moves succeed.
+    fn backup_rule(&mut self, old: usize) {
+        let paradox = self.deps[old..]
+            .iter()
+            .any(|&d| matches!(self.orders[d as usize].command, Command::Convoy { .. }));
+        for k in old..self.deps.len() {
+            let d = self.deps[k] as usize;
+            let command = self.orders[d].command;
+            match (paradox, command) {
+                (true, Command::Convoy { .. }) => {
+                    self.state[d] = RESOLVED;
+                    self.result[d] = false;
+                }
+                (false, Command::Move { .. }) => {
+                    self.state[d] = RESOLVED;
+                    self.result[d] = true;
+                }
+                _ => self.state[d] = UNRESOLVED,
+            }
+        }
+        self.deps.truncate(old);
+    }
+
+    fn adjudicate(&mut self, n: usize) -> bool {
+        match self.orders[n].command {
+            Command::Hold => true,
+            Command::Move { .. } => self.move_succeeds(n),
+            Command::SupportHold { .. } | Command::SupportMove { .. } => self.support_given(n),
+            Command::Convoy { .. } => self.not_dislodged(n),
+        }
+    }
+
+    fn path_ok(&mut self, m: usize) -> bool {
+        if !self.convoyed[m] {
+            return true;
+        }
+        let origin = self.orders[m].at;
+        let target = ProvinceId(self.dest[m]);
+        let fleets: Vec<u16> = self.fleets.get(m).to_vec();
+        if fleets.is_empty() {
+            return false;
+        }
+        let mut reached = vec![false; fleets.len()];
+        let mut frontier: Vec<usize> = Vec::with_capacity(fleets.len());
+        for (k, &f) in fleets.iter().enumerate() {
+            if touches(self.map, origin, self.orders[f as usize].at) && self.resolve(f as usize) {
+                reached[k] = true;
+                frontier.push(k);
+            }
+        }
+        while let Some(k) = frontier.pop() {
+            let here = self.orders[fleets[k] as usize].at;
+            if touches(self.map, here, target) {
+                return true;
+            }
+            for (j, &f) in fleets.iter().enumerate() {
+                if !reached[j]
+                    && touches(self.map, here, self.orders[f as usize].at)
+                    && self.resolve(f as usize)
+                {
+                    reached[j] = true;
+                    frontier.push(j);
+                }
+            }
+        }
+        false
+    }
+
+    fn support_count(&mut self, m: usize, exclude_power: Option<u8>) -> u32 {
+        let mut count = 0;
+        let list = self.supports.get(m);
+        for k in 0..list.len() {
+            let s = self.supports.get(m)[k] as usize;
+            if exclude_power == Some(self.orders[s].unit.power.0) {
+                continue;
+            }
+            if self.resolve(s) {
+                count += 1;
+            }
+        }
+        count
+    }
+
+    fn hold_strength(&mut self, p: usize) -> u32 {
+        let u = self.at[p];
+        if u == NONE {
+            return 0;
+        }
+        let u = u as usize;
+        if self.dest[u] != NONE {
+            return if self.resolve(u) { 0 } else { 1 };
+        }
+        1 + self.support_count(u, None)
+    }
+
+    fn attack_strength(&mut self, m: usize) -> u32 {
+        if !self.path_ok(m) {
+            return 0;
+        }
+        let d = self.at[self.dest[m] as usize];
+        let stays = if d == NONE {
+            false
+        } else {
+            let d = d as usize;
+            self.dest[d] == NONE || self.h2h[m] == d as u16 || !self.resolve(d)
+        };
+        if !stays {
+            return 1 + self.support_count(m, None);
+        }
+        let defender = self.orders[d as usize].unit.power.0;
+        if defender == self.orders[m].unit.power.0 {
+            return 0;
+        }
+        1 + self.support_count(m, Some(defender))
+    }
+
+    fn prevent_strength(&mut self, m: usize) -> u32 {
+        if !self.path_ok(m) {
+            return 0;
+        }
+        let o = self.h2h[m];
+        if o != NONE && self.resolve(o as usize) {
+            return 0;
+        }
+        1 + self.support_count(m, None)
+    }
+
+    fn move_succeeds(&mut self, m: usize) -> bool {
+        let attack = self.attack_strength(m);
+        if attack == 0 {
+            return false;
+        }
+        let dest = self.dest[m] as usize;
+        let o = self.h2h[m];
+        let defence = if o != NONE {
+            1 + self.support_count(o as usize, None)
+        } else {
+            self.hold_strength(dest)
+        };
+        if attack <= defence {
+            return false;
+        }
+        let count = self.attackers.get(dest).len();
+        for k in 0..count {
+            let other = self.attackers.get(dest)[k] as usize;
+            if other != m && attack <= self.prevent_strength(other) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn support_given(&mut self, s: usize) -> bool {
+        if !self.matched[s] {
+            return false;
+        }
+        let here = self.orders[s].at;
+        let aimed_at = match self.orders[s].command {
+            Command::SupportMove { to, .. } => Some(to),
+            _ => None,
+        };
+        let power = self.orders[s].unit.power;
+        let count = self.attackers.get(here.index()).len();
+        for k in 0..count {
+            let m = self.attackers.get(here.index())[k] as usize;
+            let from = self.orders[m].at;
+            if Some(from) == aimed_at {
+                if self.resolve(m) {
+                    return false;
+                }
+                continue;
+            }
+            if self.orders[m].unit.power == power {
+                continue;
+            }
+            if self.path_ok(m) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn not_dislodged(&mut self, c: usize) -> bool {
+        if !self.matched[c] {
+            return true;
+        }
+        let here = self.orders[c].at.index();
+        let count = self.attackers.get(here).len();
+        for k in 0..count {
+            let m = self.attackers.get(here)[k] as usize;
+            if self.resolve(m) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn finish(mut self, pos: &Position) -> MovementResult {
+        let n = self.orders.len();
+        let mut outcomes = Vec::with_capacity(n);
+        let mut dislodged_by = vec![None; n];
+        let mut next = Position {
+            phase: pos.phase,
+            units: vec![None; pos.units.len()],
+            dislodged: vec![None; pos.units.len()],
+            contested: vec![false; pos.units.len()],
+            owners: pos.owners.clone(),
+        };
+        for i in 0..n {
+            let o = self.orders[i];
+            let moved = self.dest[i] != NONE && self.resolve(i);
+            let outcome = match o.command {
+                Command::Hold => Outcome::Held,
+                Command::Move { .. } if moved => Outcome::Moved,
+                Command::Move { .. } if self.convoyed[i] && !self.path_ok(i) => Outcome::NoConvoy,
+                Command::Move { .. } => Outcome::Bounced,
+                Command::SupportHold { .. } | Command::SupportMove { .. } if !self.matched[i] => {
+                    Outcome::SupportVoid
+                }
+                Command::SupportHold { .. } | Command::SupportMove { .. } if self.resolve(i) => {
+                    Outcome::Supported
+                }
+                Command::SupportHold { .. } | Command::SupportMove { .. } => Outcome::Cut,
+                Command::Convoy { .. } if self.matched[i] && self.resolve(i) => Outcome::Convoyed,
+                Command::Convoy { .. } if self.matched[i] => Outcome::Disrupted,
+                Command::Convoy { .. } => Outcome::Held,
+            };
+            outcomes.push(outcome);
+            if moved {
+                let Command::Move { to, .. } = o.command else {
+                    unreachable!()
+                };
+                next.units[self.dest[i] as usize] = Some(crate::game::position::Unit {
+                    region: to,
+                    ..o.unit
+                });
+                continue;
+            }
+            let attackers = self.attackers.get(o.at.index()).to_vec();
+            let winner = attackers.into_iter().find(|&m| self.resolve(m as usize));
+            match winner {
+                Some(m) => {
+                    let m = m as usize;
+                    let from = if self.convoyed[m] {
+                        None
+                    } else {
+                        Some(self.orders[m].at)
+                    };
+                    dislodged_by[i] = Some(self.orders[m].at);
+                    next.dislodged[o.at.index()] = Some(Dislodged {
+                        unit: o.unit,
+                        attacker_from: from,
+                    });
+                }
+                None => {
+                    if next.units[o.at.index()].is_none() {
+                        next.units[o.at.index()] = Some(o.unit);
+                    }
+                }
+            }
+        }
+        for p in 0..pos.units.len() {
+            if next.units[p].is_some() {
+                continue;
+            }
+            let attackers = self.attackers.get(p).to_vec();
+            next.contested[p] = attackers
+                .into_iter()
+                .any(|m| self.path_ok(m as usize) && !self.result[m as usize]);
+        }
+        MovementResult {
+            outcomes,
+            dislodged_by,
+            position: next,
+        }
+    }
+}
+
+/// Whether two provinces share water (a fleet could pass between them).
+fn touches(map: &Map, a: ProvinceId, b: ProvinceId) -> bool {
+    map.water_neighbours(a).contains(&b)
+}
+
+/// The convoy orders for move `m` whose fleets lie on some route from its origin to `dest`.
+fn route_fleets(
+    map: &Map,
+    orders: &[Ordered],
+    m: usize,
+    dest: ProvinceId,
+    out: &mut Vec<(u16, u16)>,
+) {
+    let origin = orders[m].at;
+    let candidates: Vec<usize> = orders
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| matches!(c.command, Command::Convoy { from, to } if from == origin && to == dest))
+        .map(|(i, _)| i)
+        .collect();
+    let spread = |start: ProvinceId| {
+        let mut seen = vec![false; candidates.len()];
+        let mut stack: Vec<ProvinceId> = vec![start];
+        while let Some(p) = stack.pop() {
+            for (k, &c) in candidates.iter().enumerate() {
+                if !seen[k] && touches(map, p, orders[c].at) {
+                    seen[k] = true;
+                    stack.push(orders[c].at);
+                }
+            }
+        }
+        seen
+    };
+    let from_origin = spread(origin);
+    let from_dest = spread(dest);
+    for (k, &c) in candidates.iter().enumerate() {
+        if from_origin[k] && from_dest[k] {
+            out.push((m as u16, c as u16));
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! Rule switches: the named options a variant turns on and the engine consults.
+//!
+//! A variant never branches the engine by its name; it sets these values. DPjudge's rule
+//! flags are the model. Switches that only later variants use are here already so their
+//! place in the engine is fixed.
+
+/// Where a power may build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuildSites {
+    /// Only in vacant, owned home centres (the standard rule).
+    Home,
+    /// In any vacant owned centre (Deluge, world variants).
+    AnyOwned,
+    /// In any vacant owned centre, but only while the power still owns one of its home
+    /// centres (Classical).
+    AnyOwnedWhileHomeHeld,
+}
+
+/// The set of rule switches for a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// Supply centres that win the game, counted after adjustments.
+    pub victory_centres: usize,
+    /// Where builds may be placed.
+    pub build_sites: BuildSites,
+    /// Armies may carry fleets over land (`A Den P F Nth-Bal`).
+    pub portage: bool,
+    /// Fleets in ocean spaces may convoy (off: oceans cannot carry a convoy).
+    pub ocean_convoys: bool,
+    /// Armies may convert to fleets in place (`A Yor converts`).
+    pub conversion: bool,
+    /// Army-fleets (`A/F`) and the Abstraction convoy orders.
+    pub army_fleets: bool,
+    /// Convoys only by fast ferry (Deluge).
+    pub fast_ferry_only: bool,
+    /// Dip points are kept and spent (the world variant).
+    pub dip_points: bool,
+    /// The last year played; after its adjustments the game ends (None: no limit).
+    pub last_year: Option<i32>,
+}
+
+impl Rules {
+    /// The 2000 rulebook with the DATC v3.0 preferences: 18 centres, home builds.
+    pub fn standard() -> Rules {
+        Rules {
+            victory_centres: 18,
+            build_sites: BuildSites::Home,
+            portage: false,
+            ocean_convoys: true,
+            conversion: false,
+            army_fleets: false,
+            fast_ferry_only: false,
+            dip_points: false,
+            last_year: None,
+        }
+    }
+}

@@ -1,0 +1,331 @@
+//! Screening: orders checked against the board before adjudication. What passes becomes a
+//! [`Command`] for the resolver; what fails becomes a [`Rejection`] that names the order and
+//! why, and the unit is treated as unordered (it holds, or in a retreat phase disbands).
+//!
+//! The DATC v3.0 preferences decide the lenient cases: a wrong or missing unit type or
+//! nationality is ignored (4.C.1, 4.C.2, 4.C.5, 4.C.6), a wrong coast of the ordered unit is
+//! ignored (4.B.5), an unknown or irrelevant coast is ignored (4.B.6), a missing coast is
+//! filled in when only one is reachable (4.B.2), an impossible coast is illegal (4.B.3).
+
+use super::ids::{PowerId, ProvinceId, RegionId, UnitKind};
+use super::map::{Map, Terrain};
+use super::order::{Action, Loc, Order};
+use super::position::{Position, Unit};
+use super::rules::Rules;
+
+/// How an army's move travels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// Over land.
+    Land,
+    /// By convoy, asked for or needed.
+    Convoy,
+    /// Adjacent and not asked: by convoy only if a fleet of its own power convoys it
+    /// (2000 rules, DATC 4.A.3).
+    Either,
+}
+
+/// A checked movement-phase order for the resolver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Hold (also every unordered or illegally ordered unit).
+    Hold,
+    /// Move to a region.
+    Move {
+        /// The destination region.
+        to: RegionId,
+        /// How it travels.
+        via: Via,
+    },
+    /// Support the unit in `target` to hold.
+    SupportHold {
+        /// The supported unit's province.
+        target: ProvinceId,
+    },
+    /// Support the unit in `from` moving to `to` (a coast, if the order named one).
+    SupportMove {
+        /// The supported unit's province.
+        from: ProvinceId,
+        /// The destination province.
+        to: ProvinceId,
+        /// The coast the support names, if any; it must match the move's.
+        coast: Option<RegionId>,
+    },
+    /// Convoy the army in `from` to `to`.
+    Convoy {
+        /// The convoyed army's province.
+        from: ProvinceId,
+        /// Its destination province.
+        to: ProvinceId,
+    },
+}
+
+/// A unit with its checked order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ordered {
+    /// The unit's province.
+    pub at: ProvinceId,
+    /// The unit.
+    pub unit: Unit,
+    /// What it does.
+    pub command: Command,
+}
+
+/// An order refused before adjudication.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rejection {
+    /// The power that sent it.
+    pub power: PowerId,
+    /// The order, in canonical form.
+    pub order: String,
+    /// Why it was refused.
+    pub why: String,
+}
+
+/// Checks every power's movement orders against the board. The last order for a unit wins.
+/// Returns one [`Ordered`] per unit on the board, in province order, and the rejections.
+pub fn screen_movement(
+    map: &Map,
+    rules: &Rules,
+    pos: &Position,
+    orders: &[(PowerId, Order)],
+) -> (Vec<Ordered>, Vec<Rejection>) {
+    let mut commands: Vec<Option<Command>> = vec![None; map.province_count()];
+    let mut rejections = Vec::new();
+    for (power, order) in orders {
+        match check_one(map, rules, pos, *power, order) {
+            Ok((at, command)) => commands[at.index()] = Some(command),
+            Err(why) => {
+                if let Some(at) = order.province() {
+                    if pos.unit_at(at).is_some_and(|u| u.power == *power) {
+                        commands[at.index()] = None;
+                    }
+                }
+                rejections.push(Rejection {
+                    power: *power,
+                    order: order.canonical(map),
+                    why,
+                })
+            }
+        }
+    }
+    let ordered = pos
+        .all_units()
+        .map(|(at, unit)| Ordered {
+            at,
+            unit,
+            command: commands[at.index()].unwrap_or(Command::Hold),
+        })
+        .collect();
+    (ordered, rejections)
+}
+
+fn check_one(
+    map: &Map,
+    rules: &Rules,
+    pos: &Position,
+    power: PowerId,
+    order: &Order,
+) -> Result<(ProvinceId, Command), String> {
+    let Order::Unit { at, action, .. } = order else {
+        return Err("builds, removals and waives are for adjustment phases".into());
+    };
+    let here = at.province;
+    let unit = own_unit(map, pos, power, here)?;
+    let command = match action {
+        Action::Hold => Command::Hold,
+        Action::Disband => {
+            return Err("a unit on the board can only disband in a retreat phase".into())
+        }
+        Action::Move { to, via, convoy } => move_command(map, unit, here, *to, via, *convoy)?,
+        Action::Support { target, to } => {
+            let supported = target.at.province;
+            if supported == here {
+                return Err("a unit cannot support itself".into());
+            }
+            if pos.unit_at(supported).is_none() {
+                return Err(format!(
+                    "there is no unit in {} to support",
+                    map.abbr(supported)
+                ));
+            }
+            match to {
+                None => {
+                    if !map.can_reach(unit.kind, unit.region, supported) {
+                        return Err(format!(
+                            "{} cannot reach {}, so cannot support a unit there",
+                            describe(map, unit),
+                            map.abbr(supported)
+                        ));
+                    }
+                    Command::SupportHold { target: supported }
+                }
+                Some(dest) => {
+                    if dest.province == supported {
+                        return Err("a supported move must go somewhere else".into());
+                    }
+                    if dest.province == here {
+                        return Err(format!(
+                            "{} cannot support a move into its own province",
+                            describe(map, unit)
+                        ));
+                    }
+                    if !map.can_reach(unit.kind, unit.region, dest.province) {
+                        return Err(format!(
+                            "{} cannot reach {}, so cannot support a move there",
+                            describe(map, unit),
+                            map.abbr(dest.province)
+                        ));
+                    }
+                    let coast = dest.coast.and_then(|c| map.coast_region(dest.province, c));
+                    Command::SupportMove {
+                        from: supported,
+                        to: dest.province,
+                        coast,
+                    }
+                }
+            }
+        }
+        Action::Convoy { target, to } => {
+            if unit.kind != UnitKind::Fleet {
+                return Err("only fleets convoy".into());
+            }
+            let terrain = map.province(here).terrain;
+            let can = terrain == Terrain::Sea || (terrain == Terrain::Ocean && rules.ocean_convoys);
+            if !can {
+                return Err(format!(
+                    "a fleet in {} cannot convoy: only fleets at sea do",
+                    map.abbr(here)
+                ));
+            }
+            let from = target.at.province;
+            match pos.unit_at(from) {
+                Some(u) if u.kind == UnitKind::Army => {}
+                Some(_) => {
+                    return Err(format!(
+                        "the unit in {} is a fleet; only armies are convoyed",
+                        map.abbr(from)
+                    ))
+                }
+                None => return Err(format!("there is no army in {} to convoy", map.abbr(from))),
+            }
+            if to.province == from {
+                return Err("a convoy must take the army somewhere else".into());
+            }
+            Command::Convoy {
+                from,
+                to: to.province,
+            }
+        }
+    };
+    Ok((here, command))
+}
+
+fn own_unit(map: &Map, pos: &Position, power: PowerId, at: ProvinceId) -> Result<Unit, String> {
+    match pos.unit_at(at) {
+        None => Err(format!("there is no unit in {}", map.abbr(at))),
+        Some(u) if u.power != power => Err(format!("the unit in {} is not yours", map.abbr(at))),
+        Some(u) => Ok(u),
+    }
+}
+
+/// `A Par`, `F Stp/sc`.
+pub fn describe(map: &Map, unit: Unit) -> String {
+    format!("{} {}", unit.kind.letter(), map.region_abbr(unit.region))
+}
+
+fn move_command(
+    map: &Map,
+    unit: Unit,
+    here: ProvinceId,
+    to: Loc,
+    via: &[ProvinceId],
+    convoy: bool,
+) -> Result<Command, String> {
+    if to.province == here {
+        return Err("a unit cannot move to the province it is in".into());
+    }
+    let dest = map.province(to.province);
+    match unit.kind {
+        UnitKind::Army => {
+            match dest.terrain {
+                Terrain::Sea | Terrain::Ocean => {
+                    return Err(format!(
+                        "an army cannot move to {}, which is water",
+                        dest.abbr
+                    ))
+                }
+                Terrain::Shut => return Err(format!("{} is impassable", dest.abbr)),
+                _ => {}
+            }
+            if let Some(&p) = via.iter().find(|&&p| !map.province(p).terrain.is_water()) {
+                return Err(format!(
+                    "a convoy route goes by water, and {} is not",
+                    map.abbr(p)
+                ));
+            }
+            let adjacent = map.army_adjacent(here, to.province);
+            let coastal =
+                map.province(here).terrain == Terrain::Coast && dest.terrain == Terrain::Coast;
+            let via = match (adjacent, convoy) {
+                (_, true) if coastal => Via::Convoy,
+                (true, false) => Via::Either,
+                (false, false) if coastal => Via::Convoy,
+                _ => return Err(format!("{} is not next to {}", dest.abbr, map.abbr(here))),
+            };
+            Ok(Command::Move { to: dest.main, via })
+        }
+        UnitKind::Fleet => {
+            if convoy {
+                return Err("only armies can be convoyed".into());
+            }
+            match dest.terrain {
+                Terrain::Land => {
+                    return Err(format!(
+                        "a fleet cannot move to {}, which is inland",
+                        dest.abbr
+                    ))
+                }
+                Terrain::Shut => return Err(format!("{} is impassable", dest.abbr)),
+                _ => {}
+            }
+            let named = to.coast.and_then(|c| map.coast_region(to.province, c));
+            if let Some(region) = named {
+                return if map.fleet_adjacent(unit.region, region) {
+                    Ok(Command::Move {
+                        to: region,
+                        via: Via::Land,
+                    })
+                } else {
+                    Err(format!(
+                        "{} cannot reach {}",
+                        describe(map, unit),
+                        map.region_abbr(region)
+                    ))
+                };
+            }
+            let reachable: Vec<RegionId> = map
+                .standable(UnitKind::Fleet, to.province)
+                .into_iter()
+                .filter(|&r| map.fleet_adjacent(unit.region, r))
+                .collect();
+            match reachable[..] {
+                [region] => Ok(Command::Move {
+                    to: region,
+                    via: Via::Land,
+                }),
+                [] => Err(format!(
+                    "{} cannot reach {}",
+                    describe(map, unit),
+                    dest.abbr
+                )),
+                _ => Err(format!(
+                    "{} has several coasts {} can reach: name one, e.g. {}",
+                    dest.abbr,
+                    describe(map, unit),
+                    map.region_abbr(reachable[0])
+                )),
+            }
+        }
+    }
+}

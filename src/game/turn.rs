@@ -1,0 +1,118 @@
+//! One phase played: orders checked, adjudicated, and the board moved on to the next phase
+//! that needs orders (empty retreat and adjustment phases are skipped; centres change hands
+//! when a season that takes them ends).
+
+use super::calendar::PhaseKind;
+use super::ids::PowerId;
+use super::map::Map;
+use super::order::Order;
+use super::position::{Position, Unit};
+use super::resolve::{self, Adjustment, MovementResult, RetreatOutcome};
+use super::screen::{screen_movement, Ordered, Rejection};
+use super::variant::Variant;
+
+/// What a phase produced, for the results mail.
+#[derive(Clone, Debug)]
+pub enum Report {
+    /// A movement phase: each unit's order and outcome, and the dislodged units that had
+    /// nowhere to retreat and were disbanded at once.
+    Movement {
+        /// The orders as adjudicated, one per unit.
+        orders: Vec<Ordered>,
+        /// The adjudication.
+        result: MovementResult,
+        /// Dislodged units with no retreat, removed.
+        destroyed: Vec<Unit>,
+    },
+    /// A retreat phase: each dislodged unit's fate.
+    Retreat(Vec<(super::ids::ProvinceId, RetreatOutcome)>),
+    /// An adjustment phase: builds, removals and waives.
+    Adjustment(Vec<Adjustment>),
+}
+
+/// The outcome of playing one phase.
+#[derive(Clone, Debug)]
+pub struct Turn {
+    /// The board at the next phase that needs orders.
+    pub position: Position,
+    /// What happened.
+    pub report: Report,
+    /// Orders refused before adjudication.
+    pub rejections: Vec<Rejection>,
+    /// Powers that reached the victory count when centres changed hands.
+    pub winners: Vec<PowerId>,
+}
+
+/// Plays the phase `pos` is at with these orders (missing orders get the defaults: hold,
+/// disband, waive or civil-disorder removal).
+pub fn play(variant: &Variant, map: &Map, pos: &Position, orders: &[(PowerId, Order)]) -> Turn {
+    let (mut next, report, rejections) = match pos.phase.kind {
+        PhaseKind::Movement => {
+            let (ordered, rejections) = screen_movement(map, &variant.rules, pos, orders);
+            let result = resolve::resolve_movement(map, pos, &ordered);
+            let mut next = result.position.clone();
+            let mut destroyed = Vec::new();
+            for p in map.province_ids() {
+                if let Some(d) = next.dislodged[p.index()] {
+                    if resolve::retreat_options(map, &next, p).is_empty() {
+                        destroyed.push(d.unit);
+                        next.dislodged[p.index()] = None;
+                    }
+                }
+            }
+            (
+                next,
+                Report::Movement {
+                    orders: ordered,
+                    result,
+                    destroyed,
+                },
+                rejections,
+            )
+        }
+        PhaseKind::Retreat => {
+            let (retreats, rejections) = resolve::screen_retreats(map, pos, orders);
+            let (next, outcomes) = resolve::resolve_retreats(map, pos, &retreats);
+            (next, Report::Retreat(outcomes), rejections)
+        }
+        PhaseKind::Adjustment => {
+            let (next, done, rejections) =
+                resolve::resolve_adjustments(map, &variant.rules, pos, orders);
+            (next, Report::Adjustment(done), rejections)
+        }
+    };
+    let winners = advance(variant, map, &mut next);
+    Turn {
+        position: next,
+        report,
+        rejections,
+        winners,
+    }
+}
+
+/// Moves the board's phase on to the next one that needs orders; returns the powers that
+/// reached the victory count when centres changed hands on the way.
+pub fn advance(variant: &Variant, map: &Map, pos: &mut Position) -> Vec<PowerId> {
+    let cal = &variant.calendar;
+    let mut winners = Vec::new();
+    loop {
+        if cal.ends_season(pos.phase) && cal.season(pos.phase).takes_centres {
+            pos.take_centres(map);
+            winners = map
+                .power_ids()
+                .filter(|&p| pos.centre_count(p) >= variant.rules.victory_centres)
+                .collect();
+        }
+        pos.phase = cal.next(pos.phase);
+        let needed = match pos.phase.kind {
+            PhaseKind::Movement => true,
+            PhaseKind::Retreat => pos.has_dislodged(),
+            PhaseKind::Adjustment => map
+                .power_ids()
+                .any(|p| resolve::adjust::adjustment_count(pos, p) != 0),
+        };
+        if needed {
+            return winners;
+        }
+    }
+}

@@ -1,0 +1,78 @@
+//! Variants: a map, a calendar and a set of rules, by name.
+
+use super::calendar::Calendar;
+use super::map::{builtin, Map, MapError, MapSource};
+use super::rules::Rules;
+
+/// A playable variant.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// Its name as players write it in CREATE (`standard`).
+    pub name: String,
+    /// The map as it stands at the start.
+    pub map: Map,
+    /// The map text, for building the map after scheduled changes.
+    pub source: MapSource,
+    /// Seasons, phases and years.
+    pub calendar: Calendar,
+    /// Rule switches.
+    pub rules: Rules,
+}
+
+/// A variant could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum VariantError {
+    /// No built-in variant of that name.
+    #[error("unknown variant '{0}' (known: standard)")]
+    Unknown(String),
+    /// Its map failed to load.
+    #[error("the map of variant '{name}' does not load: {}", errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    Map {
+        /// The variant.
+        name: String,
+        /// What is wrong with its map.
+        errors: Vec<MapError>,
+    },
+}
+
+impl Variant {
+    /// A variant from its parts, building its initial map.
+    pub fn new(
+        name: &str,
+        map_text: &str,
+        calendar: Calendar,
+        rules: Rules,
+    ) -> Result<Variant, VariantError> {
+        let source = MapSource::new(map_text);
+        let map = source.initial().map_err(|errors| VariantError::Map {
+            name: name.to_string(),
+            errors,
+        })?;
+        Ok(Variant {
+            name: name.to_string(),
+            map,
+            source,
+            calendar,
+            rules,
+        })
+    }
+
+    /// Standard Diplomacy.
+    pub fn standard() -> Variant {
+        Variant::new(
+            "standard",
+            builtin::STANDARD,
+            Calendar::standard(1901),
+            Rules::standard(),
+        )
+        .expect("the built-in standard map loads")
+    }
+
+    /// A built-in variant by name, any case.
+    pub fn builtin(name: &str) -> Result<Variant, VariantError> {
+        match name.to_ascii_lowercase().as_str() {
+            "standard" => Ok(Variant::standard()),
+            _ => Err(VariantError::Unknown(name.to_string())),
+        }
+    }
+}
