@@ -137,7 +137,22 @@ fn check_one(
         Action::Disband => {
             return Err("a unit on the board can only disband in a retreat phase".into())
         }
-        Action::Move { to, via, convoy } => move_command(map, unit, here, *to, via, *convoy)?,
+        Action::Move { to, via, convoy } => {
+            let command = move_command(map, unit, here, *to, via, *convoy)?;
+            if let Command::Move {
+                via: Via::Convoy, ..
+            } = command
+            {
+                if convoy_fleets_on_board(map, rules, pos, here, to.province).is_empty() {
+                    return Err(format!(
+                        "no fleets at sea could convoy {} to {}",
+                        describe(map, unit),
+                        map.abbr(to.province)
+                    ));
+                }
+            }
+            command
+        }
         Action::Support { target, to } => {
             let supported = target.at.province;
             if supported == here {
@@ -211,6 +226,14 @@ fn check_one(
             }
             if to.province == from {
                 return Err("a convoy must take the army somewhere else".into());
+            }
+            if !convoy_fleets_on_board(map, rules, pos, from, to.province).contains(&here) {
+                return Err(format!(
+                    "F {} is not needed by any convoy route from {} to {}",
+                    map.abbr(here),
+                    map.abbr(from),
+                    map.abbr(to.province)
+                ));
             }
             Command::Convoy {
                 from,
@@ -328,4 +351,68 @@ fn move_command(
             }
         }
     }
+}
+
+/// The provinces of the fleets on the board that some convoy route from `origin` to `dest`
+/// needs: each lies on a chain of fleets at sea, from water touching `origin` to water
+/// touching `dest`, that has no shortcut. A convoy order from any other fleet is illegal
+/// (DATC 4.E.1, 6.G.19), and a move that needs a convoy with no such chain is illegal
+/// (6.D.32). Decided from the board alone, before anyone's orders are known.
+pub fn convoy_fleets_on_board(
+    map: &Map,
+    rules: &Rules,
+    pos: &Position,
+    origin: ProvinceId,
+    dest: ProvinceId,
+) -> Vec<ProvinceId> {
+    let fleets: Vec<ProvinceId> = pos
+        .all_units()
+        .filter(|(p, u)| {
+            let t = map.province(*p).terrain;
+            u.kind == UnitKind::Fleet
+                && (t == Terrain::Sea || (t == Terrain::Ocean && rules.ocean_convoys))
+        })
+        .map(|(p, _)| p)
+        .collect();
+    let touches = |a: ProvinceId, b: ProvinceId| map.water_neighbours(a).contains(&b);
+    let mut needed = Vec::new();
+    let mut path: Vec<ProvinceId> = Vec::new();
+    fn extend(
+        fleets: &[ProvinceId],
+        touches: &dyn Fn(ProvinceId, ProvinceId) -> bool,
+        origin: ProvinceId,
+        dest: ProvinceId,
+        path: &mut Vec<ProvinceId>,
+        needed: &mut Vec<ProvinceId>,
+    ) {
+        for &f in fleets {
+            if path.contains(&f) {
+                continue;
+            }
+            let last = path.last().copied().unwrap_or(origin);
+            if !touches(last, f) {
+                continue;
+            }
+            let shortcut = (!path.is_empty() && touches(origin, f))
+                || path[..path.len().saturating_sub(1)]
+                    .iter()
+                    .any(|&q| touches(q, f));
+            if shortcut {
+                continue;
+            }
+            path.push(f);
+            if touches(f, dest) {
+                for &q in path.iter() {
+                    if !needed.contains(&q) {
+                        needed.push(q);
+                    }
+                }
+            } else {
+                extend(fleets, touches, origin, dest, path, needed);
+            }
+            path.pop();
+        }
+    }
+    extend(&fleets, &touches, origin, dest, &mut path, &mut needed);
+    needed
 }
