@@ -39,8 +39,9 @@ enum MapCommand {
     /// Lints a map file: one-way adjacency, unknown or duplicate names, unreachable spaces,
     /// fleet coasts that border nothing. Exits non-zero if anything is wrong.
     Check {
-        /// The map file.
-        file: PathBuf,
+        /// The map files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
     },
 }
 
@@ -58,23 +59,32 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Datc { files, verbose } => datc(&files, verbose),
         Command::Map {
-            command: MapCommand::Check { file },
-        } => {
-            let text = std::fs::read_to_string(&file)
-                .with_context(|| format!("reading {}", file.display()))?;
-            let problems = check_map(&text);
-            for p in &problems {
-                println!("{}: {p}", file.display());
-            }
-            if problems.is_empty() {
-                println!("{}: ok", file.display());
-                Ok(ExitCode::SUCCESS)
-            } else {
-                println!("{}: {} problem(s)", file.display(), problems.len());
-                Ok(ExitCode::FAILURE)
-            }
+            command: MapCommand::Check { files },
+        } => map_check(&files),
+    }
+}
+
+fn map_check(files: &[PathBuf]) -> Result<ExitCode> {
+    let mut bad = false;
+    for file in files {
+        let text =
+            std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+        let problems = check_map(&text);
+        for p in &problems {
+            println!("{}: {p}", file.display());
+        }
+        if problems.is_empty() {
+            println!("{}: ok", file.display());
+        } else {
+            println!("{}: {} problem(s)", file.display(), problems.len());
+            bad = true;
         }
     }
+    Ok(if bad {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn datc(files: &[PathBuf], verbose: bool) -> Result<ExitCode> {

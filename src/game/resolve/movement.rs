@@ -9,6 +9,9 @@
 //! support is aimed at (also by convoy, 4.A.4 a), and the 2000 rule for convoys to adjacent
 //! provinces (4.A.3) are all here.
 
+// Orders are identified by their index into every per-order table; loops over indexes say so.
+#![allow(clippy::needless_range_loop)]
+
 use super::csr::Csr;
 use crate::game::ids::ProvinceId;
 use crate::game::map::Map;
