@@ -17,8 +17,31 @@ pub struct CaseFailure {
     pub lines: Vec<String>,
 }
 
+/// A case read into the engine's terms: the variant, the board and the orders.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// The case's variant.
+    pub variant: &'static Variant,
+    /// The board before the phase.
+    pub position: Position,
+    /// Each power's orders.
+    pub orders: Vec<(PowerId, Order)>,
+}
+
 /// Plays a case. `Ok` when the board after the phase is the expected one.
 pub fn run_case(case: &Case) -> Result<(), CaseFailure> {
+    let prepared = prepare(case)?;
+    let turn = turn::play(
+        prepared.variant,
+        &prepared.variant.map,
+        &prepared.position,
+        &prepared.orders,
+    );
+    check(case, &prepared, &turn)
+}
+
+/// Reads a case's variant, board and orders; fails if any of it cannot be read.
+pub fn prepare(case: &Case) -> Result<Prepared, CaseFailure> {
     let fail = |lines: Vec<String>| Err(CaseFailure { lines });
     if !case.problems.is_empty() {
         return fail(case.problems.clone());
@@ -117,7 +140,17 @@ pub fn run_case(case: &Case) -> Result<(), CaseFailure> {
     if !problems.is_empty() {
         return fail(problems);
     }
-    let turn = turn::play(&variant, map, &pos, &orders);
+    Ok(Prepared {
+        variant,
+        position: pos,
+        orders,
+    })
+}
+
+fn check(case: &Case, prepared: &Prepared, turn: &turn::Turn) -> Result<(), CaseFailure> {
+    let fail = |lines: Vec<String>| Err(CaseFailure { lines });
+    let variant = prepared.variant;
+    let map = &variant.map;
     let after = &turn.position;
 
     let mut diffs = Vec::new();

@@ -1,5 +1,7 @@
 //! Variants: a map, a calendar and a set of rules, by name.
 
+use std::sync::OnceLock;
+
 use super::calendar::Calendar;
 use super::map::{builtin, Map, MapError, MapSource};
 use super::rules::Rules;
@@ -68,10 +70,11 @@ impl Variant {
         .expect("the built-in standard map loads")
     }
 
-    /// A built-in variant by name, any case.
-    pub fn builtin(name: &str) -> Result<Variant, VariantError> {
+    /// A built-in variant by name, any case; built once and shared.
+    pub fn builtin(name: &str) -> Result<&'static Variant, VariantError> {
+        static STANDARD: OnceLock<Variant> = OnceLock::new();
         match name.to_ascii_lowercase().as_str() {
-            "standard" => Ok(Variant::standard()),
+            "standard" => Ok(STANDARD.get_or_init(Variant::standard)),
             _ => Err(VariantError::Unknown(name.to_string())),
         }
     }

@@ -124,6 +124,7 @@ pub struct Map {
     fleet_reach: BitMatrix,
     fleet_touch: Vec<Vec<ProvinceId>>,
     names: HashMap<String, ProvinceId>,
+    name_words: usize,
 }
 
 impl Map {
@@ -170,11 +171,7 @@ impl Map {
 
     /// The longest number of words any name has, for greedy matching.
     pub fn longest_name_words(&self) -> usize {
-        self.names
-            .keys()
-            .map(|k| k.split(' ').count())
-            .max()
-            .unwrap_or(1)
+        self.name_words
     }
 
     /// The power whose name, adjective or letter this is (any case).
@@ -349,7 +346,13 @@ impl Map {
                 names.insert(rest.to_string(), id);
             }
         }
+        let name_words = names
+            .keys()
+            .map(|k| k.split(' ').count())
+            .max()
+            .unwrap_or(1);
         Map {
+            name_words,
             name: parts.name,
             title: parts.title,
             powers: parts.powers,

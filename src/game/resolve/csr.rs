@@ -27,6 +27,18 @@ impl Csr {
         Csr { start, items }
     }
 
+    /// The positions of a key's items, for use with [`Csr::item`].
+    #[inline]
+    pub fn range(&self, key: usize) -> std::ops::Range<usize> {
+        self.start[key] as usize..self.start[key + 1] as usize
+    }
+
+    /// The item at a position.
+    #[inline]
+    pub fn item(&self, i: usize) -> u16 {
+        self.items[i]
+    }
+
     /// The items of a key.
     #[inline]
     pub fn get(&self, key: usize) -> &[u16] {

@@ -274,30 +274,34 @@ impl<'a> Resolver<'a> {
         }
         let origin = self.orders[m].at;
         let target = ProvinceId(self.dest[m]);
-        let fleets: Vec<u16> = self.fleets.get(m).to_vec();
-        if fleets.is_empty() {
-            return false;
-        }
-        let mut reached = vec![false; fleets.len()];
-        let mut frontier: Vec<usize> = Vec::with_capacity(fleets.len());
-        for (k, &f) in fleets.iter().enumerate() {
-            if touches(self.map, origin, self.orders[f as usize].at) && self.resolve(f as usize) {
-                reached[k] = true;
-                frontier.push(k);
+        let range = self.fleets.range(m);
+        // Convoy chains are short: at most 64 candidate fleets are searched (bit masks).
+        let count = range.len().min(64);
+        let fleet_at = |r: &Self, k: usize| r.orders[r.fleets.item(range.start + k) as usize].at;
+        let mut reached: u64 = 0;
+        let mut frontier: u64 = 0;
+        for k in 0..count {
+            if touches(self.map, origin, fleet_at(self, k))
+                && self.resolve(self.fleets.item(range.start + k) as usize)
+            {
+                reached |= 1 << k;
+                frontier |= 1 << k;
             }
         }
-        while let Some(k) = frontier.pop() {
-            let here = self.orders[fleets[k] as usize].at;
+        while frontier != 0 {
+            let k = frontier.trailing_zeros() as usize;
+            frontier &= !(1 << k);
+            let here = fleet_at(self, k);
             if touches(self.map, here, target) {
                 return true;
             }
-            for (j, &f) in fleets.iter().enumerate() {
-                if !reached[j]
-                    && touches(self.map, here, self.orders[f as usize].at)
-                    && self.resolve(f as usize)
+            for j in 0..count {
+                if reached & (1 << j) == 0
+                    && touches(self.map, here, fleet_at(self, j))
+                    && self.resolve(self.fleets.item(range.start + j) as usize)
                 {
-                    reached[j] = true;
-                    frontier.push(j);
+                    reached |= 1 << j;
+                    frontier |= 1 << j;
                 }
             }
         }
