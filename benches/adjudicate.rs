@@ -14,16 +14,18 @@ use std::path::Path;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use diplomacy::judge::{MappedMainOrder, Rulebook, Submission};
 use herald::cases::{parse_cases, prepare, run_case, Prepared};
+use herald::catalog::Catalog;
 use herald::game::resolve::resolve_movement;
 use herald::game::screen::{screen_movement, Command, Ordered};
 
-fn scenario(file: &str) -> Prepared {
+fn scenario(file: &str) -> Prepared<'static> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/cases")
         .join(file);
     let text = std::fs::read_to_string(&path).expect("scenario file");
     let cases = parse_cases(&text).expect("scenario parses");
-    prepare(&cases[0]).expect("scenario prepares")
+    let catalog: &'static Catalog = Box::leak(Box::new(Catalog::builtin()));
+    prepare(catalog, &cases[0]).expect("scenario prepares")
 }
 
 /// The same orders in the `diplomacy` crate's syntax: `ENG: A yor -> bel`.

@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
-use herald::cases::{parse_cases, run_case};
+use herald::cases::{parse_cases, run_case_in};
+use herald::catalog::Catalog;
 use herald::game::map::check::check_map;
 
 #[derive(Parser)]
@@ -26,6 +27,10 @@ enum Command {
         /// Print each case's name as it passes too.
         #[arg(long)]
         verbose: bool,
+        /// A directory of extra map files (`*.map`): they add variants, or replace the map
+        /// of the built-in variant of the same name.
+        #[arg(long, value_name = "DIR")]
+        maps: Option<PathBuf>,
     },
     /// Map files: check one for mistakes.
     Map {
@@ -57,7 +62,17 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Datc { files, verbose } => datc(&files, verbose),
+        Command::Datc {
+            files,
+            verbose,
+            maps,
+        } => {
+            let catalog = match maps {
+                Some(dir) => Catalog::with_maps_dir(&dir)?,
+                None => Catalog::builtin(),
+            };
+            datc(&catalog, &files, verbose)
+        }
         Command::Map {
             command: MapCommand::Check { files },
         } => map_check(&files),
@@ -87,7 +102,7 @@ fn map_check(files: &[PathBuf]) -> Result<ExitCode> {
     })
 }
 
-fn datc(files: &[PathBuf], verbose: bool) -> Result<ExitCode> {
+fn datc(catalog: &Catalog, files: &[PathBuf], verbose: bool) -> Result<ExitCode> {
     let (mut passed, mut failed) = (0usize, 0usize);
     for file in files {
         let text =
@@ -101,7 +116,7 @@ fn datc(files: &[PathBuf], verbose: bool) -> Result<ExitCode> {
             }
         };
         for case in &cases {
-            match run_case(case) {
+            match run_case_in(catalog, case) {
                 Ok(()) => {
                     passed += 1;
                     if verbose {

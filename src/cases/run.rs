@@ -3,6 +3,7 @@
 use std::collections::BTreeSet;
 
 use super::file::Case;
+use crate::catalog::Catalog;
 use crate::game::ids::{PowerId, ProvinceId, UnitKind};
 use crate::game::map::Map;
 use crate::game::order::{parse_order, Action, Order};
@@ -19,18 +20,24 @@ pub struct CaseFailure {
 
 /// A case read into the engine's terms: the variant, the board and the orders.
 #[derive(Clone, Debug)]
-pub struct Prepared {
+pub struct Prepared<'a> {
     /// The case's variant.
-    pub variant: &'static Variant,
+    pub variant: &'a Variant,
     /// The board before the phase.
     pub position: Position,
     /// Each power's orders.
     pub orders: Vec<(PowerId, Order)>,
 }
 
-/// Plays a case. `Ok` when the board after the phase is the expected one.
+/// Plays a case with the built-in variants. `Ok` when the board after the phase is the
+/// expected one.
 pub fn run_case(case: &Case) -> Result<(), CaseFailure> {
-    let prepared = prepare(case)?;
+    run_case_in(&Catalog::builtin(), case)
+}
+
+/// Plays a case with the variants of a catalog (built-in, or a keeper's maps directory).
+pub fn run_case_in(catalog: &Catalog, case: &Case) -> Result<(), CaseFailure> {
+    let prepared = prepare(catalog, case)?;
     let turn = turn::play(
         prepared.variant,
         &prepared.variant.map,
@@ -41,12 +48,12 @@ pub fn run_case(case: &Case) -> Result<(), CaseFailure> {
 }
 
 /// Reads a case's variant, board and orders; fails if any of it cannot be read.
-pub fn prepare(case: &Case) -> Result<Prepared, CaseFailure> {
+pub fn prepare<'a>(catalog: &'a Catalog, case: &Case) -> Result<Prepared<'a>, CaseFailure> {
     let fail = |lines: Vec<String>| Err(CaseFailure { lines });
     if !case.problems.is_empty() {
         return fail(case.problems.clone());
     }
-    let variant = match Variant::builtin(case.variant.trim()) {
+    let variant = match catalog.variant(&case.variant) {
         Ok(v) => v,
         Err(e) => return fail(vec![e.to_string()]),
     };

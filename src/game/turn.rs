@@ -116,3 +116,37 @@ pub fn advance(variant: &Variant, map: &Map, pos: &mut Position) -> Vec<PowerId>
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::ids::UnitKind;
+
+    #[test]
+    fn eighteen_centres_after_fall_win() {
+        let v = Variant::standard();
+        let map = &v.map;
+        let italy = map.power_by_word("italy").unwrap();
+        let mut pos = Position::empty(map, v.calendar.parse("F1905R").unwrap());
+        let bel = map.lookup("bel").unwrap();
+        for p in map.centres().filter(|&p| p != bel).take(17) {
+            pos.owners[p.index()] = Some(italy);
+        }
+        pos.place(
+            map,
+            Unit {
+                power: italy,
+                kind: UnitKind::Army,
+                region: map.province(bel).main,
+            },
+        );
+        let turn = play(&v, map, &pos, &[]);
+        assert_eq!(pos.centre_count(italy), 17);
+        assert_eq!(turn.position.centre_count(italy), 18);
+        assert_eq!(turn.winners, vec![italy]);
+
+        let mut short = pos.clone();
+        short.units[bel.index()] = None;
+        assert!(play(&v, map, &short, &[]).winners.is_empty());
+    }
+}

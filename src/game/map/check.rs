@@ -122,3 +122,74 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod schedule_tests {
+    use super::check_map;
+    use crate::game::map::MapSource;
+
+    const TINY: &str = r#"
+map tiny
+power Red R Red
+coast Aaa "Aaa" centre
+coast Bbb "Bbb" centre
+shut  Ccc "Ccc"
+sea   Ddd "Ddd"
+army  Aaa: Bbb
+army  Bbb: Aaa
+fleet Aaa: Bbb Ddd
+fleet Bbb: Aaa Ddd
+fleet Ddd: Aaa Bbb
+home Red: Aaa
+units Red: A Aaa
+at Winter 1901:
+  coast Ccc "Ccc" centre
+  army  Ccc: Aaa
+  army  Aaa: Bbb Ccc
+  fleet Ccc: Ddd
+  fleet Ddd: Aaa Bbb Ccc
+end
+at Winter 1902:
+  sea Bbb "Bbb"
+  army Aaa: Ccc
+  army Bbb:
+  fleet Bbb: Aaa Ddd
+end
+"#;
+
+    #[test]
+    fn scheduled_changes_open_spaces_and_flood_provinces_in_order() {
+        let source = MapSource::new(TINY);
+        assert_eq!(source.changes.len(), 2);
+        let start = source.initial().unwrap();
+        let ccc = start.lookup("ccc").unwrap();
+        let aaa = start.lookup("aaa").unwrap();
+        let bbb = start.lookup("bbb").unwrap();
+        assert!(!start.army_adjacent(aaa, ccc));
+        assert!(start.army_adjacent(aaa, bbb));
+
+        let opened = source
+            .build(|c| c.year <= 1901)
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        assert!(opened.army_adjacent(aaa, ccc));
+        assert!(opened.province(ccc).centre);
+
+        let flooded = source.build(|_| true).unwrap();
+        assert!(flooded.province(bbb).terrain.is_water());
+        assert!(!flooded.army_adjacent(aaa, bbb));
+        assert!(flooded.fleet_adjacent(flooded.province(bbb).main, flooded.province(aaa).main));
+    }
+
+    #[test]
+    fn a_change_that_breaks_symmetry_is_reported_with_its_block() {
+        let broken = TINY.replace("  fleet Ddd: Aaa Bbb Ccc\n", "");
+        let problems = check_map(&broken);
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.message.contains("after the change at winter 1901")
+                    && p.message.contains("one-way fleet adjacency: Ccc-Ddd")),
+            "{problems:?}"
+        );
+    }
+}

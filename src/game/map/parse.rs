@@ -451,10 +451,12 @@ fn assemble(c: Collected, errors: &mut Vec<MapError>) -> Option<Map> {
             ));
             continue;
         };
-        if !matches!(
-            provinces[from.index()].terrain,
-            Terrain::Land | Terrain::Coast
-        ) {
+        if !d.to.is_empty()
+            && !matches!(
+                provinces[from.index()].terrain,
+                Terrain::Land | Terrain::Coast
+            )
+        {
             errors.push(err(
                 d.line,
                 format!("army moves from '{}', which is not land", d.from),
