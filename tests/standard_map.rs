@@ -67,7 +67,10 @@ fn multi_coast_provinces_have_their_coasts() {
     assert!(m.standable(UnitKind::Fleet, stp).len() == 2);
 }
 
-fn edges(m: &Map) -> (BTreeSet<(String, String)>, BTreeSet<(String, String)>) {
+/// Edges as (from, to) abbreviations in lower case.
+type Edges = BTreeSet<(String, String)>;
+
+fn edges(m: &Map) -> (Edges, Edges) {
     let mut army = BTreeSet::new();
     let mut fleet = BTreeSet::new();
     for p in m.province_ids() {
