@@ -6,7 +6,7 @@ use crate::game::ids::{PowerId, ProvinceId, RegionId, UnitKind};
 use crate::game::map::Map;
 use crate::game::order::{Action, Order};
 use crate::game::position::{Position, Unit};
-use crate::game::screen::Rejection;
+use crate::game::screen::{describe, Rejection};
 
 /// What happened to one dislodged unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,10 +127,6 @@ pub fn screen_retreats(
         .map(|(p, _)| (p, chosen[p.index()].flatten()))
         .collect();
     (list, rejections)
-}
-
-fn describe(map: &Map, unit: Unit) -> String {
-    format!("{} {}", unit.kind.letter(), map.region_abbr(unit.region))
 }
 
 fn why_not(map: &Map, pos: &Position, from: ProvinceId, to: ProvinceId) -> String {
