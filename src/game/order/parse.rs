@@ -363,3 +363,90 @@ mod tests {
         assert!(canon("F Spa/xc-Mao").contains("unknown coast 'xc'"));
     }
 }
+
+#[cfg(test)]
+mod robustness {
+    use super::parse_order;
+    use crate::game::variant::Variant;
+
+    /// Thousands of orders put together from pieces of real ones, odd characters and
+    /// whitespace: the parser answers every one, and every refusal says why.
+    #[test]
+    fn the_parser_never_panics_and_always_explains() {
+        let pieces = [
+            "A",
+            "F",
+            "Par",
+            "bur",
+            "-",
+            "->",
+            "S",
+            "C",
+            "H",
+            "via",
+            "convoy",
+            "/",
+            "(",
+            ")",
+            "nc",
+            "north",
+            "coast",
+            "Build",
+            "Remove",
+            "Waive",
+            "Disband",
+            "Mid-Atlantic",
+            "Ocean",
+            "St.",
+            "Petersburg",
+            "Italian",
+            "ü",
+            "—",
+            "  ",
+            "\t",
+            "m",
+            "to",
+            "",
+            "1901",
+            ":",
+            ";",
+            "Spa/",
+            "(sc",
+            "the",
+            "North Sea",
+            "xyz",
+        ];
+        let v = Variant::standard();
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut ok, mut refused) = (0, 0);
+        for _ in 0..20_000 {
+            let len = (next() % 8) as usize;
+            let text: Vec<&str> = (0..len)
+                .map(|_| pieces[(next() % pieces.len() as u64) as usize])
+                .collect();
+            let text = text.join(if next() % 2 == 0 { " " } else { "" });
+            match parse_order(&v.map, &text) {
+                Ok(order) => {
+                    ok += 1;
+                    let again = parse_order(&v.map, &order.canonical(&v.map))
+                        .expect("canonical form parses");
+                    assert_eq!(
+                        again, order,
+                        "canonical form of '{text}' reads back the same"
+                    );
+                }
+                Err(e) => {
+                    refused += 1;
+                    assert!(!e.why.is_empty(), "'{text}' refused without a reason");
+                }
+            }
+        }
+        assert!(ok > 100 && refused > 100, "ok {ok}, refused {refused}");
+    }
+}
