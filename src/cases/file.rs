@@ -30,6 +30,8 @@ pub struct Case {
     pub post_owners: Option<Vec<String>>,
     /// `POSTSTATE_PHASE`, if present.
     pub post_phase: Option<String>,
+    /// `POSTSTATE_WINNERS` (comma-separated powers, or `none`), if present.
+    pub post_winners: Option<String>,
     /// Problems met while reading this case; such a case fails.
     pub problems: Vec<String>,
 }
@@ -124,6 +126,7 @@ pub fn parse_cases(text: &str) -> Result<Vec<Case>, CaseFileError> {
                             section = Section::PostOwners;
                         }
                         "POSTSTATE_PHASE" => c.post_phase = Some(rest.to_string()),
+                        "POSTSTATE_WINNERS" => c.post_winners = Some(rest.to_string()),
                         other => c
                             .problems
                             .push(format!("line {n}: unknown keyword '{other}'")),

@@ -134,6 +134,15 @@ impl Calendar {
         }
     }
 
+    /// The Classical calendar: the standard seasons, starting Spring 273 B.C. (judge year
+    /// 50, years since the death of Alexander), years shown counting down B.C.
+    pub fn classical() -> Calendar {
+        Calendar {
+            years: YearStyle::BeforeChrist { epoch: 323 },
+            ..Calendar::standard(50)
+        }
+    }
+
     /// The season a phase is in.
     pub fn season(&self, phase: Phase) -> &Season {
         &self.seasons[phase.season as usize]

@@ -54,4 +54,12 @@ impl Rules {
             last_year: None,
         }
     }
+
+    /// Classical: builds in any owned centre while one home centre is held; 18 centres win.
+    pub fn classical() -> Rules {
+        Rules {
+            build_sites: BuildSites::AnyOwnedWhileHomeHeld,
+            ..Rules::standard()
+        }
+    }
 }

@@ -25,7 +25,7 @@ pub struct Variant {
 #[derive(Debug, thiserror::Error)]
 pub enum VariantError {
     /// No built-in variant of that name.
-    #[error("unknown variant '{0}' (known: standard)")]
+    #[error("unknown variant '{0}' (known: standard, classical)")]
     Unknown(String),
     /// Its map failed to load.
     #[error("the map of variant '{name}' does not load: {}", errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
@@ -70,11 +70,23 @@ impl Variant {
         .expect("the built-in standard map loads")
     }
 
+    /// Classical: the ancient Mediterranean, years B.C., builds in any owned centre while a
+    /// home centre is held.
+    pub fn classical() -> Variant {
+        Variant::new("classical", builtin::CLASSICAL, Calendar::classical(), Rules::classical())
+            .expect("the built-in classical map loads")
+    }
+
+    /// The names of the built-in variants.
+    pub const BUILTIN: &'static [&'static str] = &["standard", "classical"];
+
     /// A built-in variant by name, any case; built once and shared.
     pub fn builtin(name: &str) -> Result<&'static Variant, VariantError> {
         static STANDARD: OnceLock<Variant> = OnceLock::new();
+        static CLASSICAL: OnceLock<Variant> = OnceLock::new();
         match name.to_ascii_lowercase().as_str() {
             "standard" => Ok(STANDARD.get_or_init(Variant::standard)),
+            "classical" => Ok(CLASSICAL.get_or_init(Variant::classical)),
             _ => Err(VariantError::Unknown(name.to_string())),
         }
     }

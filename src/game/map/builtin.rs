@@ -3,8 +3,11 @@
 /// The standard map's source text.
 pub const STANDARD: &str = include_str!("../../../maps/standard.map");
 
+/// The Classical map's source text (Andy Schwarz and Vincent Mous).
+pub const CLASSICAL: &str = include_str!("../../../maps/classical.map");
+
 /// Every built-in map as (name, source text).
-pub const ALL: &[(&str, &str)] = &[("standard", STANDARD)];
+pub const ALL: &[(&str, &str)] = &[("standard", STANDARD), ("classical", CLASSICAL)];
 
 /// The source text of a built-in map by name (any case).
 pub fn source(name: &str) -> Option<&'static str> {

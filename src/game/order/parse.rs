@@ -216,6 +216,10 @@ impl Cursor<'_> {
     }
 
     fn loc(&mut self, context: &str) -> Result<Loc, OrderError> {
+        // "The" is never needed before a name: "the North Sea" is "North Sea".
+        if self.peek() == Some("the") && self.pos + 1 < self.words.len() {
+            self.pos += 1;
+        }
         let Some(first) = self.peek() else {
             return Err(self.fail(format!("a province is missing {context}")));
         };
