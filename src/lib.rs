@@ -3,8 +3,14 @@
 //! # Layout
 //! - [`game`]: the rules — maps, variants, orders and adjudication; pure and synchronous.
 //! - [`catalog`]: the variants a judge can play: built in, or map files in a directory.
+//! - [`config`]: `config/herald.toml`, every key optional.
+//! - [`mail`]: incoming mail decoded into letters, Maildirs, outgoing mail.
+//! - [`store`]: SQLite: games, handled mails, the outbox, the Master action log.
 //! - [`cases`]: the adjudication case runner (`herald datc`), reading jDip's DATC format.
 
 pub mod cases;
 pub mod catalog;
+pub mod config;
 pub mod game;
+pub mod mail;
+pub mod store;

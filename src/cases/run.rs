@@ -236,11 +236,19 @@ fn check(case: &Case, prepared: &Prepared, turn: &turn::Turn) -> Result<(), Case
             .filter(|w| !w.is_empty() && !w.eq_ignore_ascii_case("none"))
             .map(|w| read_power(map, &w).map_or(w, |p| map.power(p).name.clone()))
             .collect();
-        let mut got: Vec<String> = turn.winners.iter().map(|&p| map.power(p).name.clone()).collect();
+        let mut got: Vec<String> = turn
+            .winners
+            .iter()
+            .map(|&p| map.power(p).name.clone())
+            .collect();
         want.sort();
         got.sort();
         if want != got {
-            diffs.push(format!("expected winners [{}], got [{}]", want.join(", "), got.join(", ")));
+            diffs.push(format!(
+                "expected winners [{}], got [{}]",
+                want.join(", "),
+                got.join(", ")
+            ));
         }
     }
     if diffs.is_empty() {

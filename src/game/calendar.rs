@@ -7,7 +7,9 @@
 use std::fmt;
 
 /// What is ordered in a phase.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum PhaseKind {
     /// Units move, support, convoy.
     Movement,
@@ -72,7 +74,9 @@ pub enum YearStyle {
 }
 
 /// A point in the game's time: year, season and phase.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Phase {
     /// The judge year.
     pub year: i32,

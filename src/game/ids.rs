@@ -5,15 +5,21 @@
 use std::fmt;
 
 /// A province of a map: a land, coastal, sea or impassable space.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct ProvinceId(pub u16);
 
 /// A place a unit can stand: a province, or one coast of a multi-coast province.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct RegionId(pub u16);
 
 /// One of the powers a map defines.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct PowerId(pub u8);
 
 impl ProvinceId {
@@ -38,7 +44,9 @@ impl PowerId {
 }
 
 /// The kind of a unit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum UnitKind {
     /// An army: moves over land, may be convoyed.
     Army,
@@ -72,7 +80,9 @@ impl fmt::Display for UnitKind {
 }
 
 /// One coast of a multi-coast province.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Coast {
     /// North coast, `/nc`.
     North,

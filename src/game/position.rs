@@ -5,7 +5,7 @@ use super::ids::{PowerId, ProvinceId, RegionId, UnitKind};
 use super::map::Map;
 
 /// A unit on the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Unit {
     /// Its owner.
     pub power: PowerId,
@@ -16,7 +16,7 @@ pub struct Unit {
 }
 
 /// A unit dislodged in the last movement phase, waiting to retreat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Dislodged {
     /// The unit, still at the place it was dislodged from.
     pub unit: Unit,
@@ -26,7 +26,7 @@ pub struct Dislodged {
 }
 
 /// The board at a phase.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Position {
     /// The phase about to be played.
     pub phase: Phase,

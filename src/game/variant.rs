@@ -73,8 +73,13 @@ impl Variant {
     /// Classical: the ancient Mediterranean, years B.C., builds in any owned centre while a
     /// home centre is held.
     pub fn classical() -> Variant {
-        Variant::new("classical", builtin::CLASSICAL, Calendar::classical(), Rules::classical())
-            .expect("the built-in classical map loads")
+        Variant::new(
+            "classical",
+            builtin::CLASSICAL,
+            Calendar::classical(),
+            Rules::classical(),
+        )
+        .expect("the built-in classical map loads")
     }
 
     /// The names of the built-in variants.

@@ -1,0 +1,368 @@
+//! SQLite through sqlx. The schema lives in `migrations/` and is applied at start. Each
+//! incoming mail is handled in one [`Tx`]: the mail's identity, every state change and every
+//! outgoing mail are written together, and nothing is sent before the commit.
+
+mod migrate;
+
+use std::path::Path;
+use std::str::FromStr;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Row, Sqlite, SqlitePool, Transaction};
+
+use crate::mail::Outgoing;
+
+/// A store error, with what was being done.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database failed.
+    #[error("{what}: {source}")]
+    Db {
+        /// What herald was doing.
+        what: &'static str,
+        /// The database's error.
+        source: sqlx::Error,
+    },
+    /// A stored game could not be read back.
+    #[error("game '{name}' is stored in a form this herald cannot read: {source}")]
+    Decode {
+        /// The game.
+        name: String,
+        /// Why.
+        source: serde_json::Error,
+    },
+    /// The database file's directory could not be made.
+    #[error("creating {path}: {source}")]
+    Dir {
+        /// The directory.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+fn db(what: &'static str) -> impl FnOnce(sqlx::Error) -> StoreError {
+    move |source| StoreError::Db { what, source }
+}
+
+/// The database.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: SqlitePool,
+}
+
+/// One transaction: everything a mail or a deadline changes, committed at once.
+pub struct Tx {
+    tx: Transaction<'static, Sqlite>,
+}
+
+/// A game as stored: its name, status and JSON state.
+#[derive(Clone, Debug)]
+pub struct GameRow {
+    /// The game's name.
+    pub name: String,
+    /// Its status word (forming, running, paused, finished).
+    pub status: String,
+    /// Its state.
+    pub state: String,
+}
+
+impl Store {
+    /// Opens (creating) the database file and applies the migrations.
+    pub async fn open(path: &Path) -> Result<Store, StoreError> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| StoreError::Dir {
+                path: dir.display().to_string(),
+                source,
+            })?;
+        }
+        let options = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))
+            .map_err(db("reading the database path"))?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .busy_timeout(std::time::Duration::from_secs(10));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await
+            .map_err(db("opening the database"))?;
+        migrate::apply(&pool).await?;
+        Ok(Store { pool })
+    }
+
+    /// Starts a transaction.
+    pub async fn begin(&self) -> Result<Tx, StoreError> {
+        Ok(Tx {
+            tx: self
+                .pool
+                .begin()
+                .await
+                .map_err(db("starting a transaction"))?,
+        })
+    }
+
+    /// The names of games that need attention at or before `now`.
+    pub async fn due_games(&self, now: i64) -> Result<Vec<String>, StoreError> {
+        let rows =
+            sqlx::query("SELECT name FROM games WHERE due IS NOT NULL AND due <= ? ORDER BY due")
+                .bind(now)
+                .fetch_all(&self.pool)
+                .await
+                .map_err(db("finding due games"))?;
+        Ok(rows.iter().map(|r| r.get::<String, _>(0)).collect())
+    }
+
+    /// The earliest time any game needs attention.
+    pub async fn next_due(&self) -> Result<Option<i64>, StoreError> {
+        sqlx::query_scalar("SELECT MIN(due) FROM games WHERE due IS NOT NULL")
+            .fetch_one(&self.pool)
+            .await
+            .map_err(db("finding the next deadline"))
+    }
+
+    /// Every game, for the keeper's listing.
+    pub async fn games(&self) -> Result<Vec<GameRow>, StoreError> {
+        let rows = sqlx::query("SELECT name, status, state FROM games ORDER BY name")
+            .fetch_all(&self.pool)
+            .await
+            .map_err(db("listing games"))?;
+        Ok(rows
+            .iter()
+            .map(|r| GameRow {
+                name: r.get(0),
+                status: r.get(1),
+                state: r.get(2),
+            })
+            .collect())
+    }
+
+    /// Mails not yet sent, oldest first.
+    pub async fn unsent(&self, limit: i64) -> Result<Vec<(i64, Outgoing)>, StoreError> {
+        let rows = sqlx::query("SELECT id, recipient, subject, body, in_reply_to FROM outbox WHERE sent IS NULL ORDER BY id LIMIT ?")
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(db("reading the outbox"))?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                (
+                    r.get(0),
+                    Outgoing {
+                        to: r.get(1),
+                        subject: r.get(2),
+                        body: r.get(3),
+                        in_reply_to: r.get(4),
+                    },
+                )
+            })
+            .collect())
+    }
+
+    /// Marks an outbox mail sent.
+    pub async fn mark_sent(&self, id: i64, now: i64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE outbox SET sent = ? WHERE id = ?")
+            .bind(now)
+            .bind(id)
+            .execute(&self.pool)
+            .await
+            .map_err(db("marking a mail sent"))?;
+        Ok(())
+    }
+
+    /// Keeps a mail that could not be handled, with the reason.
+    pub async fn quarantine(&self, raw: &[u8], reason: &str, now: i64) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO quarantine (received, reason, raw) VALUES (?, ?, ?)")
+            .bind(now)
+            .bind(reason)
+            .bind(raw)
+            .execute(&self.pool)
+            .await
+            .map_err(db("quarantining a mail"))?;
+        Ok(())
+    }
+
+    /// A value from the meta table.
+    pub async fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
+        sqlx::query_scalar("SELECT value FROM meta WHERE key = ?")
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(db("reading meta"))
+    }
+
+    /// Sets a value in the meta table.
+    pub async fn set_meta(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+            .bind(key)
+            .bind(value)
+            .execute(&self.pool)
+            .await
+            .map_err(db("writing meta"))?;
+        Ok(())
+    }
+
+    /// How many mails were ever queued (for tests and the keeper).
+    pub async fn outbox_count(&self) -> Result<i64, StoreError> {
+        sqlx::query_scalar("SELECT COUNT(*) FROM outbox")
+            .fetch_one(&self.pool)
+            .await
+            .map_err(db("counting the outbox"))
+    }
+}
+
+impl Tx {
+    /// Whether a mail with this Message-ID was handled before.
+    pub async fn seen(&mut self, message_id: &str) -> Result<bool, StoreError> {
+        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM mails WHERE message_id = ?")
+            .bind(message_id)
+            .fetch_one(&mut *self.tx)
+            .await
+            .map_err(db("checking a Message-ID"))?;
+        Ok(n > 0)
+    }
+
+    /// Records a mail as handled, with its outcome.
+    pub async fn record_mail(
+        &mut self,
+        message_id: &str,
+        body_hash: &str,
+        sender: &str,
+        now: i64,
+        outcome: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO mails (message_id, body_hash, sender, received, outcome) VALUES (?, ?, ?, ?, ?)")
+            .bind(message_id)
+            .bind(body_hash)
+            .bind(sender)
+            .bind(now)
+            .bind(outcome)
+            .execute(&mut *self.tx)
+            .await
+            .map_err(db("recording a mail"))?;
+        Ok(())
+    }
+
+    /// A game by name.
+    pub async fn game<T: DeserializeOwned>(&mut self, name: &str) -> Result<Option<T>, StoreError> {
+        let row: Option<String> = sqlx::query_scalar("SELECT state FROM games WHERE name = ?")
+            .bind(name)
+            .fetch_optional(&mut *self.tx)
+            .await
+            .map_err(db("loading a game"))?;
+        row.map(|state| {
+            serde_json::from_str(&state).map_err(|source| StoreError::Decode {
+                name: name.to_string(),
+                source,
+            })
+        })
+        .transpose()
+    }
+
+    /// Every game.
+    pub async fn all_games<T: DeserializeOwned>(&mut self) -> Result<Vec<T>, StoreError> {
+        let rows = sqlx::query("SELECT name, state FROM games ORDER BY name")
+            .fetch_all(&mut *self.tx)
+            .await
+            .map_err(db("loading games"))?;
+        rows.iter()
+            .map(|r| {
+                serde_json::from_str(r.get::<&str, _>(1)).map_err(|source| StoreError::Decode {
+                    name: r.get(0),
+                    source,
+                })
+            })
+            .collect()
+    }
+
+    /// Writes a game (inserting or replacing), with when it next needs attention.
+    pub async fn save_game<T: Serialize>(
+        &mut self,
+        name: &str,
+        status: &str,
+        state: &T,
+        due: Option<i64>,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let json = serde_json::to_string(state).map_err(|source| StoreError::Decode {
+            name: name.to_string(),
+            source,
+        })?;
+        sqlx::query(
+            "INSERT INTO games (name, state, status, due, updated) VALUES (?, ?, ?, ?, ?) \
+             ON CONFLICT(name) DO UPDATE SET state = excluded.state, status = excluded.status, due = excluded.due, updated = excluded.updated",
+        )
+        .bind(name)
+        .bind(json)
+        .bind(status)
+        .bind(due)
+        .bind(now)
+        .execute(&mut *self.tx)
+        .await
+        .map_err(db("saving a game"))?;
+        Ok(())
+    }
+
+    /// Queues a mail to send once this transaction commits.
+    pub async fn queue(&mut self, mail: &Outgoing, now: i64) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO outbox (created, recipient, subject, body, in_reply_to) VALUES (?, ?, ?, ?, ?)")
+            .bind(now)
+            .bind(&mail.to)
+            .bind(&mail.subject)
+            .bind(&mail.body)
+            .bind(&mail.in_reply_to)
+            .execute(&mut *self.tx)
+            .await
+            .map_err(db("queueing a mail"))?;
+        Ok(())
+    }
+
+    /// Logs an action (every Master action, among others).
+    pub async fn log(
+        &mut self,
+        game: Option<&str>,
+        actor: &str,
+        action: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO actions (at, game, actor, action) VALUES (?, ?, ?, ?)")
+            .bind(now)
+            .bind(game)
+            .bind(actor)
+            .bind(action)
+            .execute(&mut *self.tx)
+            .await
+            .map_err(db("logging an action"))?;
+        Ok(())
+    }
+
+    /// How many replies went to an address since `since`; records one more at `now` when
+    /// `record` is set.
+    pub async fn replies_since(&mut self, address: &str, since: i64) -> Result<i64, StoreError> {
+        sqlx::query_scalar("SELECT COUNT(*) FROM replies WHERE address = ? AND at >= ?")
+            .bind(address)
+            .bind(since)
+            .fetch_one(&mut *self.tx)
+            .await
+            .map_err(db("counting replies"))
+    }
+
+    /// Records a reply to an address, for the rate limit.
+    pub async fn record_reply(&mut self, address: &str, now: i64) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO replies (address, at) VALUES (?, ?)")
+            .bind(address)
+            .bind(now)
+            .execute(&mut *self.tx)
+            .await
+            .map_err(db("recording a reply"))?;
+        Ok(())
+    }
+
+    /// Commits everything.
+    pub async fn commit(self) -> Result<(), StoreError> {
+        self.tx.commit().await.map_err(db("committing"))
+    }
+}
