@@ -216,23 +216,17 @@ impl Cursor<'_> {
     }
 
     fn loc(&mut self, context: &str) -> Result<Loc, OrderError> {
-        // "The" is never needed before a name: "the North Sea" is "North Sea".
-        if self.peek() == Some("the") && self.pos + 1 < self.words.len() {
-            self.pos += 1;
-        }
-        let Some(first) = self.peek() else {
+        let Some(first) = self.peek().map(str::to_string) else {
             return Err(self.fail(format!("a province is missing {context}")));
         };
-        let max = self
-            .map
-            .longest_name_words()
-            .min(self.words.len() - self.pos);
-        let mut found = None;
-        for n in (1..=max).rev() {
-            let key = self.words[self.pos..self.pos + n].join(" ");
-            if let Some(p) = self.map.lookup(&key) {
-                found = Some((p, n));
-                break;
+        // "The" is never needed before a name ("the North Sea"), but it may be a name
+        // itself (Classical's Thebes is "The"): the reading that uses more words wins.
+        let mut found = self.longest_name_at(self.pos);
+        if first == "the" {
+            if let Some((p, n)) = self.longest_name_at(self.pos + 1) {
+                if found.is_none_or(|(_, m)| n + 1 > m) {
+                    found = Some((p, n + 1));
+                }
             }
         }
         let Some((province, n)) = found else {
@@ -241,6 +235,19 @@ impl Cursor<'_> {
         self.pos += n;
         let coast = self.coast()?;
         Ok(Loc { province, coast })
+    }
+
+    /// The province named by the most words starting at `at`, and how many words.
+    fn longest_name_at(&self, at: usize) -> Option<(crate::game::ids::ProvinceId, usize)> {
+        let max = self
+            .map
+            .longest_name_words()
+            .min(self.words.len().saturating_sub(at));
+        (1..=max).rev().find_map(|n| {
+            self.map
+                .lookup(&self.words[at..at + n].join(" "))
+                .map(|p| (p, n))
+        })
     }
 
     fn coast(&mut self) -> Result<Option<Coast>, OrderError> {

@@ -1,0 +1,229 @@
+//! A game as the judge keeps it: who plays, the board, orders on file, timing, press policy,
+//! and its history (for HISTORY, SUMMARY and ROLLBACK). Stored whole as JSON.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::game::calendar::PhaseKind;
+use crate::game::ids::PowerId;
+use crate::game::position::Position;
+
+/// Where a game is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Status {
+    /// Taking players; not started.
+    Forming,
+    /// Deadlines run.
+    Running,
+    /// Deadlines stopped by the Master.
+    Paused,
+    /// Over: victory, draw or terminated.
+    Finished,
+}
+
+impl Status {
+    /// The word stored and shown.
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Forming => "forming",
+            Status::Running => "running",
+            Status::Paused => "paused",
+            Status::Finished => "finished",
+        }
+    }
+}
+
+/// Someone with a password in a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Member {
+    /// Where their mail goes.
+    pub address: String,
+    /// The argon2 hash of their password.
+    pub password: String,
+}
+
+/// How a seat stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SeatState {
+    /// Played.
+    Playing,
+    /// Nobody plays it: open for takeover (resigned, ejected, or late past grace).
+    Abandoned,
+    /// In civil disorder: default orders (NMR games).
+    Disorder,
+}
+
+/// A player's place in a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    /// The power, once assigned at START.
+    pub power: Option<PowerId>,
+    /// The player.
+    pub member: Member,
+    /// Power preference letters, best first.
+    pub preference: String,
+    /// State of the seat.
+    pub state: SeatState,
+    /// WAIT set for this phase.
+    pub wait: bool,
+    /// Draw vote for this phase.
+    pub draw: bool,
+    /// Absences (from, to), at most 3.
+    pub absences: Vec<(DateTime<Utc>, DateTime<Utc>)>,
+}
+
+/// A power's orders for the current phase.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PowerOrders {
+    /// Orders on file, canonical text, in the order given (the last for a unit wins).
+    pub lines: Vec<String>,
+    /// Whether the last mail that ordered had errors (error status until a clean set).
+    pub errors: bool,
+}
+
+/// Press policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PressPolicy {
+    /// White press only.
+    White,
+    /// White and grey.
+    Grey,
+    /// No press between players (press to and from the Master is always allowed).
+    None,
+}
+
+/// Timing for one kind of phase.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Timing {
+    /// Minutes from the start of the phase to its deadline.
+    pub next: i64,
+    /// Minutes of grace after the deadline.
+    pub grace: i64,
+    /// Deadline at this local time (minutes after midnight), if set.
+    pub at: Option<u32>,
+    /// Days a deadline may fall on, Sunday first.
+    pub days: [bool; 7],
+}
+
+/// The game's settings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    /// At grace, late powers go into civil disorder (true) or are abandoned and the game waits.
+    pub nmr: bool,
+    /// Press policy.
+    pub press: PressPolicy,
+    /// Press to some powers only is allowed.
+    pub partial: bool,
+    /// The time zone every date is shown in (IANA name).
+    pub zone: String,
+    /// Timing per phase kind: movement, retreat, adjustment.
+    pub timing: [Timing; 3],
+}
+
+/// One played phase, kept for HISTORY, SUMMARY and ROLLBACK.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhaseRecord {
+    /// The phase code (`S1901M`).
+    pub code: String,
+    /// The board before the phase.
+    pub before: Position,
+    /// The results text mailed.
+    pub results: String,
+}
+
+/// Something observers could read, kept for HISTORY.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Archived {
+    /// When.
+    pub at: DateTime<Utc>,
+    /// The subject.
+    pub subject: String,
+    /// The text.
+    pub body: String,
+}
+
+/// Who held a power when (for SUMMARY).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tenure {
+    /// The power.
+    pub power: PowerId,
+    /// The player's address.
+    pub address: String,
+    /// From this phase code.
+    pub from: String,
+}
+
+/// A game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Game {
+    /// Its name.
+    pub name: String,
+    /// Its variant's name.
+    pub variant: String,
+    /// Its life stage.
+    pub status: Status,
+    /// The Master.
+    pub master: Member,
+    /// The players.
+    pub seats: Vec<Seat>,
+    /// The observers.
+    pub observers: Vec<Member>,
+    /// The board (from START on).
+    pub position: Option<Position>,
+    /// Orders on file for the current phase, by power index.
+    pub orders: BTreeMap<u8, PowerOrders>,
+    /// Settings.
+    pub settings: Settings,
+    /// This phase's deadline.
+    pub deadline: Option<DateTime<Utc>>,
+    /// The end of this phase's grace.
+    pub grace: Option<DateTime<Utc>>,
+    /// No processing before this time.
+    pub start_after: Option<DateTime<Utc>>,
+    /// Process early at this time (all orders in, nobody waiting).
+    pub ready_at: Option<DateTime<Utc>>,
+    /// The reminder for this phase went out.
+    pub reminded: bool,
+    /// The last late notice for this phase.
+    pub last_late: Option<DateTime<Utc>>,
+    /// Time left to the deadline when paused, in seconds.
+    pub paused_left: Option<i64>,
+    /// Played phases.
+    pub history: Vec<PhaseRecord>,
+    /// Results and broadcasts, for HISTORY.
+    pub archive: Vec<Archived>,
+    /// Who held which power when.
+    pub tenures: Vec<Tenure>,
+    /// Centre counts after each year's adjustments: (shown year, count per power).
+    pub centre_counts: Vec<(String, Vec<usize>)>,
+    /// How the game ended.
+    pub outcome: Option<String>,
+}
+
+impl Game {
+    /// The seat playing a power.
+    pub fn seat_of(&self, power: PowerId) -> Option<&Seat> {
+        self.seats.iter().find(|s| s.power == Some(power))
+    }
+
+    /// The seat playing a power, mutable.
+    pub fn seat_of_mut(&mut self, power: PowerId) -> Option<&mut Seat> {
+        self.seats.iter_mut().find(|s| s.power == Some(power))
+    }
+
+    /// The phase kind now being played.
+    pub fn phase_kind(&self) -> Option<PhaseKind> {
+        self.position.as_ref().map(|p| p.phase.kind)
+    }
+
+    /// The timing of a phase kind.
+    pub fn timing(&self, kind: PhaseKind) -> &Timing {
+        &self.settings.timing[match kind {
+            PhaseKind::Movement => 0,
+            PhaseKind::Retreat => 1,
+            PhaseKind::Adjustment => 2,
+        }]
+    }
+}
