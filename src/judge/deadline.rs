@@ -1,0 +1,316 @@
+//! Deadlines as pure functions of the game's timing, a start time and its time zone: when
+//! the next deadline falls, how dates are read from mail and shown back.
+
+use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveTime, TimeZone, Utc};
+use chrono_tz::Tz;
+
+use super::game::Timing;
+use crate::config::parse_duration;
+
+/// The game's zone, UTC if the name is unknown.
+pub fn zone(name: &str) -> Tz {
+    name.parse().unwrap_or(Tz::UTC)
+}
+
+/// The deadline of a phase that starts at `start`: `next` later, moved forward to the `at`
+/// time of day and to an allowed day, in the game's zone.
+pub fn next_deadline(start: DateTime<Utc>, timing: &Timing, tz: Tz) -> DateTime<Utc> {
+    let mut t = (start + Duration::minutes(timing.next)).with_timezone(&tz);
+    if let Some(at) = timing.at {
+        let time = NaiveTime::from_hms_opt(at / 60, at % 60, 0).unwrap_or(NaiveTime::MIN);
+        let mut candidate = local(tz, t.date_naive(), time);
+        if candidate < t {
+            candidate = local(tz, t.date_naive() + Duration::days(1), time);
+        }
+        t = candidate;
+    }
+    for _ in 0..7 {
+        if timing.days[t.weekday().num_days_from_sunday() as usize] {
+            break;
+        }
+        t = local(tz, t.date_naive() + Duration::days(1), t.time());
+    }
+    t.with_timezone(&Utc)
+}
+
+fn local(tz: Tz, date: NaiveDate, time: NaiveTime) -> DateTime<Tz> {
+    tz.from_local_datetime(&date.and_time(time))
+        .earliest()
+        .unwrap_or_else(|| tz.from_utc_datetime(&date.and_time(time)))
+}
+
+/// A date as players write it, in the game's zone: `2026-12-24`, `2026-12-24 18:00`,
+/// `24 Dec 2026`, `Dec 24 18:00`, `24 Dec`, `18:00` (today), or a duration from now
+/// (`+2d`). A date without a year is the next such date.
+pub fn parse_date(text: &str, now: DateTime<Utc>, tz: Tz) -> Result<DateTime<Utc>, String> {
+    let words: Vec<String> = text
+        .replace(',', " ")
+        .split_whitespace()
+        .map(str::to_ascii_lowercase)
+        .collect();
+    if words.is_empty() {
+        return Err("a date is missing: write e.g. 2026-12-24 18:00".into());
+    }
+    if let Some(d) = words[0].strip_prefix('+').and_then(parse_duration) {
+        return Ok(now + d);
+    }
+    let today = now.with_timezone(&tz).date_naive();
+    let mut date: Option<NaiveDate> = None;
+    let mut time = NaiveTime::from_hms_opt(23, 59, 0).expect("valid time");
+    let (mut day, mut month, mut year) = (None, None, None);
+    for w in &words {
+        if let Ok(d) = NaiveDate::parse_from_str(w, "%Y-%m-%d") {
+            date = Some(d);
+        } else if let Ok(t) = NaiveTime::parse_from_str(w, "%H:%M") {
+            time = t;
+        } else if let Some(m) = month_number(w) {
+            month = Some(m);
+        } else if let Ok(n) = w.parse::<u32>() {
+            if n > 31 {
+                year = Some(n as i32);
+            } else {
+                day = Some(n);
+            }
+        } else if weekday(w) {
+            continue;
+        } else {
+            return Err(format!(
+                "'{w}' is not part of a date: write e.g. 2026-12-24 18:00 or 24 Dec 18:00"
+            ));
+        }
+    }
+    let date = match (date, day, month) {
+        (Some(d), _, _) => d,
+        (None, Some(d), Some(m)) => {
+            let y = year.unwrap_or(today.year());
+            let mut candidate = NaiveDate::from_ymd_opt(y, m, d)
+                .ok_or_else(|| format!("{d}/{m}/{y} is not a date"))?;
+            if year.is_none() && candidate < today {
+                candidate = NaiveDate::from_ymd_opt(y + 1, m, d)
+                    .ok_or_else(|| format!("{d}/{m} is not a date"))?;
+            }
+            candidate
+        }
+        (None, None, None) => today,
+        _ => {
+            return Err(format!(
+                "'{text}' is not a full date: write e.g. 2026-12-24 18:00"
+            ))
+        }
+    };
+    Ok(local(tz, date, time).with_timezone(&Utc))
+}
+
+fn month_number(w: &str) -> Option<u32> {
+    const MONTHS: [&str; 12] = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ];
+    let head: String = w.chars().take(3).collect();
+    MONTHS
+        .iter()
+        .position(|m| *m == head && w.len() >= 3)
+        .map(|i| i as u32 + 1)
+}
+
+fn weekday(w: &str) -> bool {
+    ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+        .iter()
+        .any(|d| w.starts_with(d))
+}
+
+/// A time as the judge prints it: `Sun Dec 06 2026 18:00 UTC`.
+pub fn show(t: DateTime<Utc>, tz: Tz) -> String {
+    t.with_timezone(&tz)
+        .format("%a %b %d %Y %H:%M %Z")
+        .to_string()
+}
+
+/// The time left, `5 days, 23 hours, 10 minutes`; `passed` when negative.
+pub fn left(now: DateTime<Utc>, then: DateTime<Utc>) -> String {
+    let secs = (then - now).num_seconds();
+    if secs <= 0 {
+        return "passed".into();
+    }
+    let (d, h, m) = (secs / 86_400, secs % 86_400 / 3600, secs % 3600 / 60);
+    let part = |n: i64, unit: &str| format!("{n} {unit}{}", if n == 1 { "" } else { "s" });
+    let mut parts = Vec::new();
+    if d > 0 {
+        parts.push(part(d, "day"));
+    }
+    if h > 0 {
+        parts.push(part(h, "hour"));
+    }
+    if m > 0 || parts.is_empty() {
+        parts.push(part(m, "minute"));
+    }
+    parts.join(", ")
+}
+
+/// Reads `[NEXT 7d] [GRACE 2d] [AT 18:00] [DAYS -MTWTF-]` onto a timing.
+pub fn parse_timing(words: &[&str], timing: &mut Timing) -> Result<(), String> {
+    let mut i = 0;
+    while i < words.len() {
+        let key = words[i].to_ascii_lowercase();
+        let value = words
+            .get(i + 1)
+            .ok_or_else(|| format!("'{}' needs a value", words[i]))?;
+        match key.as_str() {
+            "next" | "grace" => {
+                let d = parse_duration(value)
+                    .ok_or_else(|| format!("'{value}' is not a duration: write 7d, 36h or 90m"))?;
+                if d < Duration::minutes(1) {
+                    return Err(format!("'{value}' is too short"));
+                }
+                if key == "next" {
+                    timing.next = d.num_minutes();
+                } else {
+                    timing.grace = d.num_minutes();
+                }
+            }
+            "at" => {
+                let t = NaiveTime::parse_from_str(value, "%H:%M")
+                    .map_err(|_| format!("'{value}' is not a time: write 18:00"))?;
+                timing.at = Some(t.hour_minute());
+            }
+            "days" => {
+                let chars: Vec<char> = value.chars().collect();
+                if chars.len() != 7 || chars.iter().all(|&c| c == '-') {
+                    return Err(format!("'{value}' is not a day mask: write 7 letters from Sunday, '-' for no deadline, e.g. -MTWTF-"));
+                }
+                for (k, c) in chars.iter().enumerate() {
+                    timing.days[k] = *c != '-';
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "'{}' is not a timing word: use NEXT, GRACE, AT or DAYS",
+                    words[i]
+                ))
+            }
+        }
+        i += 2;
+    }
+    Ok(())
+}
+
+trait HourMinute {
+    fn hour_minute(&self) -> u32;
+}
+
+impl HourMinute for NaiveTime {
+    fn hour_minute(&self) -> u32 {
+        use chrono::Timelike;
+        self.hour() * 60 + self.minute()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn utc(s: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
+    }
+
+    fn weekly() -> Timing {
+        Timing {
+            next: 7 * 24 * 60,
+            grace: 2 * 24 * 60,
+            at: None,
+            days: [true; 7],
+        }
+    }
+
+    #[test]
+    fn deadlines_follow_next_at_and_days() {
+        let start = utc("2026-12-01T10:00:00Z"); // a Tuesday
+        assert_eq!(
+            next_deadline(start, &weekly(), Tz::UTC),
+            utc("2026-12-08T10:00:00Z")
+        );
+        let mut t = weekly();
+        t.at = Some(18 * 60);
+        assert_eq!(
+            next_deadline(start, &t, Tz::UTC),
+            utc("2026-12-08T18:00:00Z")
+        );
+        t.at = Some(9 * 60);
+        assert_eq!(
+            next_deadline(start, &t, Tz::UTC),
+            utc("2026-12-09T09:00:00Z")
+        );
+        t.next = 4 * 24 * 60; // Saturday
+        t.days = [false, true, true, true, true, true, false];
+        assert_eq!(
+            next_deadline(start, &t, Tz::UTC),
+            utc("2026-12-07T09:00:00Z")
+        );
+        let london: Tz = "Europe/Paris".parse().unwrap();
+        t.days = [true; 7];
+        t.at = Some(18 * 60);
+        assert_eq!(
+            next_deadline(start, &t, london),
+            utc("2026-12-05T17:00:00Z")
+        );
+    }
+
+    #[test]
+    fn dates_in_the_forms_players_write() {
+        let now = utc("2026-12-01T10:00:00Z");
+        let tz = Tz::UTC;
+        assert_eq!(
+            parse_date("2026-12-24 18:00", now, tz).unwrap(),
+            utc("2026-12-24T18:00:00Z")
+        );
+        assert_eq!(
+            parse_date("24 Dec 18:00", now, tz).unwrap(),
+            utc("2026-12-24T18:00:00Z")
+        );
+        assert_eq!(
+            parse_date("Dec 24 2026", now, tz).unwrap(),
+            utc("2026-12-24T23:59:00Z")
+        );
+        assert_eq!(
+            parse_date("Jan 3", now, tz).unwrap(),
+            utc("2027-01-03T23:59:00Z")
+        );
+        assert_eq!(
+            parse_date("+2d", now, tz).unwrap(),
+            utc("2026-12-03T10:00:00Z")
+        );
+        assert!(parse_date("someday", now, tz)
+            .unwrap_err()
+            .contains("'someday'"));
+    }
+
+    #[test]
+    fn times_show_in_the_zone_and_time_left_reads_well() {
+        let t = utc("2026-12-06T18:00:00Z");
+        assert_eq!(show(t, Tz::UTC), "Sun Dec 06 2026 18:00 UTC");
+        assert_eq!(
+            show(t, "Europe/London".parse().unwrap()),
+            "Sun Dec 06 2026 18:00 GMT"
+        );
+        assert_eq!(left(utc("2026-12-01T18:00:00Z"), t), "5 days");
+        assert_eq!(left(utc("2026-12-06T16:59:00Z"), t), "1 hour, 1 minute");
+        assert_eq!(left(t, t), "passed");
+    }
+
+    #[test]
+    fn timing_templates_read_every_word() {
+        let mut t = weekly();
+        parse_timing(
+            &[
+                "NEXT", "3d", "GRACE", "12h", "AT", "18:00", "DAYS", "-MTWTF-",
+            ],
+            &mut t,
+        )
+        .unwrap();
+        assert_eq!((t.next, t.grace, t.at), (3 * 1440, 720, Some(1080)));
+        assert_eq!(t.days, [false, true, true, true, true, true, false]);
+        assert!(parse_timing(&["NEXT", "soon"], &mut t)
+            .unwrap_err()
+            .contains("'soon'"));
+        assert!(parse_timing(&["DAYS", "-------"], &mut t).is_err());
+    }
+}

@@ -1,0 +1,169 @@
+//! The play-by-mail service logic: the mail command language, the life of a game,
+//! deadlines, press, and the text of every reply and result. It is given the time and the
+//! games it needs; it never reads the clock or the database itself.
+//!
+//! # Layout
+//! - [`text`]: the lines a person typed in a mail.
+//! - [`command`]: one line read as a command.
+//! - [`game`]: a game as kept between mails.
+//! - [`session`]: one mail applied to the games it names.
+//! - [`orders`]: a power's orders checked, stored and echoed.
+//! - [`process`]: a phase adjudicated and its results written.
+//! - [`tick`]: what deadlines bring: reminders, late notices, grace, early processing.
+//! - [`deadline`]: timing as pure functions.
+//! - [`render`]: the templates.
+//! - [`password`]: argon2 hashes.
+
+pub mod command;
+pub mod deadline;
+pub mod game;
+pub mod orders;
+pub mod password;
+pub mod process;
+pub mod render;
+pub mod session;
+pub mod text;
+pub mod tick;
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+
+use crate::catalog::Catalog;
+use crate::config::Durations;
+use crate::game::map::Map;
+use crate::game::variant::Variant;
+use crate::mail::Outgoing;
+
+pub use game::Game;
+pub use session::{needed_games, Handled, Needs};
+
+/// The judge: its identity, default timing, variants and templates.
+#[derive(Debug)]
+pub struct Judge {
+    /// herald's own address (the From of what it sends).
+    pub address: String,
+    /// The name in the `:: Judge:` header.
+    pub name: String,
+    /// Default timing and deadline margins.
+    pub durations: Durations,
+    /// The variants it plays.
+    pub catalog: Catalog,
+    /// The texts it sends.
+    pub templates: render::Templates,
+    /// Password hashing.
+    pub passwords: password::Passwords,
+}
+
+/// Games by name: those a mail or a deadline needs, loaded by the caller and written back
+/// when changed.
+pub type Games = BTreeMap<String, Game>;
+
+/// An action to log (every Master action, among others).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Action {
+    /// The game.
+    pub game: Option<String>,
+    /// Who (an address).
+    pub actor: String,
+    /// What was done.
+    pub what: String,
+}
+
+/// Mails to send and actions to log.
+#[derive(Clone, Debug, Default)]
+pub struct Effects {
+    /// Mails to send.
+    pub mails: Vec<Outgoing>,
+    /// Actions to log.
+    pub actions: Vec<Action>,
+}
+
+impl Judge {
+    /// A game's variant (a game names only variants the catalog had when it was created).
+    pub fn variant(&self, game: &Game) -> &Variant {
+        self.catalog
+            .variant(&game.variant)
+            .or_else(|_| self.catalog.variant("standard"))
+            .expect("the standard variant is built in")
+    }
+
+    /// The map as it stands at the game's current phase (scheduled changes applied).
+    pub fn map<'a>(&self, variant: &'a Variant) -> &'a Map {
+        &variant.map
+    }
+
+    /// The `:: Judge:` / `:: Deadline:` header of every mail about a game.
+    pub fn header(&self, game: &Game) -> String {
+        let mut h = format!(
+            ":: Judge: {}  Game: {}  Variant: {}",
+            self.address, game.name, game.variant
+        );
+        if let (Some(pos), Some(deadline)) = (&game.position, game.deadline) {
+            if game.status != game::Status::Finished {
+                let v = self.variant(game);
+                let tz = deadline::zone(&game.settings.zone);
+                h.push_str(&format!(
+                    "\n:: Deadline: {} {}",
+                    v.calendar.code(pos.phase),
+                    deadline::show(deadline, tz)
+                ));
+            }
+        }
+        h
+    }
+
+    /// A mail about a game, with the njudge subject form `JUDGE:game - S1901M what`.
+    pub fn subject(&self, game: &Game, what: &str) -> String {
+        match &game.position {
+            Some(pos) => format!(
+                "JUDGE:{} - {} {what}",
+                game.name,
+                self.variant(game).calendar.code(pos.phase)
+            ),
+            None => format!("JUDGE:{} - {what}", game.name),
+        }
+    }
+
+    /// A notice about a game to one address.
+    pub fn notice(&self, game: &Game, to: &str, what: &str, lines: &[String]) -> Outgoing {
+        Outgoing {
+            to: to.to_string(),
+            subject: self.subject(game, what),
+            body: self.templates.render(
+                "notice.txt",
+                minijinja::context! { header => self.header(game), lines => lines },
+            ),
+            in_reply_to: None,
+        }
+    }
+
+    /// Everyone in a game: players (playing or in disorder), the Master and observers.
+    pub fn everyone(&self, game: &Game) -> Vec<String> {
+        let mut all: Vec<String> = game
+            .seats
+            .iter()
+            .filter(|s| s.state != game::SeatState::Abandoned)
+            .map(|s| s.member.address.clone())
+            .collect();
+        all.push(game.master.address.clone());
+        all.extend(game.observers.iter().map(|o| o.address.clone()));
+        let mut seen = std::collections::HashSet::new();
+        all.retain(|a| seen.insert(a.clone()));
+        all
+    }
+
+    /// The same notice to everyone in a game.
+    pub fn notice_all(&self, game: &Game, what: &str, lines: &[String]) -> Vec<Outgoing> {
+        self.everyone(game)
+            .iter()
+            .map(|to| self.notice(game, to, what, lines))
+            .collect()
+    }
+
+    /// When a game next needs the clock: early processing, the reminder, the deadline, the
+    /// next late notice, the end of grace. None when nothing is pending.
+    pub fn next_due(&self, game: &Game) -> Option<DateTime<Utc>> {
+        tick::next_due(self, game)
+    }
+}

@@ -1,0 +1,220 @@
+//! A power's orders: checked against the board as they arrive (each error named beside the
+//! line it came from), stored in canonical form (the last order for a unit wins), echoed in
+//! every reply, and counted for completeness.
+
+use super::game::{Game, PowerOrders};
+use super::Judge;
+use crate::game::calendar::PhaseKind;
+use crate::game::ids::PowerId;
+use crate::game::order::{parse_order, Order};
+use crate::game::resolve::adjust::{adjustment_count, resolve_adjustments};
+use crate::game::resolve::screen_retreats;
+use crate::game::screen::{describe, screen_movement};
+
+/// The powers that must order in the current phase: with units (movement), with dislodged
+/// units (retreat), with builds or removals (adjustment).
+pub fn must_act(judge: &Judge, game: &Game) -> Vec<PowerId> {
+    let Some(pos) = &game.position else {
+        return Vec::new();
+    };
+    let map = &judge.variant(game).map;
+    map.power_ids()
+        .filter(|&p| match pos.phase.kind {
+            PhaseKind::Movement => pos.unit_count(p) > 0,
+            PhaseKind::Retreat => pos.all_dislodged().any(|(_, d)| d.unit.power == p),
+            PhaseKind::Adjustment => adjustment_count(pos, p) != 0,
+        })
+        .collect()
+}
+
+/// A power's stored orders, parsed.
+pub fn stored(judge: &Judge, game: &Game, power: PowerId) -> Vec<Order> {
+    let map = &judge.variant(game).map;
+    game.orders
+        .get(&power.0)
+        .map(|o| {
+            o.lines
+                .iter()
+                .filter_map(|l| parse_order(map, l).ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Every power's stored orders, for adjudication.
+pub fn all_stored(judge: &Judge, game: &Game) -> Vec<(PowerId, Order)> {
+    let map = &judge.variant(game).map;
+    map.power_ids()
+        .flat_map(|p| stored(judge, game, p).into_iter().map(move |o| (p, o)))
+        .collect()
+}
+
+/// Whether a power has complete orders: every unit (or dislodged unit) ordered, or as many
+/// builds, waives or removals as it has.
+pub fn complete(judge: &Judge, game: &Game, power: PowerId) -> bool {
+    let Some(pos) = &game.position else {
+        return true;
+    };
+    let orders = stored(judge, game, power);
+    match pos.phase.kind {
+        PhaseKind::Movement => pos
+            .all_units()
+            .filter(|(_, u)| u.power == power)
+            .all(|(p, _)| orders.iter().any(|o| o.province() == Some(p))),
+        PhaseKind::Retreat => pos
+            .all_dislodged()
+            .filter(|(_, d)| d.unit.power == power)
+            .all(|(p, _)| orders.iter().any(|o| o.province() == Some(p))),
+        PhaseKind::Adjustment => {
+            orders.len() >= adjustment_count(pos, power).unsigned_abs() as usize
+        }
+    }
+}
+
+/// Whether a power has complete orders without an error status.
+pub fn ready(judge: &Judge, game: &Game, power: PowerId) -> bool {
+    complete(judge, game, power) && !game.orders.get(&power.0).is_some_and(|o| o.errors)
+}
+
+/// Checks one mail's orders for a power and stores the good ones. Returns the reply lines:
+/// each order as understood, or the text with `*** why` below it.
+pub fn submit(
+    judge: &Judge,
+    game: &mut Game,
+    power: PowerId,
+    texts: &[String],
+    wrong_phase: Option<&str>,
+) -> (Vec<String>, bool) {
+    let variant = judge.variant(game);
+    let map = &variant.map;
+    let Some(pos) = game.position.clone() else {
+        return (
+            vec!["*** The game has not started: no orders yet.".into()],
+            true,
+        );
+    };
+    let mut lines = Vec::new();
+    let mut errors = false;
+    let mut on_file: Vec<Order> = stored(judge, game, power);
+    for text in texts {
+        if let Some(why) = wrong_phase {
+            lines.push(text.clone());
+            lines.push(format!("  *** {why}"));
+            errors = true;
+            continue;
+        }
+        let order = match parse_order(map, text) {
+            Ok(o) => o,
+            Err(e) => {
+                lines.push(text.clone());
+                lines.push(format!("  *** {}", e.why));
+                errors = true;
+                continue;
+            }
+        };
+        let check: Result<(), String> = match pos.phase.kind {
+            PhaseKind::Movement => {
+                let (_, rejected) =
+                    screen_movement(map, &variant.rules, &pos, &[(power, order.clone())]);
+                rejected.first().map_or(Ok(()), |r| Err(r.why.clone()))
+            }
+            PhaseKind::Retreat => {
+                let (_, rejected) = screen_retreats(map, &pos, &[(power, order.clone())]);
+                rejected.first().map_or(Ok(()), |r| Err(r.why.clone()))
+            }
+            PhaseKind::Adjustment => {
+                let mut trial: Vec<(PowerId, Order)> =
+                    on_file.iter().map(|o| (power, o.clone())).collect();
+                trial.push((power, order.clone()));
+                let (_, _, rejected) = resolve_adjustments(map, &variant.rules, &pos, &trial);
+                let canonical = order.canonical(map);
+                rejected
+                    .iter()
+                    .find(|r| r.order == canonical)
+                    .map_or(Ok(()), |r| Err(r.why.clone()))
+            }
+        };
+        match check {
+            Ok(()) => {
+                if pos.phase.kind != PhaseKind::Adjustment {
+                    on_file.retain(|o| o.province() != order.province());
+                } else {
+                    on_file.retain(|o| o.province().is_none() || o.province() != order.province());
+                }
+                lines.push(order.canonical(map));
+                on_file.push(order);
+            }
+            Err(why) => {
+                lines.push(text.clone());
+                lines.push(format!("  *** {why}"));
+                errors = true;
+            }
+        }
+    }
+    let entry = game
+        .orders
+        .entry(power.0)
+        .or_insert_with(PowerOrders::default);
+    entry.lines = on_file.iter().map(|o| o.canonical(map)).collect();
+    entry.errors = errors;
+    (lines, errors)
+}
+
+/// The orders on file for a power, one line per unit (`No order` where missing), and its
+/// status line.
+pub fn echo(judge: &Judge, game: &Game, power: PowerId) -> (Vec<String>, String) {
+    let variant = judge.variant(game);
+    let map = &variant.map;
+    let Some(pos) = &game.position else {
+        return (Vec::new(), String::new());
+    };
+    let orders = stored(judge, game, power);
+    let mut lines = Vec::new();
+    match pos.phase.kind {
+        PhaseKind::Movement => {
+            for (p, u) in pos.all_units().filter(|(_, u)| u.power == power) {
+                match orders.iter().rev().find(|o| o.province() == Some(p)) {
+                    Some(o) => lines.push(o.canonical(map)),
+                    None => lines.push(format!("{}: No order", describe(map, u))),
+                }
+            }
+        }
+        PhaseKind::Retreat => {
+            for (p, d) in pos.all_dislodged().filter(|(_, d)| d.unit.power == power) {
+                match orders.iter().rev().find(|o| o.province() == Some(p)) {
+                    Some(o) => lines.push(o.canonical(map)),
+                    None => lines.push(format!(
+                        "{}: No order (it will disband)",
+                        describe(map, d.unit)
+                    )),
+                }
+            }
+        }
+        PhaseKind::Adjustment => {
+            let count = adjustment_count(pos, power);
+            for o in &orders {
+                lines.push(o.canonical(map));
+            }
+            let need = count.unsigned_abs() as usize;
+            if orders.len() < need {
+                let what = if count > 0 {
+                    "build(s) not ordered (they will be waived)"
+                } else {
+                    "removal(s) not ordered (civil disorder will choose)"
+                };
+                lines.push(format!("{} {what}", need - orders.len()));
+            }
+        }
+    }
+    let name = &map.power(power).name;
+    let status = if !must_act(judge, game).contains(&power) {
+        format!("{name}: no orders needed this phase.")
+    } else if game.orders.get(&power.0).is_some_and(|o| o.errors) {
+        format!("{name}: orders have errors; send a clean set.")
+    } else if complete(judge, game, power) {
+        format!("{name}: orders complete.")
+    } else {
+        format!("{name}: orders incomplete.")
+    };
+    (lines, status)
+}

@@ -1,0 +1,500 @@
+//! A phase adjudicated: orders on file (defaults for the missing), the engine's turn, the
+//! results in njudge's layout, the game moved on with a new deadline, and the results mailed
+//! to everyone. A preview does the same on a copy and mails only the Master.
+
+use chrono::{DateTime, Duration, Utc};
+
+use super::deadline::{self, next_deadline};
+use super::game::{Archived, Game, PhaseRecord, SeatState, Status};
+use super::orders::{all_stored, must_act};
+use super::{Effects, Judge};
+use crate::game::calendar::PhaseKind;
+use crate::game::ids::{PowerId, UnitKind};
+use crate::game::map::Map;
+use crate::game::position::{Position, Unit};
+use crate::game::resolve::{retreat_options, Adjustment, Outcome, RetreatOutcome};
+use crate::game::screen::Command;
+use crate::game::turn::{self, Report};
+use crate::mail::Outgoing;
+
+/// Adjudicates the current phase and moves the game on; returns the mails.
+pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
+    let (next, text, winners) = adjudicate(judge, game);
+    let variant = judge.variant(game);
+    let map = &variant.map;
+    let before = game.position.clone().expect("a running game has a board");
+    let code = variant.calendar.code(before.phase);
+    game.history.push(PhaseRecord {
+        code: code.clone(),
+        before: before.clone(),
+        results: text.clone(),
+    });
+    if next.phase.year != before.phase.year {
+        let counts = map.power_ids().map(|p| next.centre_count(p)).collect();
+        game.centre_counts
+            .push((variant.calendar.show_year(before.phase.year), counts));
+    }
+    game.position = Some(next);
+    game.orders.clear();
+    for seat in &mut game.seats {
+        seat.wait = false;
+        seat.draw = false;
+    }
+    game.ready_at = None;
+    game.reminded = false;
+    game.last_late = None;
+    game.start_after = None;
+    let mut effects = Effects::default();
+    if !winners.is_empty() {
+        let names: Vec<String> = winners.iter().map(|&p| map.power(p).name.clone()).collect();
+        game.outcome = Some(format!("Victory for {}", names.join(" and ")));
+        game.status = Status::Finished;
+    } else if variant
+        .rules
+        .last_year
+        .is_some_and(|y| game.position.as_ref().is_some_and(|p| p.phase.year > y))
+    {
+        game.outcome = Some("The game reached its last year".into());
+        game.status = Status::Finished;
+    }
+    if game.status != Status::Finished {
+        set_deadline(judge, game, now);
+    } else {
+        game.deadline = None;
+        game.grace = None;
+    }
+    let body = results_mail(judge, game, &code, &text);
+    let subject = format!("JUDGE:{} - {code} Results", game.name);
+    game.archive.push(Archived {
+        at: now,
+        subject: subject.clone(),
+        body: body.clone(),
+    });
+    for to in judge.everyone(game) {
+        effects.mails.push(Outgoing {
+            to,
+            subject: subject.clone(),
+            body: body.clone(),
+            in_reply_to: None,
+        });
+    }
+    if game.status == Status::Finished {
+        effects.mails.extend(summary_mails(judge, game, now));
+    }
+    effects
+}
+
+/// A trial adjudication mailed to the Master only; the game is unchanged.
+pub fn preview(judge: &Judge, game: &Game) -> Outgoing {
+    let (_, text, _) = adjudicate(judge, game);
+    let variant = judge.variant(game);
+    let code = variant
+        .calendar
+        .code(game.position.as_ref().expect("started").phase);
+    let mut lines = vec![
+        "PREVIEW: a trial adjudication of the orders on file now. Nothing was processed."
+            .to_string(),
+        String::new(),
+    ];
+    lines.extend(text.lines().map(str::to_string));
+    judge.notice(
+        game,
+        &game.master.address,
+        &format!("{code} Preview"),
+        &lines,
+    )
+}
+
+/// Sets the deadline and grace of the phase the game is now at, starting now; a deadline
+/// that falls in an absence of a player who must act moves to the absence's end.
+pub fn set_deadline(judge: &Judge, game: &mut Game, now: DateTime<Utc>) {
+    let Some(kind) = game.phase_kind() else {
+        return;
+    };
+    let tz = deadline::zone(&game.settings.zone);
+    let timing = game.timing(kind).clone();
+    let mut d = next_deadline(now, &timing, tz);
+    let acting = must_act(judge, game);
+    for seat in game
+        .seats
+        .iter()
+        .filter(|s| s.power.is_some_and(|p| acting.contains(&p)))
+    {
+        for &(from, to) in &seat.absences {
+            if d >= from && d <= to {
+                d = to;
+            }
+        }
+    }
+    game.deadline = Some(d);
+    game.grace = Some(d + Duration::minutes(timing.grace));
+}
+
+fn adjudicate(judge: &Judge, game: &Game) -> (Position, String, Vec<PowerId>) {
+    let variant = judge.variant(game);
+    let map = &variant.map;
+    let pos = game.position.as_ref().expect("a running game has a board");
+    let orders = all_stored(judge, game);
+    let t = turn::play(variant, map, pos, &orders);
+    let mut lines = Vec::new();
+    let cal = &variant.calendar;
+    let season = &cal.season(pos.phase).name;
+    let year = cal.show_year(pos.phase.year);
+    lines.push(format!(
+        "{} results for {season} of {year}. ({}.{:03})",
+        pos.phase.kind.name(),
+        game.name,
+        game.history.len() + 1
+    ));
+    lines.push(String::new());
+    match &t.report {
+        Report::Movement {
+            orders,
+            result,
+            destroyed,
+        } => {
+            for (i, o) in orders.iter().enumerate() {
+                let mut line = format!(
+                    "{}: {}",
+                    map.power(o.unit.power).name,
+                    unit_text(map, o.unit)
+                );
+                line.push_str(&command_text(map, pos, o.command, o.unit.power));
+                let mut notes = Vec::new();
+                match result.outcomes[i] {
+                    Outcome::Bounced => notes.push("bounce"),
+                    Outcome::NoConvoy => notes.push("no convoy"),
+                    Outcome::Cut => notes.push("cut"),
+                    Outcome::SupportVoid => notes.push("void"),
+                    Outcome::Disrupted => notes.push("disrupted"),
+                    _ => {}
+                }
+                if result.dislodged_by[i].is_some() {
+                    notes.push("dislodged");
+                }
+                if destroyed.contains(&o.unit) {
+                    notes.push("destroyed");
+                }
+                line.push('.');
+                for n in notes {
+                    line.push_str(&format!("  (*{n}*)"));
+                }
+                lines.push(line);
+            }
+            for r in &t.rejections {
+                lines.push(format!(
+                    "{}: {} (*void*: {})",
+                    map.power(r.power).name,
+                    r.order,
+                    r.why
+                ));
+            }
+            let after = &t.position;
+            let dislodged: Vec<String> = after
+                .all_dislodged()
+                .map(|(p, d)| {
+                    let options: Vec<String> = retreat_options(map, after, p)
+                        .iter()
+                        .map(|&r| {
+                            map.region(r).coast.map_or_else(
+                                || map.province(map.province_of(r)).name.clone(),
+                                |_| map.region_abbr(r),
+                            )
+                        })
+                        .collect();
+                    format!(
+                        "The {} {} in {} can retreat to {}.",
+                        map.power(d.unit.power).adjective,
+                        kind_word(d.unit.kind),
+                        map.province(p).name,
+                        options.join(" or ")
+                    )
+                })
+                .chain(destroyed.iter().map(|u| {
+                    format!(
+                        "The {} {} in {} has no place to retreat and is destroyed.",
+                        map.power(u.power).adjective,
+                        kind_word(u.kind),
+                        map.province(map.province_of(u.region)).name
+                    )
+                }))
+                .collect();
+            if !dislodged.is_empty() {
+                lines.push(String::new());
+                lines.push("The following units were dislodged:".into());
+                lines.extend(dislodged);
+            }
+        }
+        Report::Retreat(outcomes) => {
+            for &(p, outcome) in outcomes {
+                let d = pos.dislodged[p.index()].expect("dislodged unit");
+                let who = format!(
+                    "{}: {}",
+                    map.power(d.unit.power).name,
+                    unit_text(map, d.unit)
+                );
+                lines.push(match outcome {
+                    RetreatOutcome::Retreated(r) => format!("{who} -> {}.", place(map, r)),
+                    RetreatOutcome::Bounced(q) => {
+                        format!("{who} -> {}.  (*bounce, destroyed*)", map.province(q).name)
+                    }
+                    RetreatOutcome::Disbanded => format!("{who} DISBAND."),
+                });
+            }
+        }
+        Report::Adjustment(done) => {
+            for a in done {
+                lines.push(match a {
+                    Adjustment::Built(u) => format!(
+                        "{}: Builds {} {} in {}.",
+                        map.power(u.power).name,
+                        article(u.kind),
+                        kind_word(u.kind).to_lowercase(),
+                        place(map, u.region)
+                    ),
+                    Adjustment::Removed(u) => format!(
+                        "{}: Removes the {} in {}.",
+                        map.power(u.power).name,
+                        kind_word(u.kind).to_lowercase(),
+                        place(map, u.region)
+                    ),
+                    Adjustment::RemovedInDisorder(u) => format!(
+                        "{}: Removes the {} in {} (civil disorder).",
+                        map.power(u.power).name,
+                        kind_word(u.kind).to_lowercase(),
+                        place(map, u.region)
+                    ),
+                    Adjustment::Waived(p) => format!("{}: Build waived.", map.power(*p).name),
+                });
+            }
+        }
+    }
+    let after = &t.position;
+    let took_centres = after.owners != pos.owners
+        || (pos.phase.kind != PhaseKind::Adjustment && after.phase.kind == PhaseKind::Adjustment);
+    if took_centres || after.phase.kind == PhaseKind::Adjustment {
+        lines.push(String::new());
+        lines.push("Ownership of supply centers:".into());
+        lines.push(String::new());
+        for p in map.power_ids() {
+            let owned: Vec<&str> = map
+                .centres()
+                .filter(|c| after.owners[c.index()] == Some(p))
+                .map(|c| map.province(c).name.as_str())
+                .collect();
+            if !owned.is_empty() {
+                lines.push(format!("{}: {}.", map.power(p).name, owned.join(", ")));
+            }
+        }
+        let free: Vec<&str> = map
+            .centres()
+            .filter(|c| after.owners[c.index()].is_none())
+            .map(|c| map.province(c).name.as_str())
+            .collect();
+        if !free.is_empty() {
+            lines.push(format!("Unowned: {}.", free.join(", ")));
+        }
+        lines.push(String::new());
+        for p in map.power_ids() {
+            let (c, u) = (after.centre_count(p), after.unit_count(p));
+            if c == 0 && u == 0 {
+                continue;
+            }
+            let diff = c as i32 - u as i32;
+            let what = match diff {
+                d if d > 0 => format!("Builds {d} unit{}", if d == 1 { "" } else { "s" }),
+                d if d < 0 => format!("Removes {} unit{}", -d, if d == -1 { "" } else { "s" }),
+                _ => "Builds 0 units".into(),
+            };
+            lines.push(format!(
+                "{}: {c} Supply centers, {u} Units: {what}.",
+                map.power(p).name
+            ));
+        }
+    }
+    (t.position, lines.join("\n"), t.winners)
+}
+
+fn results_mail(judge: &Judge, game: &Game, code: &str, text: &str) -> String {
+    let variant = judge.variant(game);
+    let tz = deadline::zone(&game.settings.zone);
+    let next_phase = game.position.as_ref().map(|p| {
+        let cal = &variant.calendar;
+        format!(
+            "{} for {} of {}",
+            p.phase.kind.name(),
+            cal.season(p.phase).name,
+            cal.show_year(p.phase.year)
+        )
+    });
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    if let Some(outcome) = &game.outcome {
+        lines.push(String::new());
+        lines.push(format!("{outcome}."));
+    }
+    judge.templates.render(
+        "results.txt",
+        minijinja::context! {
+            header => judge.header(game),
+            title => format!("Results of {code} in '{}':", game.name),
+            lines => lines,
+            over => game.status == Status::Finished,
+            game => game.name,
+            next_phase => next_phase,
+            deadline => game.deadline.map(|d| deadline::show(d, tz)),
+        },
+    )
+}
+
+/// The summary mailed when a game ends: who played what, centre counts year by year.
+pub fn summary_text(judge: &Judge, game: &Game) -> Vec<String> {
+    let variant = judge.variant(game);
+    let map = &variant.map;
+    let mut lines = Vec::new();
+    let through = game
+        .history
+        .last()
+        .map(|h| h.code.clone())
+        .unwrap_or_else(|| "the start".into());
+    lines.push(format!(
+        "Summary of game '{}' through {through}.",
+        game.name
+    ));
+    if let Some(o) = &game.outcome {
+        lines.push(format!("{o}."));
+    }
+    lines.push(String::new());
+    lines.push(format!("Master: {}", game.master.address));
+    lines.push("The powers were played by:".into());
+    for p in map.power_ids() {
+        let players: Vec<String> = game
+            .tenures
+            .iter()
+            .filter(|t| t.power == p)
+            .map(|t| format!("{} (from {})", t.address, t.from))
+            .collect();
+        let state = game.seat_of(p).map(|s| match s.state {
+            SeatState::Playing => "",
+            SeatState::Abandoned => " [abandoned]",
+            SeatState::Disorder => " [civil disorder]",
+        });
+        lines.push(format!(
+            "  {:<10} {}{}",
+            map.power(p).name,
+            players.join(", "),
+            state.unwrap_or("")
+        ));
+    }
+    if !game.centre_counts.is_empty() {
+        lines.push(String::new());
+        lines.push("Supply centres after each year:".into());
+        let mut head = format!("  {:<10}", "");
+        for (year, _) in &game.centre_counts {
+            head.push_str(&format!("{year:>7}"));
+        }
+        lines.push(head);
+        for p in map.power_ids() {
+            let mut row = format!("  {:<10}", map.power(p).name);
+            for (_, counts) in &game.centre_counts {
+                row.push_str(&format!(
+                    "{:>7}",
+                    counts.get(p.index()).copied().unwrap_or(0)
+                ));
+            }
+            lines.push(row);
+        }
+    }
+    lines
+}
+
+/// The summary to everyone.
+pub fn summary_mails(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Vec<Outgoing> {
+    let lines = summary_text(judge, game);
+    let mails = judge.notice_all(game, "Summary", &lines);
+    if let Some(first) = mails.first() {
+        game.archive.push(Archived {
+            at: now,
+            subject: first.subject.clone(),
+            body: first.body.clone(),
+        });
+    }
+    mails
+}
+
+fn kind_word(kind: UnitKind) -> &'static str {
+    match kind {
+        UnitKind::Army => "Army",
+        UnitKind::Fleet => "Fleet",
+    }
+}
+
+fn article(kind: UnitKind) -> &'static str {
+    match kind {
+        UnitKind::Army => "an",
+        UnitKind::Fleet => "a",
+    }
+}
+
+fn place(map: &Map, r: crate::game::ids::RegionId) -> String {
+    let region = map.region(r);
+    let name = &map.province(region.province).name;
+    match region.coast {
+        Some(c) => format!("{name} ({})", c.abbr()),
+        None => name.clone(),
+    }
+}
+
+fn unit_text(map: &Map, u: Unit) -> String {
+    format!("{} {}", kind_word(u.kind), place(map, u.region))
+}
+
+fn command_text(map: &Map, pos: &Position, c: Command, me: PowerId) -> String {
+    let other = |p: crate::game::ids::ProvinceId| {
+        pos.unit_at(p).map_or_else(
+            || map.province(p).name.clone(),
+            |u| {
+                let nation = if u.power == me {
+                    String::new()
+                } else {
+                    format!("{} ", map.power(u.power).adjective)
+                };
+                format!("{nation}{}", unit_text(map, u))
+            },
+        )
+    };
+    match c {
+        Command::Hold => " HOLD".into(),
+        Command::Move { to, .. } => format!(" -> {}", place(map, to)),
+        Command::SupportHold { target } => format!(" SUPPORT {}", other(target)),
+        Command::SupportMove { from, to, .. } => {
+            format!(" SUPPORT {} -> {}", other(from), map.province(to).name)
+        }
+        Command::Convoy { from, to } => {
+            format!(" CONVOY {} -> {}", other(from), map.province(to).name)
+        }
+    }
+}
+
+/// Whether the game may be processed early: every power that must act is ready and nobody
+/// waits.
+pub fn all_ready(judge: &Judge, game: &Game) -> bool {
+    let acting = must_act(judge, game);
+    acting.iter().all(|&p| {
+        let seat = game.seat_of(p);
+        let in_disorder = seat.is_some_and(|s| s.state == SeatState::Disorder);
+        in_disorder || (super::orders::ready(judge, game, p) && !seat.is_some_and(|s| s.wait))
+    })
+}
+
+/// The powers that must act and are not ready (late, at the deadline).
+pub fn late_powers(judge: &Judge, game: &Game) -> Vec<PowerId> {
+    must_act(judge, game)
+        .into_iter()
+        .filter(|&p| {
+            let in_disorder = game
+                .seat_of(p)
+                .is_some_and(|s| s.state == SeatState::Disorder);
+            !in_disorder && !super::orders::ready(judge, game, p)
+        })
+        .collect()
+}

@@ -1,0 +1,241 @@
+//! What the clock brings a running game: early processing once everyone is ready, a
+//! reminder before the deadline, late notices from the deadline on (daily), and at the end
+//! of grace either civil disorder with default orders (NMR) or the late powers declared
+//! abandoned while the game waits (NONMR). After an outage, passed deadlines are moved on.
+
+use chrono::{DateTime, Duration, Utc};
+
+use super::deadline;
+use super::game::{Game, SeatState, Status};
+use super::process::{all_ready, late_powers, process};
+use super::{Action, Effects, Judge};
+
+/// Late notices repeat this often until grace ends.
+const LATE_EVERY: i64 = 24;
+
+/// Does what is due for a game at `now`.
+pub fn tick(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
+    let mut effects = Effects::default();
+    if game.status != Status::Running || game.position.is_none() {
+        return effects;
+    }
+    let (Some(deadline), Some(grace)) = (game.deadline, game.grace) else {
+        return effects;
+    };
+    let held = game.start_after.is_some_and(|s| now < s);
+    if let Some(ready) = game.ready_at {
+        if now >= ready && !held {
+            if all_ready(judge, game) {
+                return process(judge, game, now);
+            }
+            game.ready_at = None;
+        }
+    }
+    if now >= deadline {
+        let late = late_powers(judge, game);
+        if late.is_empty() {
+            if !held {
+                return process(judge, game, now);
+            }
+            return effects;
+        }
+        let map = &judge.variant(game).map;
+        let names: Vec<String> = late.iter().map(|&p| map.power(p).name.clone()).collect();
+        if now >= grace {
+            if game.settings.nmr {
+                let mut lines = Vec::new();
+                for &p in &late {
+                    if let Some(seat) = game.seat_of_mut(p) {
+                        seat.state = SeatState::Disorder;
+                    }
+                    lines.push(format!(
+                        "{} is in civil disorder: default orders are used.",
+                        map.power(p).name
+                    ));
+                }
+                effects
+                    .mails
+                    .extend(judge.notice_all(game, "Civil Disorder", &lines));
+                effects.actions.push(Action {
+                    game: Some(game.name.clone()),
+                    actor: "herald".into(),
+                    what: format!("civil disorder at grace: {}", names.join(", ")),
+                });
+                let processed = process(judge, game, now);
+                effects.mails.extend(processed.mails);
+                return effects;
+            }
+            let newly: Vec<_> = late
+                .iter()
+                .copied()
+                .filter(|&p| {
+                    game.seat_of(p)
+                        .is_some_and(|s| s.state == SeatState::Playing)
+                })
+                .collect();
+            if !newly.is_empty() {
+                let mut lines = Vec::new();
+                for &p in &newly {
+                    if let Some(seat) = game.seat_of_mut(p) {
+                        seat.state = SeatState::Abandoned;
+                    }
+                    let letter = map.power(p).letter;
+                    lines.push(format!(
+                        "{} is abandoned: the grace period ended without its orders. A new player may take it over with SIGNON {letter}{} <password>.",
+                        map.power(p).name,
+                        game.name
+                    ));
+                }
+                lines.push("The game waits until every late power is taken over, or the Master processes it (PROCESS!).".into());
+                effects
+                    .mails
+                    .extend(judge.notice_all(game, "Abandoned Power", &lines));
+                effects.actions.push(Action {
+                    game: Some(game.name.clone()),
+                    actor: "herald".into(),
+                    what: format!("abandoned at grace: {}", names.join(", ")),
+                });
+            }
+            return effects;
+        }
+        let due_notice = game
+            .last_late
+            .is_none_or(|t| now - t >= Duration::hours(LATE_EVERY));
+        if due_notice {
+            game.last_late = Some(now);
+            let tz = deadline::zone(&game.settings.zone);
+            for &p in &late {
+                if let Some(seat) = game.seat_of(p) {
+                    let lines = vec![
+                        format!("The deadline has passed and {} has not sent complete, error-free orders.", map.power(p).name),
+                        format!("The grace period ends {} ({} from now).", deadline::show(grace, tz), deadline::left(now, grace)),
+                        if game.settings.nmr {
+                            "After that, your power is put in civil disorder and default orders are used.".into()
+                        } else {
+                            "After that, your power is declared abandoned and offered to a new player.".into()
+                        },
+                    ];
+                    let mut mail = judge.notice(game, &seat.member.address, "Late Notice", &lines);
+                    mail.subject = format!("[You are late!] {}", mail.subject);
+                    effects.mails.push(mail);
+                }
+            }
+            let lines = vec![format!(
+                "Diplomacy game '{}' is waiting for the orders of: {}.",
+                game.name,
+                names.join(", ")
+            )];
+            effects
+                .mails
+                .push(judge.notice(game, &game.master.address, "Late Notice", &lines));
+        }
+        return effects;
+    }
+    let remind_at = deadline - judge.durations.remind_before;
+    if !game.reminded && now >= remind_at {
+        game.reminded = true;
+        let tz = deadline::zone(&game.settings.zone);
+        let map = &judge.variant(game).map;
+        for p in super::orders::must_act(judge, game) {
+            if super::orders::ready(judge, game, p) {
+                continue;
+            }
+            if let Some(seat) = game.seat_of(p).filter(|s| s.state == SeatState::Playing) {
+                let lines = vec![format!(
+                    "There is less than {} to the deadline ({}) and {} has not yet sent complete, error-free orders.",
+                    deadline::left(now, deadline),
+                    deadline::show(deadline, tz),
+                    map.power(p).name
+                )];
+                effects
+                    .mails
+                    .push(judge.notice(game, &seat.member.address, "Reminder", &lines));
+            }
+        }
+    }
+    effects
+}
+
+/// When the game next needs the clock.
+pub fn next_due(judge: &Judge, game: &Game) -> Option<DateTime<Utc>> {
+    if game.status != Status::Running {
+        return None;
+    }
+    let (deadline, grace) = (game.deadline?, game.grace?);
+    let mut due = vec![];
+    if let Some(r) = game.ready_at {
+        due.push(r.max(game.start_after.unwrap_or(r)));
+    }
+    if !game.reminded {
+        due.push(deadline - judge.durations.remind_before);
+    }
+    match game.last_late {
+        None => due.push(deadline.max(game.start_after.unwrap_or(deadline))),
+        Some(t) => {
+            due.push((t + Duration::hours(LATE_EVERY)).min(grace));
+        }
+    }
+    let waiting_for_takeover = game
+        .seats
+        .iter()
+        .any(|s| s.state == SeatState::Abandoned && s.power.is_some());
+    if !waiting_for_takeover {
+        due.push(grace);
+    }
+    due.into_iter().min()
+}
+
+/// herald was down from `since` to `now`: deadlines and grace ends that passed meanwhile
+/// move to `now` plus the configured margin, and the Master is told — nobody is put in
+/// civil disorder for the judge's absence.
+pub fn after_outage(
+    judge: &Judge,
+    game: &mut Game,
+    since: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Effects {
+    let mut effects = Effects::default();
+    if game.status != Status::Running {
+        return effects;
+    }
+    let Some(deadline) = game.deadline else {
+        return effects;
+    };
+    let passed = |t: DateTime<Utc>| t > since && t <= now;
+    let grace_passed = game.grace.is_some_and(passed);
+    if !passed(deadline) && !grace_passed {
+        return effects;
+    }
+    let margin = judge.durations.outage_margin;
+    let tz = deadline::zone(&game.settings.zone);
+    let new_deadline = if passed(deadline) {
+        now + margin
+    } else {
+        deadline
+    };
+    let kind = game.phase_kind().expect("running");
+    let grace_len = Duration::minutes(game.timing(kind).grace);
+    game.deadline = Some(new_deadline);
+    game.grace = Some((new_deadline + grace_len).max(now + margin));
+    game.last_late = None;
+    let lines = vec![
+        format!("herald was not running from {} to {}.", deadline::show(since, tz), deadline::show(now, tz)),
+        format!(
+            "So that nobody is put in civil disorder for that, the deadline is now {} and grace ends {}.",
+            deadline::show(new_deadline, tz),
+            deadline::show(game.grace.expect("set"), tz)
+        ),
+    ];
+    effects
+        .mails
+        .push(judge.notice(game, &game.master.address, "Outage Recovery", &lines));
+    effects.actions.push(Action {
+        game: Some(game.name.clone()),
+        actor: "herald".into(),
+        what: format!(
+            "outage recovery: deadline moved to {}",
+            new_deadline.to_rfc3339()
+        ),
+    });
+    effects
+}
