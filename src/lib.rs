@@ -6,13 +6,17 @@
 //! - [`config`]: `config/herald.toml`, every key optional.
 //! - [`judge`]: the mail command language, game life, deadlines, press, replies and results.
 //! - [`mail`]: incoming mail decoded into letters, Maildirs, outgoing mail.
+//! - [`service`]: the judge on its store and mailboxes: ingest, tick, deliver.
+//! - [`daemon`]: the loop that runs the service until told to stop.
 //! - [`store`]: SQLite: games, handled mails, the outbox, the Master action log.
 //! - [`cases`]: the adjudication case runner (`herald datc`), reading jDip's DATC format.
 
 pub mod cases;
 pub mod catalog;
 pub mod config;
+pub mod daemon;
 pub mod game;
 pub mod judge;
 pub mod mail;
+pub mod service;
 pub mod store;

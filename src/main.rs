@@ -6,19 +6,52 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
+use std::io::Read;
+
+use chrono::{DateTime, Utc};
 use herald::cases::{parse_cases, run_case_in};
 use herald::catalog::Catalog;
+use herald::config::Config;
 use herald::game::map::check::check_map;
+use herald::service::Service;
 
 #[derive(Parser)]
 #[command(name = "herald", version, about = "A play-by-email Diplomacy judge")]
 struct Cli {
+    /// The configuration file (every key optional; see config/herald.toml).
+    #[arg(long, global = true, value_name = "FILE")]
+    config: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Runs the daemon: reads the inbox, processes deadlines, writes outgoing mail; stops
+    /// on Ctrl-C or SIGTERM.
+    Run,
+    /// Handles one mail read from standard input (for .forward or procmail), then delivers.
+    Ingest {
+        /// The time to act at (RFC 3339), instead of the clock.
+        #[arg(long)]
+        now: Option<String>,
+    },
+    /// Processes what is due (reminders, deadlines, early processing) and delivers.
+    Tick {
+        /// Once, then exit (the only mode: the daemon ticks continuously).
+        #[arg(long)]
+        once: bool,
+        /// The time to act at (RFC 3339), instead of the clock.
+        #[arg(long)]
+        now: Option<String>,
+    },
+    /// Applies the database migrations and exits.
+    Migrate,
+    /// The keeper's view of games.
+    Game {
+        #[command(subcommand)]
+        command: GameCommand,
+    },
     /// Runs adjudication case files (jDip's DATC format) and ends with 'N passed, N failed'.
     Datc {
         /// Case files.
@@ -40,6 +73,17 @@ enum Command {
 }
 
 #[derive(Subcommand)]
+enum GameCommand {
+    /// One line per game: name, variant, status, phase, deadline.
+    List,
+    /// One game in full: players, settings, orders on file, history.
+    Show {
+        /// The game's name.
+        game: String,
+    },
+}
+
+#[derive(Subcommand)]
 enum MapCommand {
     /// Lints a map file: one-way adjacency, unknown or duplicate names, unreachable spaces,
     /// fleet coasts that border nothing. Exits non-zero if anything is wrong.
@@ -51,6 +95,10 @@ enum MapCommand {
 }
 
 fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .init();
     match run(Cli::parse()) {
         Ok(code) => code,
         Err(e) => {
@@ -61,7 +109,98 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
+    let config_path = cli.config.clone();
+    let config = || -> Result<Config> {
+        let default = PathBuf::from("config/herald.toml");
+        let (path, must) = match &config_path {
+            Some(p) => (p.clone(), true),
+            None => (default, false),
+        };
+        Ok(Config::load(&path, must)?)
+    };
     match cli.command {
+        Command::Run => runtime()?.block_on(async {
+            let service = Service::open(config()?).await?;
+            herald::daemon::run(&service, shutdown_signal()).await;
+            Ok(ExitCode::SUCCESS)
+        }),
+        Command::Ingest { now } => {
+            let now = parse_now(now.as_deref())?;
+            let mut raw = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut raw)
+                .context("reading the mail from standard input")?;
+            runtime()?.block_on(async {
+                let service = Service::open(config()?).await?;
+                let outcome = service.ingest(&raw, now).await?;
+                let sent = service.deliver(now).await?;
+                println!(
+                    "{outcome:?}; {sent} mail(s) written to {}",
+                    service.outbox.root().display()
+                );
+                Ok(ExitCode::SUCCESS)
+            })
+        }
+        Command::Tick { once: _, now } => {
+            let now = parse_now(now.as_deref())?;
+            runtime()?.block_on(async {
+                let service = Service::open(config()?).await?;
+                let read = service.poll_inbox(now).await?;
+                let ticked = service.tick(now).await?;
+                let sent = service.deliver(now).await?;
+                println!("{read} mail(s) read, {ticked} game(s) due, {sent} mail(s) written");
+                Ok(ExitCode::SUCCESS)
+            })
+        }
+        Command::Migrate => runtime()?.block_on(async {
+            let config = config()?;
+            herald::store::Store::open(&config.storage.database).await?;
+            println!("{}: schema up to date", config.storage.database.display());
+            Ok(ExitCode::SUCCESS)
+        }),
+        Command::Game { command } => runtime()?.block_on(async {
+            let service = Service::open(config()?).await?;
+            let rows = service.store.games().await?;
+            match command {
+                GameCommand::List => {
+                    if rows.is_empty() {
+                        println!("no games");
+                    }
+                    for row in rows {
+                        let g: herald::judge::Game = serde_json::from_str(&row.state)?;
+                        let variant = service.judge.variant(&g);
+                        let phase = g
+                            .position
+                            .as_ref()
+                            .map(|p| variant.calendar.code(p.phase))
+                            .unwrap_or_else(|| "-".into());
+                        let deadline = g
+                            .deadline
+                            .map(|d| d.to_rfc3339())
+                            .unwrap_or_else(|| "-".into());
+                        println!(
+                            "{:<13} {:<10} {:<9} {:<8} {deadline}",
+                            g.name, g.variant, row.status, phase
+                        );
+                    }
+                    Ok(ExitCode::SUCCESS)
+                }
+                GameCommand::Show { game } => {
+                    let Some(row) = rows
+                        .into_iter()
+                        .find(|r| r.name.eq_ignore_ascii_case(&game))
+                    else {
+                        anyhow::bail!("there is no game '{game}'");
+                    };
+                    let g: herald::judge::Game = serde_json::from_str(&row.state)?;
+                    print!(
+                        "{}",
+                        herald::judge::process::keeper_view(&service.judge, &g)
+                    );
+                    Ok(ExitCode::SUCCESS)
+                }
+            }
+        }),
         Command::Datc {
             files,
             verbose,
@@ -139,4 +278,43 @@ fn datc(catalog: &Catalog, files: &[PathBuf], verbose: bool) -> Result<ExitCode>
     } else {
         ExitCode::FAILURE
     })
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?)
+}
+
+fn parse_now(now: Option<&str>) -> Result<DateTime<Utc>> {
+    match now {
+        None => Ok(Utc::now()),
+        Some(text) => Ok(DateTime::parse_from_rfc3339(text)
+            .with_context(|| {
+                format!("--now '{text}': expected an RFC 3339 time like 2026-12-01T18:00:00Z")
+            })?
+            .with_timezone(&Utc)),
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = term => {}
+    }
 }

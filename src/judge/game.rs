@@ -200,6 +200,10 @@ pub struct Game {
     pub centre_counts: Vec<(String, Vec<usize>)>,
     /// How the game ended.
     pub outcome: Option<String>,
+    /// Past grace in a NONMR game with abandoned late powers: the game waits for a
+    /// replacement or the Master, and the clock has nothing to do.
+    #[serde(default)]
+    pub waiting: bool,
 }
 
 impl Game {

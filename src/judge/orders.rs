@@ -2,7 +2,7 @@
 //! line it came from), stored in canonical form (the last order for a unit wins), echoed in
 //! every reply, and counted for completeness.
 
-use super::game::{Game, PowerOrders};
+use super::game::Game;
 use super::Judge;
 use crate::game::calendar::PhaseKind;
 use crate::game::ids::PowerId;
@@ -154,7 +154,7 @@ pub fn submit(
     let entry = game
         .orders
         .entry(power.0)
-        .or_insert_with(PowerOrders::default);
+        .or_default();
     entry.lines = on_file.iter().map(|o| o.canonical(map)).collect();
     entry.errors = errors;
     (lines, errors)

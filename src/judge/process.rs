@@ -44,6 +44,7 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     game.reminded = false;
     game.last_late = None;
     game.start_after = None;
+    game.waiting = false;
     let mut effects = Effects::default();
     if !winners.is_empty() {
         let names: Vec<String> = winners.iter().map(|&p| map.power(p).name.clone()).collect();
@@ -497,4 +498,60 @@ pub fn late_powers(judge: &Judge, game: &Game) -> Vec<PowerId> {
             !in_disorder && !super::orders::ready(judge, game, p)
         })
         .collect()
+}
+
+/// The keeper's full view of a game (`herald game show`).
+pub fn keeper_view(judge: &Judge, game: &Game) -> String {
+    let variant = judge.variant(game);
+    let map = &variant.map;
+    let tz = deadline::zone(&game.settings.zone);
+    let mut out = vec![
+        judge.header(game),
+        format!("status: {}", game.status.word()),
+        format!("master: {}", game.master.address),
+    ];
+    if let Some(pos) = &game.position {
+        out.push(format!("phase: {}", variant.calendar.show(pos.phase)));
+    }
+    if let (Some(d), Some(g)) = (game.deadline, game.grace) {
+        out.push(format!(
+            "deadline: {}; grace ends {}",
+            deadline::show(d, tz),
+            deadline::show(g, tz)
+        ));
+    }
+    out.push(format!("waiting for a replacement: {}", game.waiting));
+    for seat in &game.seats {
+        let power = seat
+            .power
+            .map_or("(unassigned)".to_string(), |p| map.power(p).name.clone());
+        out.push(format!(
+            "seat: {power} {} {:?}{}",
+            seat.member.address,
+            seat.state,
+            if seat.wait { " WAIT" } else { "" }
+        ));
+        if let Some(p) = seat.power {
+            for line in game
+                .orders
+                .get(&p.0)
+                .map(|o| o.lines.clone())
+                .unwrap_or_default()
+            {
+                out.push(format!("    {line}"));
+            }
+        }
+    }
+    for o in &game.observers {
+        out.push(format!("observer: {}", o.address));
+    }
+    out.push(format!(
+        "phases played: {}",
+        game.history
+            .iter()
+            .map(|h| h.code.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    ));
+    out.join("\n") + "\n"
 }

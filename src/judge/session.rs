@@ -489,6 +489,7 @@ impl Session<'_> {
             tenures: Vec::new(),
             centre_counts: Vec::new(),
             outcome: None,
+            waiting: false,
         };
         self.games.insert(key.clone(), game);
         self.game = Some(key.clone());
@@ -641,6 +642,7 @@ impl Session<'_> {
                             .as_ref()
                             .map(|p| judge.variant(g).calendar.code(p.phase))
                             .unwrap_or_default();
+                        let now = self.now;
                         let gm = self.game_mut();
                         let s = gm.seat_of_mut(power).expect("seat");
                         s.member = Member {
@@ -653,6 +655,20 @@ impl Session<'_> {
                             address: from.clone(),
                             from: code,
                         });
+                        // A replacement gets a day at least (njudge bug 437): the deadline
+                        // and grace move on if they are nearer, and the game stops waiting.
+                        gm.waiting = false;
+                        if gm.status == Status::Running {
+                            if let Some(kind) = gm.phase_kind() {
+                                let grace = Duration::minutes(gm.timing(kind).grace);
+                                let d = gm.deadline.map_or(now + Duration::days(1), |d| {
+                                    d.max(now + Duration::days(1))
+                                });
+                                gm.deadline = Some(d);
+                                gm.grace = Some(gm.grace.map_or(d + grace, |g| g.max(d + grace)));
+                                gm.last_late = None;
+                            }
+                        }
                         let notices = judge.notice_all(
                             self.game(),
                             "Returning Player Signon",
@@ -1051,6 +1067,7 @@ impl Session<'_> {
                         }
                         g.reminded = false;
                         g.last_late = None;
+                        g.waiting = false;
                         let text = format!(
                             "The deadline is now {}; grace ends {}.",
                             deadline::show(d, tz),
@@ -1240,6 +1257,7 @@ impl Session<'_> {
                 g.ready_at = None;
                 g.reminded = false;
                 g.last_late = None;
+                g.waiting = false;
                 process::set_deadline(judge, g, now);
                 let notices = judge.notice_all(self.game(), &format!("Rollback to {code}"), &[format!("The Master has rolled the game back to {code}. Orders for it are needed again.")]);
                 self.effects.mails.extend(notices);

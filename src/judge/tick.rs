@@ -65,6 +65,7 @@ pub fn tick(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
                 effects.mails.extend(processed.mails);
                 return effects;
             }
+            game.waiting = true;
             let newly: Vec<_> = late
                 .iter()
                 .copied()
@@ -175,13 +176,10 @@ pub fn next_due(judge: &Judge, game: &Game) -> Option<DateTime<Utc>> {
             due.push((t + Duration::hours(LATE_EVERY)).min(grace));
         }
     }
-    let waiting_for_takeover = game
-        .seats
-        .iter()
-        .any(|s| s.state == SeatState::Abandoned && s.power.is_some());
-    if !waiting_for_takeover {
-        due.push(grace);
+    if game.waiting {
+        return None;
     }
+    due.push(grace);
     due.into_iter().min()
 }
 
