@@ -196,8 +196,9 @@ pub struct Game {
     pub archive: Vec<Archived>,
     /// Who held which power when.
     pub tenures: Vec<Tenure>,
-    /// Centre counts after each year's adjustments: (shown year, count per power).
-    pub centre_counts: Vec<(String, Vec<usize>)>,
+    /// Centre counts at the end of each year: (shown year, count per power, phases played
+    /// when recorded — a ROLLBACK drops the counts of the phases it undoes).
+    pub centre_counts: Vec<(String, Vec<usize>, usize)>,
     /// How the game ended.
     pub outcome: Option<String>,
     /// Past grace in a NONMR game with abandoned late powers: the game waits for a

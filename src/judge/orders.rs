@@ -123,8 +123,11 @@ pub fn submit(
                 rejected.first().map_or(Ok(()), |r| Err(r.why.clone()))
             }
             PhaseKind::Adjustment => {
-                let mut trial: Vec<(PowerId, Order)> =
-                    on_file.iter().map(|o| (power, o.clone())).collect();
+                let mut trial: Vec<(PowerId, Order)> = on_file
+                    .iter()
+                    .filter(|o| o.province().is_none() || o.province() != order.province())
+                    .map(|o| (power, o.clone()))
+                    .collect();
                 trial.push((power, order.clone()));
                 let (_, _, rejected) = resolve_adjustments(map, &variant.rules, &pos, &trial);
                 let canonical = order.canonical(map);
@@ -151,10 +154,7 @@ pub fn submit(
             }
         }
     }
-    let entry = game
-        .orders
-        .entry(power.0)
-        .or_default();
+    let entry = game.orders.entry(power.0).or_default();
     entry.lines = on_file.iter().map(|o| o.canonical(map)).collect();
     entry.errors = errors;
     (lines, errors)

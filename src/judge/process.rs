@@ -31,8 +31,12 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     });
     if next.phase.year != before.phase.year {
         let counts = map.power_ids().map(|p| next.centre_count(p)).collect();
-        game.centre_counts
-            .push((variant.calendar.show_year(before.phase.year), counts));
+        let played = game.history.len();
+        game.centre_counts.push((
+            variant.calendar.show_year(before.phase.year),
+            counts,
+            played,
+        ));
     }
     game.position = Some(next);
     game.orders.clear();
@@ -154,7 +158,16 @@ fn adjudicate(judge: &Judge, game: &Game) -> (Position, String, Vec<PowerId>) {
             result,
             destroyed,
         } => {
-            for (i, o) in orders.iter().enumerate() {
+            // njudge's order: by power, then by the unit's province name.
+            let mut sorted: Vec<usize> = (0..orders.len()).collect();
+            sorted.sort_by_key(|&i| {
+                (
+                    orders[i].unit.power,
+                    map.province(orders[i].at).name.clone(),
+                )
+            });
+            for i in sorted {
+                let o = &orders[i];
                 let mut line = format!(
                     "{}: {}",
                     map.power(o.unit.power).name,
@@ -390,13 +403,13 @@ pub fn summary_text(judge: &Judge, game: &Game) -> Vec<String> {
         lines.push(String::new());
         lines.push("Supply centres after each year:".into());
         let mut head = format!("  {:<10}", "");
-        for (year, _) in &game.centre_counts {
+        for (year, _, _) in &game.centre_counts {
             head.push_str(&format!("{year:>7}"));
         }
         lines.push(head);
         for p in map.power_ids() {
             let mut row = format!("  {:<10}", map.power(p).name);
-            for (_, counts) in &game.centre_counts {
+            for (_, counts, _) in &game.centre_counts {
                 row.push_str(&format!(
                     "{:>7}",
                     counts.get(p.index()).copied().unwrap_or(0)

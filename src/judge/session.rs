@@ -174,7 +174,31 @@ impl Session<'_> {
             self.send_press();
         }
         self.flush_orders();
+        self.update_ready();
         self.reply();
+    }
+
+    /// Early processing: once every power that must act is ready and nobody waits, the
+    /// phase runs after the configured delay; any change that breaks that cancels it.
+    fn update_ready(&mut self) {
+        let Some(name) = self.game.clone() else {
+            return;
+        };
+        if !self.touched.contains(&name) {
+            return;
+        }
+        let (judge, now) = (self.judge, self.now);
+        let g = self.games.get_mut(&name).expect("loaded");
+        if g.status != Status::Running {
+            return;
+        }
+        if process::all_ready(judge, g) {
+            if g.ready_at.is_none() {
+                g.ready_at = Some(now + judge.durations.early_delay);
+            }
+        } else {
+            g.ready_at = None;
+        }
     }
 
     fn error(&mut self, line: &str, why: impl Into<String>) {
@@ -1249,8 +1273,7 @@ impl Session<'_> {
                 let g = self.game_mut();
                 g.position = Some(g.history[i].before.clone());
                 g.history.truncate(i);
-                let keep = g.centre_counts.len().min(i / 3);
-                g.centre_counts.truncate(keep);
+                g.centre_counts.retain(|(_, _, played)| *played <= i);
                 g.orders.clear();
                 g.status = Status::Running;
                 g.outcome = None;
@@ -1581,13 +1604,7 @@ impl Session<'_> {
             return;
         }
         let (lines, errors) = orders::submit(judge, g, p, &texts, wrong.as_deref());
-        if process::all_ready(judge, g) {
-            if g.ready_at.is_none() {
-                g.ready_at = Some(now + judge.durations.early_delay);
-            }
-        } else {
-            g.ready_at = None;
-        }
+        let _ = now;
         self.lines.push("Orders received:".into());
         self.lines
             .extend(lines.into_iter().map(|l| format!("  {l}")));

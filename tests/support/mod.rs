@@ -1,0 +1,151 @@
+//! A judge on a temporary directory, fed mail files and read back through its outbox:
+//! the whole service as a keeper runs it, with the clock in the test's hands.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use chrono::{DateTime, Duration, Utc};
+use herald::config::Config;
+use herald::mail::maildir::Maildir;
+use herald::service::Service;
+
+/// One mail herald wrote.
+#[derive(Clone, Debug)]
+pub struct Sent {
+    pub to: String,
+    pub subject: String,
+    pub body: String,
+    pub raw: String,
+}
+
+pub struct World {
+    pub dir: PathBuf,
+    pub service: Service,
+    pub now: DateTime<Utc>,
+    seq: u32,
+}
+
+impl World {
+    pub async fn new(name: &str) -> World {
+        let dir = std::env::temp_dir().join(format!("herald-it-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut config = Config::default();
+        config.storage.database = dir.join("herald.db");
+        config.inbox.maildir = dir.join("inbox");
+        config.outbox.maildir = dir.join("outbox");
+        config.judge.address = "judge@herald.test".into();
+        let service = Service::open(config).await.unwrap();
+        World {
+            dir,
+            service,
+            now: DateTime::parse_from_rfc3339("2026-12-01T10:00:00Z")
+                .unwrap()
+                .with_timezone(&Utc),
+            seq: 0,
+        }
+    }
+
+    /// Drops a mail into the inbox Maildir, lets herald read it, and returns what it wrote.
+    pub async fn mail(&mut self, from: &str, subject: &str, body: &str) -> Vec<Sent> {
+        self.seq += 1;
+        let raw = format!(
+            "From: {from}\r\nTo: judge@herald.test\r\nSubject: {subject}\r\nMessage-ID: <m{}@test>\r\nDate: {}\r\n\r\n{}",
+            self.seq,
+            self.now.to_rfc2822(),
+            body.replace('\n', "\r\n")
+        );
+        let inbox = Maildir::open(&self.dir.join("inbox")).unwrap();
+        inbox.deliver(self.now.timestamp(), raw.as_bytes()).unwrap();
+        self.round().await
+    }
+
+    /// Delivers the same raw mail again (same Message-ID).
+    pub async fn redeliver_last(&mut self, from: &str, subject: &str, body: &str) -> Vec<Sent> {
+        let raw = format!(
+            "From: {from}\r\nTo: judge@herald.test\r\nSubject: {subject}\r\nMessage-ID: <m{}@test>\r\n\r\n{}",
+            self.seq,
+            body.replace('\n', "\r\n")
+        );
+        let inbox = Maildir::open(&self.dir.join("inbox")).unwrap();
+        inbox.deliver(self.now.timestamp(), raw.as_bytes()).unwrap();
+        self.round().await
+    }
+
+    /// Moves the clock on and lets herald do what is due.
+    pub async fn wait(&mut self, d: Duration) -> Vec<Sent> {
+        self.now += d;
+        self.round().await
+    }
+
+    /// Moves the clock to a time as a running daemon sees it, looking at least every 50
+    /// minutes on the way, and returns everything herald wrote meanwhile.
+    pub async fn wait_until(&mut self, t: DateTime<Utc>) -> Vec<Sent> {
+        let mut sent = Vec::new();
+        while self.now + Duration::minutes(50) < t {
+            self.now += Duration::minutes(50);
+            sent.extend(self.round().await);
+        }
+        self.now = t;
+        sent.extend(self.round().await);
+        sent
+    }
+
+    /// Moves the clock in one jump, as if herald had been down meanwhile.
+    pub async fn jump_to(&mut self, t: DateTime<Utc>) -> Vec<Sent> {
+        self.now = t;
+        self.round().await
+    }
+
+    async fn round(&mut self) -> Vec<Sent> {
+        self.service.poll_inbox(self.now).await.unwrap();
+        self.service.tick(self.now).await.unwrap();
+        self.service.deliver(self.now).await.unwrap();
+        let outbox = Maildir::open(&self.dir.join("outbox")).unwrap();
+        let mut sent = Vec::new();
+        for path in outbox.waiting().unwrap() {
+            let raw = std::fs::read_to_string(&path).unwrap();
+            outbox.mark_handled(&path).unwrap();
+            let (head, body) = raw.split_once("\r\n\r\n").unwrap();
+            let header = |name: &str| {
+                head.lines()
+                    .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+                    .unwrap_or("")
+                    .to_string()
+            };
+            sent.push(Sent {
+                to: header("To"),
+                subject: header("Subject"),
+                body: body.replace("\r\n", "\n"),
+                raw: raw.clone(),
+            });
+        }
+        sent
+    }
+}
+
+impl Drop for World {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The one mail to `to` (panics listing what was sent otherwise).
+pub fn to<'a>(sent: &'a [Sent], to: &str) -> &'a Sent {
+    let hits: Vec<&Sent> = sent.iter().filter(|s| s.to == to).collect();
+    assert_eq!(
+        hits.len(),
+        1,
+        "expected one mail to {to}, got: {:#?}",
+        sent.iter().map(|s| (&s.to, &s.subject)).collect::<Vec<_>>()
+    );
+    hits[0]
+}
+
+/// The mails to `to` whose subject contains `what`.
+pub fn find<'a>(sent: &'a [Sent], to: &str, what: &str) -> Vec<&'a Sent> {
+    sent.iter()
+        .filter(|s| s.to == to && s.subject.contains(what))
+        .collect()
+}
