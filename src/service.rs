@@ -107,155 +107,200 @@ impl Service {
     }
 
     /// Handles one raw mail in one transaction: dedupe, judge, games, outbox, actions.
-    #[instrument(skip_all)]
     pub async fn ingest(&self, raw: &[u8], now: DateTime<Utc>) -> Result<Ingested, ServiceError> {
+        let mut out = self.ingest_batch(&[raw], now).await?;
+        Ok(out.pop().expect("one outcome per mail"))
+    }
+
+    /// Handles mails that arrived together, in order, in one transaction: each mail's
+    /// identity, every state change and every outgoing mail are committed together, and
+    /// nothing is sent (or marked handled in the Maildir) before that commit. A crash before
+    /// the commit means the mails are read again; their Message-IDs make that harmless.
+    #[instrument(skip_all, fields(mails = raws.len()))]
+    pub async fn ingest_batch(
+        &self,
+        raws: &[&[u8]],
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Ingested>, ServiceError> {
         let ts = now.timestamp();
-        let Some(letter) = read_letter(raw) else {
-            self.store
-                .quarantine(raw, "not a readable mail", ts)
-                .await?;
-            return Ok(Ingested::Quarantined("not a readable mail".into()));
-        };
-        let span = tracing::info_span!("mail", id = %letter.message_id, from = %letter.from);
-        let _enter = span.enter();
+        let letters: Vec<Option<crate::mail::Letter>> =
+            raws.iter().map(|r| read_letter(r)).collect();
         let mut tx = self.store.begin().await?;
-        if tx.seen(&letter.message_id).await? {
-            tx.commit().await?;
-            info!("duplicate mail ignored");
-            return Ok(Ingested::Duplicate);
-        }
-        if raw.len() > self.config.inbox.max_bytes
-            && letter.automatic.is_none()
-            && letter.from != self.judge.address
-        {
-            let reply = Outgoing {
-                to: letter.reply_to.clone(),
-                subject: format!("Re: {} [Error Flag]", letter.subject),
-                body: format!(
-                    ":: Judge: {}\n\nYour mail is {} bytes; herald reads mails of at most {} bytes, so it was not read.\nPlease send your commands as plain text without attachments.\n",
-                    self.judge.address,
-                    raw.len(),
-                    self.config.inbox.max_bytes
-                ),
-                in_reply_to: Some(letter.message_id.clone()),
-            };
-            self.queue_reply(&mut tx, &letter.reply_to, &reply, ts)
-                .await?;
-            tx.record_mail(
-                &letter.message_id,
-                &letter.body_hash,
-                &letter.from,
-                ts,
-                "refused: too large",
-            )
-            .await?;
-            tx.commit().await?;
-            return Ok(Ingested::Handled(1));
-        }
-        let needs = judge::needed_games(&letter.body);
-        let mut games = Games::new();
-        if needs.all {
-            for g in tx.all_games::<judge::Game>().await? {
-                games.insert(g.name.clone(), g);
-            }
-        }
-        for name in &needs.names {
-            if !games.contains_key(name) {
-                if let Some(g) = tx.game::<judge::Game>(name).await? {
-                    games.insert(name.clone(), g);
+        let ids: Vec<String> = letters
+            .iter()
+            .flatten()
+            .map(|l| l.message_id.clone())
+            .collect();
+        let mut seen = tx.seen_among(&ids).await?;
+        let mut names: Vec<String> = Vec::new();
+        let mut all = false;
+        for l in letters.iter().flatten() {
+            let needs = judge::needed_games(&l.body);
+            all |= needs.all;
+            for n in needs.names {
+                if !names.contains(&n) {
+                    names.push(n);
                 }
             }
         }
-        let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            judge::session::handle(&self.judge, &letter, &mut games, now)
-        }));
-        let handled = match result {
-            Ok(h) => h,
-            Err(_) => {
-                drop(tx);
-                let reason =
-                    "herald failed while handling this mail (a bug); it is kept for the keeper";
-                self.store.quarantine(raw, reason, ts).await?;
-                let mut tx = self.store.begin().await?;
-                let reply = Outgoing {
+        let mut games = Games::new();
+        let loaded = if all {
+            tx.all_games::<judge::Game>().await?
+        } else {
+            tx.games_named::<judge::Game>(&names).await?
+        };
+        for g in loaded {
+            games.insert(g.name.clone(), g);
+        }
+        let repliers: Vec<String> = letters
+            .iter()
+            .flatten()
+            .map(|l| l.reply_to.clone())
+            .collect();
+        let mut replies = tx.replies_counts(&repliers, ts - 3600).await?;
+        let limit = self.config.limits.replies_per_hour as i64;
+        let mut outcomes = Vec::with_capacity(raws.len());
+        let mut mails: Vec<Outgoing> = Vec::new();
+        let mut replied: Vec<String> = Vec::new();
+        let mut actions: Vec<(Option<String>, String, String)> = Vec::new();
+        let mut records: Vec<(String, String, String, String)> = Vec::new();
+        let mut touched: std::collections::BTreeSet<String> = Default::default();
+        let mut reply = |mail: Outgoing, mails: &mut Vec<Outgoing>, replied: &mut Vec<String>| {
+            let n = replies.entry(mail.to.clone()).or_insert(0);
+            if *n >= limit {
+                warn!(to = %mail.to, "reply rate limit reached; reply dropped");
+                return false;
+            }
+            *n += 1;
+            replied.push(mail.to.clone());
+            mails.push(mail);
+            true
+        };
+        for (raw, letter) in raws.iter().zip(&letters) {
+            let Some(letter) = letter else {
+                tx.quarantine(raw, "not a readable mail", ts).await?;
+                outcomes.push(Ingested::Quarantined("not a readable mail".into()));
+                continue;
+            };
+            let span = tracing::info_span!("mail", id = %letter.message_id, from = %letter.from);
+            let _enter = span.enter();
+            if !seen.insert(letter.message_id.clone()) {
+                info!("duplicate mail ignored");
+                outcomes.push(Ingested::Duplicate);
+                continue;
+            }
+            let record = |outcome: &str| {
+                (
+                    letter.message_id.clone(),
+                    letter.body_hash.clone(),
+                    letter.from.clone(),
+                    outcome.to_string(),
+                )
+            };
+            if raw.len() > self.config.inbox.max_bytes
+                && letter.automatic.is_none()
+                && letter.from != self.judge.address
+            {
+                let refusal = Outgoing {
                     to: letter.reply_to.clone(),
                     subject: format!("Re: {} [Error Flag]", letter.subject),
-                    body: format!(":: Judge: {}\n\nherald could not handle your mail because of an error of its own. Nothing in it was applied.\nThe mail is kept and the keeper will look at it; you may send it again.\n", self.judge.address),
+                    body: format!(
+                        ":: Judge: {}\n\nYour mail is {} bytes; herald reads mails of at most {} bytes, so it was not read.\nPlease send your commands as plain text without attachments.\n",
+                        self.judge.address,
+                        raw.len(),
+                        self.config.inbox.max_bytes
+                    ),
                     in_reply_to: Some(letter.message_id.clone()),
                 };
-                self.queue_reply(&mut tx, &letter.reply_to, &reply, ts)
-                    .await?;
-                tx.record_mail(
-                    &letter.message_id,
-                    &letter.body_hash,
-                    &letter.from,
-                    ts,
-                    "quarantined",
-                )
-                .await?;
-                tx.commit().await?;
-                warn!("mail quarantined after a failure");
-                return Ok(Ingested::Quarantined(reason.into()));
+                let n = reply(refusal, &mut mails, &mut replied) as usize;
+                records.push(record("refused: too large"));
+                outcomes.push(Ingested::Handled(n));
+                continue;
             }
-        };
-        for name in &handled.touched {
-            let g = &games[name];
-            let due = self.judge.next_due(g).map(|d| d.timestamp());
-            tx.save_game(name, g.status.word(), g, due, ts).await?;
-        }
-        let mut queued = 0;
-        for mail in &handled.effects.mails {
-            if mail.to == letter.reply_to && mail.in_reply_to.is_some() {
-                if self
-                    .queue_reply(&mut tx, &letter.reply_to, mail, ts)
-                    .await?
-                {
+            // The games this mail may change, kept aside so a failure leaves them untouched.
+            let needs = judge::needed_games(&letter.body);
+            let backup: Vec<(String, judge::Game)> = needs
+                .names
+                .iter()
+                .filter_map(|n| games.get(n).map(|g| (n.clone(), g.clone())))
+                .collect();
+            let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                judge::session::handle(&self.judge, letter, &mut games, now)
+            }));
+            let handled = match result {
+                Ok(h) => h,
+                Err(_) => {
+                    for n in &needs.names {
+                        games.remove(n);
+                    }
+                    games.extend(backup);
+                    let reason =
+                        "herald failed while handling this mail (a bug); it is kept for the keeper";
+                    tx.quarantine(raw, reason, ts).await?;
+                    let sorry = Outgoing {
+                        to: letter.reply_to.clone(),
+                        subject: format!("Re: {} [Error Flag]", letter.subject),
+                        body: format!(
+                            ":: Judge: {}\n\nherald could not handle your mail because of an error of its own. Nothing in it was applied.\nThe mail is kept and the keeper will look at it; you may send it again.\n",
+                            self.judge.address
+                        ),
+                        in_reply_to: Some(letter.message_id.clone()),
+                    };
+                    reply(sorry, &mut mails, &mut replied);
+                    records.push(record("quarantined"));
+                    warn!("mail quarantined after a failure");
+                    outcomes.push(Ingested::Quarantined(reason.into()));
+                    continue;
+                }
+            };
+            let mut queued = 0;
+            for mail in handled.effects.mails {
+                if mail.to == letter.reply_to && mail.in_reply_to.is_some() {
+                    queued += reply(mail, &mut mails, &mut replied) as usize;
+                } else {
+                    mails.push(mail);
                     queued += 1;
                 }
-            } else {
-                tx.queue(mail, ts).await?;
-                queued += 1;
             }
+            actions.extend(
+                handled
+                    .effects
+                    .actions
+                    .into_iter()
+                    .map(|a| (a.game, a.actor, a.what)),
+            );
+            touched.extend(handled.touched);
+            records.push(record(&handled.outcome));
+            info!(queued, outcome = %handled.outcome, "mail handled");
+            outcomes.push(if handled.outcome.starts_with("ignored") {
+                Ingested::Ignored(handled.outcome)
+            } else {
+                Ingested::Handled(queued)
+            });
         }
-        for a in &handled.effects.actions {
-            tx.log(a.game.as_deref(), &a.actor, &a.what, ts).await?;
-        }
-        tx.record_mail(
-            &letter.message_id,
-            &letter.body_hash,
-            &letter.from,
-            ts,
-            &handled.outcome,
-        )
-        .await?;
+        let saves: Vec<(&str, &str, &judge::Game, Option<i64>)> = touched
+            .iter()
+            .filter_map(|n| games.get(n))
+            .map(|g| {
+                (
+                    g.name.as_str(),
+                    g.status.word(),
+                    g,
+                    self.judge.next_due(g).map(|d| d.timestamp()),
+                )
+            })
+            .collect();
+        tx.save_games(&saves, ts).await?;
+        tx.queue_many(&mails, ts).await?;
+        tx.log_many(&actions, ts).await?;
+        tx.record_mails(&records, ts).await?;
+        tx.record_replies(&replied, ts).await?;
         tx.commit().await?;
-        info!(queued, outcome = %handled.outcome, "mail handled");
-        if handled.outcome.starts_with("ignored") {
-            return Ok(Ingested::Ignored(handled.outcome));
-        }
-        Ok(Ingested::Handled(queued))
+        Ok(outcomes)
     }
 
-    /// Queues a reply unless the address had too many this hour. Returns whether queued.
-    async fn queue_reply(
-        &self,
-        tx: &mut Tx,
-        to: &str,
-        mail: &Outgoing,
-        ts: i64,
-    ) -> Result<bool, ServiceError> {
-        let recent = tx.replies_since(to, ts - 3600).await?;
-        if recent >= self.config.limits.replies_per_hour as i64 {
-            warn!(to, "reply rate limit reached; reply dropped");
-            return Ok(false);
-        }
-        tx.record_reply(to, ts).await?;
-        tx.queue(mail, ts).await?;
-        Ok(true)
-    }
-
-    /// Handles every mail waiting in the inbox Maildir, moving each to `cur/` only after its
-    /// transaction committed. Returns how many were read.
+    /// Handles every mail waiting in the inbox Maildir, in batches of up to 100, moving each
+    /// to `cur/` only after its batch committed. Returns how many were read.
     pub async fn poll_inbox(&self, now: DateTime<Utc>) -> Result<usize, ServiceError> {
         let files = self
             .inbox
@@ -265,22 +310,29 @@ impl Service {
                 source,
             })?;
         let mut n = 0;
-        for path in files {
-            let raw = match std::fs::read(&path) {
-                Ok(r) => r,
-                Err(e) => {
-                    warn!(path = %path.display(), error = %e, "cannot read a mail file");
-                    continue;
+        for batch in files.chunks(100) {
+            let mut raws = Vec::with_capacity(batch.len());
+            let mut paths = Vec::with_capacity(batch.len());
+            for path in batch {
+                match std::fs::read(path) {
+                    Ok(r) => {
+                        raws.push(r);
+                        paths.push(path);
+                    }
+                    Err(e) => warn!(path = %path.display(), error = %e, "cannot read a mail file"),
                 }
-            };
-            self.ingest(&raw, now).await?;
-            self.inbox
-                .mark_handled(&path)
-                .map_err(|source| ServiceError::Mailbox {
-                    path: path.clone(),
-                    source,
-                })?;
-            n += 1;
+            }
+            let refs: Vec<&[u8]> = raws.iter().map(Vec::as_slice).collect();
+            self.ingest_batch(&refs, now).await?;
+            for path in paths {
+                self.inbox
+                    .mark_handled(path)
+                    .map_err(|source| ServiceError::Mailbox {
+                        path: path.clone(),
+                        source,
+                    })?;
+                n += 1;
+            }
         }
         Ok(n)
     }
@@ -310,15 +362,38 @@ impl Service {
             }
         }
         let due = self.store.due_games(ts).await?;
-        for name in &due {
+        // Due games are swept in batches of 200, each batch one transaction.
+        for names in due.chunks(200) {
             let mut tx = self.store.begin().await?;
-            let Some(mut g) = tx.game::<judge::Game>(name).await? else {
-                continue;
-            };
-            let span = tracing::info_span!("game", game = %name);
-            let _enter = span.enter();
-            let effects = judge::tick::tick(&self.judge, &mut g, now);
-            self.commit_effects(&mut tx, &g, &effects, ts).await?;
+            let mut games = tx.games_named::<judge::Game>(names).await?;
+            let mut mails = Vec::new();
+            let mut actions = Vec::new();
+            for g in &mut games {
+                let span = tracing::info_span!("game", game = %g.name);
+                let _enter = span.enter();
+                let effects = judge::tick::tick(&self.judge, g, now);
+                mails.extend(effects.mails);
+                actions.extend(
+                    effects
+                        .actions
+                        .into_iter()
+                        .map(|a| (a.game, a.actor, a.what)),
+                );
+            }
+            let saves: Vec<(&str, &str, &judge::Game, Option<i64>)> = games
+                .iter()
+                .map(|g| {
+                    (
+                        g.name.as_str(),
+                        g.status.word(),
+                        g,
+                        self.judge.next_due(g).map(|d| d.timestamp()),
+                    )
+                })
+                .collect();
+            tx.save_games(&saves, ts).await?;
+            tx.queue_many(&mails, ts).await?;
+            tx.log_many(&actions, ts).await?;
             tx.commit().await?;
         }
         self.store.set_meta("last_tick", &ts.to_string()).await?;

@@ -10,7 +10,9 @@ use std::str::FromStr;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Row, Sqlite, SqlitePool, Transaction};
+use std::collections::{HashMap, HashSet};
+
+use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool, Transaction};
 
 use crate::mail::Outgoing;
 
@@ -86,6 +88,9 @@ impl Store {
             .busy_timeout(std::time::Duration::from_secs(10));
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
+            // A local file needs no liveness ping before each use; it would cost a round
+            // trip to the connection's thread per transaction.
+            .test_before_acquire(false)
             .connect_with(options)
             .await
             .map_err(db("opening the database"))?;
@@ -358,6 +363,227 @@ impl Tx {
             .execute(&mut *self.tx)
             .await
             .map_err(db("recording a reply"))?;
+        Ok(())
+    }
+
+    /// Which of these Message-IDs were handled before.
+    pub async fn seen_among(&mut self, ids: &[String]) -> Result<HashSet<String>, StoreError> {
+        let mut seen = HashSet::new();
+        for chunk in ids.chunks(500) {
+            let mut q =
+                QueryBuilder::<Sqlite>::new("SELECT message_id FROM mails WHERE message_id IN (");
+            let mut list = q.separated(", ");
+            for id in chunk {
+                list.push_bind(id);
+            }
+            q.push(")");
+            let rows = q
+                .build()
+                .fetch_all(&mut *self.tx)
+                .await
+                .map_err(db("checking Message-IDs"))?;
+            seen.extend(rows.iter().map(|r| r.get::<String, _>(0)));
+        }
+        Ok(seen)
+    }
+
+    /// The games with these names (those that exist).
+    pub async fn games_named<T: DeserializeOwned>(
+        &mut self,
+        names: &[String],
+    ) -> Result<Vec<T>, StoreError> {
+        let mut out = Vec::new();
+        for chunk in names.chunks(500) {
+            let mut q =
+                QueryBuilder::<Sqlite>::new("SELECT name, state FROM games WHERE name IN (");
+            let mut list = q.separated(", ");
+            for n in chunk {
+                list.push_bind(n);
+            }
+            q.push(")");
+            let rows = q
+                .build()
+                .fetch_all(&mut *self.tx)
+                .await
+                .map_err(db("loading games"))?;
+            for r in &rows {
+                out.push(serde_json::from_str(r.get::<&str, _>(1)).map_err(|source| {
+                    StoreError::Decode {
+                        name: r.get(0),
+                        source,
+                    }
+                })?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Writes several games at once: (name, status, state, due).
+    pub async fn save_games<T: Serialize>(
+        &mut self,
+        games: &[(&str, &str, &T, Option<i64>)],
+        now: i64,
+    ) -> Result<(), StoreError> {
+        for chunk in games.chunks(200) {
+            let mut rows = Vec::with_capacity(chunk.len());
+            for (name, status, state, due) in chunk {
+                let json = serde_json::to_string(state).map_err(|source| StoreError::Decode {
+                    name: name.to_string(),
+                    source,
+                })?;
+                rows.push((name, status, json, due));
+            }
+            let mut q = QueryBuilder::<Sqlite>::new(
+                "INSERT INTO games (name, state, status, due, updated) ",
+            );
+            q.push_values(rows, |mut b, (name, status, json, due)| {
+                b.push_bind(*name)
+                    .push_bind(json)
+                    .push_bind(*status)
+                    .push_bind(*due)
+                    .push_bind(now);
+            });
+            q.push(" ON CONFLICT(name) DO UPDATE SET state = excluded.state, status = excluded.status, due = excluded.due, updated = excluded.updated");
+            q.build()
+                .execute(&mut *self.tx)
+                .await
+                .map_err(db("saving games"))?;
+        }
+        Ok(())
+    }
+
+    /// Queues several mails at once.
+    pub async fn queue_many(&mut self, mails: &[Outgoing], now: i64) -> Result<(), StoreError> {
+        for chunk in mails.chunks(200) {
+            let mut q = QueryBuilder::<Sqlite>::new(
+                "INSERT INTO outbox (created, recipient, subject, body, in_reply_to) ",
+            );
+            q.push_values(chunk, |mut b, m| {
+                b.push_bind(now)
+                    .push_bind(&m.to)
+                    .push_bind(&m.subject)
+                    .push_bind(&m.body)
+                    .push_bind(&m.in_reply_to);
+            });
+            q.build()
+                .execute(&mut *self.tx)
+                .await
+                .map_err(db("queueing mails"))?;
+        }
+        Ok(())
+    }
+
+    /// Records several handled mails at once: (Message-ID, body hash, sender, outcome).
+    pub async fn record_mails(
+        &mut self,
+        mails: &[(String, String, String, String)],
+        now: i64,
+    ) -> Result<(), StoreError> {
+        for chunk in mails.chunks(200) {
+            let mut q = QueryBuilder::<Sqlite>::new(
+                "INSERT INTO mails (message_id, body_hash, sender, received, outcome) ",
+            );
+            q.push_values(chunk, |mut b, (id, hash, sender, outcome)| {
+                b.push_bind(id)
+                    .push_bind(hash)
+                    .push_bind(sender)
+                    .push_bind(now)
+                    .push_bind(outcome);
+            });
+            q.build()
+                .execute(&mut *self.tx)
+                .await
+                .map_err(db("recording mails"))?;
+        }
+        Ok(())
+    }
+
+    /// Logs several actions at once: (game, actor, action).
+    pub async fn log_many(
+        &mut self,
+        actions: &[(Option<String>, String, String)],
+        now: i64,
+    ) -> Result<(), StoreError> {
+        for chunk in actions.chunks(200) {
+            let mut q =
+                QueryBuilder::<Sqlite>::new("INSERT INTO actions (at, game, actor, action) ");
+            q.push_values(chunk, |mut b, (game, actor, action)| {
+                b.push_bind(now)
+                    .push_bind(game)
+                    .push_bind(actor)
+                    .push_bind(action);
+            });
+            q.build()
+                .execute(&mut *self.tx)
+                .await
+                .map_err(db("logging actions"))?;
+        }
+        Ok(())
+    }
+
+    /// How many replies each of these addresses got since `since`.
+    pub async fn replies_counts(
+        &mut self,
+        addresses: &[String],
+        since: i64,
+    ) -> Result<HashMap<String, i64>, StoreError> {
+        let mut out = HashMap::new();
+        for chunk in addresses.chunks(500) {
+            let mut q =
+                QueryBuilder::<Sqlite>::new("SELECT address, COUNT(*) FROM replies WHERE at >= ");
+            q.push_bind(since);
+            q.push(" AND address IN (");
+            let mut list = q.separated(", ");
+            for a in chunk {
+                list.push_bind(a);
+            }
+            q.push(") GROUP BY address");
+            let rows = q
+                .build()
+                .fetch_all(&mut *self.tx)
+                .await
+                .map_err(db("counting replies"))?;
+            out.extend(
+                rows.iter()
+                    .map(|r| (r.get::<String, _>(0), r.get::<i64, _>(1))),
+            );
+        }
+        Ok(out)
+    }
+
+    /// Records replies (for the rate limit).
+    pub async fn record_replies(
+        &mut self,
+        addresses: &[String],
+        now: i64,
+    ) -> Result<(), StoreError> {
+        for chunk in addresses.chunks(500) {
+            let mut q = QueryBuilder::<Sqlite>::new("INSERT INTO replies (address, at) ");
+            q.push_values(chunk, |mut b, a| {
+                b.push_bind(a).push_bind(now);
+            });
+            q.build()
+                .execute(&mut *self.tx)
+                .await
+                .map_err(db("recording replies"))?;
+        }
+        Ok(())
+    }
+
+    /// Keeps a mail that could not be handled, with the reason, in this transaction.
+    pub async fn quarantine(
+        &mut self,
+        raw: &[u8],
+        reason: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO quarantine (received, reason, raw) VALUES (?, ?, ?)")
+            .bind(now)
+            .bind(reason)
+            .bind(raw)
+            .execute(&mut *self.tx)
+            .await
+            .map_err(db("quarantining a mail"))?;
         Ok(())
     }
 
