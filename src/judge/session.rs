@@ -360,7 +360,7 @@ impl Session<'_> {
                     return;
                 }
                 self.say(format!(
-                    "{:<13}{:<11}{:<10}{:<8}deadline",
+                    "{:<13}{:<11}{:<14}{:<8}deadline",
                     "game", "variant", "status", "phase"
                 ));
                 let rows: Vec<String> = self
@@ -386,7 +386,7 @@ impl Session<'_> {
                             g.status.word().to_string()
                         };
                         format!(
-                            "{:<13}{:<11}{:<10}{:<8}{dl}",
+                            "{:<13}{:<11}{:<14}{:<8}{dl}",
                             g.name, g.variant, status, phase
                         )
                     })

@@ -28,6 +28,11 @@ pub struct World {
 
 impl World {
     pub async fn new(name: &str) -> World {
+        World::new_with_address(name, "judge@herald.test").await
+    }
+
+    /// A judge with this address.
+    pub async fn new_with_address(name: &str, address: &str) -> World {
         let dir = std::env::temp_dir().join(format!("herald-it-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -35,7 +40,7 @@ impl World {
         config.storage.database = dir.join("herald.db");
         config.inbox.maildir = dir.join("inbox");
         config.outbox.maildir = dir.join("outbox");
-        config.judge.address = "judge@herald.test".into();
+        config.judge.address = address.into();
         let service = Service::open(config).await.unwrap();
         World {
             dir,
