@@ -18,6 +18,10 @@ pub struct Config {
     pub inbox: InboxSection,
     /// Where mail goes.
     pub outbox: OutboxSection,
+    /// The IMAP account read when `[inbox] kind = "imap"`.
+    pub imap: ImapSection,
+    /// The SMTP server used when `[outbox] kind = "smtp"`.
+    pub smtp: SmtpSection,
     /// Default timing of new games.
     pub timing: TimingSection,
     /// Protection against floods.
@@ -50,6 +54,8 @@ pub struct StorageSection {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct InboxSection {
+    /// `maildir` or `imap`.
+    pub kind: String,
     /// The Maildir read.
     pub maildir: PathBuf,
     /// Seconds between looks.
@@ -62,6 +68,8 @@ pub struct InboxSection {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct OutboxSection {
+    /// `maildir` or `smtp`.
+    pub kind: String,
     /// The Maildir written.
     pub maildir: PathBuf,
 }
@@ -90,6 +98,84 @@ pub struct TimingSection {
     pub outage: String,
     /// After an outage, passed deadlines move this far ahead.
     pub outage_margin: String,
+}
+
+/// `[imap]`: the judge's mailbox.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ImapSection {
+    /// Server host.
+    pub host: String,
+    /// Server port (143 plain or STARTTLS, 993 TLS).
+    pub port: u16,
+    /// `none` (loopback only), `tls` or `starttls`.
+    pub security: crate::mail::security::Security,
+    /// Login.
+    pub user: String,
+    /// Password (or use `password_env`).
+    pub password: String,
+    /// Read the password from this environment variable instead.
+    pub password_env: String,
+    /// The folder new mail arrives in.
+    pub folder: String,
+    /// Move handled mail to this folder; empty: flag it \Seen.
+    pub handled_folder: String,
+}
+
+/// `[smtp]`: the server herald sends through.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SmtpSection {
+    /// Server host.
+    pub host: String,
+    /// Server port (25, 587 STARTTLS, 465 TLS).
+    pub port: u16,
+    /// `none` (loopback only), `tls` or `starttls`.
+    pub security: crate::mail::security::Security,
+    /// Login; empty: no authentication.
+    pub user: String,
+    /// Password (or use `password_env`).
+    pub password: String,
+    /// Read the password from this environment variable instead.
+    pub password_env: String,
+}
+
+impl Default for ImapSection {
+    fn default() -> Self {
+        ImapSection {
+            host: "127.0.0.1".into(),
+            port: 143,
+            security: Default::default(),
+            user: String::new(),
+            password: String::new(),
+            password_env: String::new(),
+            folder: "INBOX".into(),
+            handled_folder: String::new(),
+        }
+    }
+}
+
+impl Default for SmtpSection {
+    fn default() -> Self {
+        SmtpSection {
+            host: "127.0.0.1".into(),
+            port: 25,
+            security: Default::default(),
+            user: String::new(),
+            password: String::new(),
+            password_env: String::new(),
+        }
+    }
+}
+
+/// A password from the file, or from the environment variable named by `password_env`.
+pub fn password(inline: &str, env: &str) -> Result<String, ConfigError> {
+    if env.is_empty() {
+        return Ok(inline.to_string());
+    }
+    std::env::var(env).map_err(|_| ConfigError::Env {
+        name: env.to_string(),
+    })
 }
 
 /// `[limits]`
@@ -128,6 +214,7 @@ impl Default for StorageSection {
 impl Default for InboxSection {
     fn default() -> Self {
         InboxSection {
+            kind: "maildir".into(),
             maildir: "var/inbox".into(),
             poll_seconds: 2,
             max_bytes: 256 * 1024,
@@ -138,6 +225,7 @@ impl Default for InboxSection {
 impl Default for OutboxSection {
     fn default() -> Self {
         OutboxSection {
+            kind: "maildir".into(),
             maildir: "var/outbox".into(),
         }
     }
@@ -187,6 +275,22 @@ pub enum ConfigError {
         /// What is wrong.
         source: toml::de::Error,
     },
+    /// A password's environment variable is not set.
+    #[error("the environment variable {name} (a password_env) is not set")]
+    Env {
+        /// The variable.
+        name: String,
+    },
+    /// A value is not one of its choices.
+    #[error("{key} = '{value}': {expected}")]
+    Choice {
+        /// The key.
+        key: &'static str,
+        /// Its value.
+        value: String,
+        /// What it may be.
+        expected: &'static str,
+    },
     /// A duration is not written as `7d`, `36h` or `90m`.
     #[error("[timing] {key} = '{value}': write a duration like 7d, 36h or 90m")]
     Duration {
@@ -217,6 +321,20 @@ impl Config {
             source,
         })?;
         config.timing.durations()?;
+        if !matches!(config.inbox.kind.as_str(), "maildir" | "imap") {
+            return Err(ConfigError::Choice {
+                key: "[inbox] kind",
+                value: config.inbox.kind.clone(),
+                expected: "maildir or imap",
+            });
+        }
+        if !matches!(config.outbox.kind.as_str(), "maildir" | "smtp") {
+            return Err(ConfigError::Choice {
+                key: "[outbox] kind",
+                value: config.outbox.kind.clone(),
+                expected: "maildir or smtp",
+            });
+        }
         Ok(config)
     }
 }

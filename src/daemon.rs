@@ -14,32 +14,50 @@ use crate::service::Service;
 pub async fn run(service: &Service, shutdown: impl Future<Output = ()>) {
     tokio::pin!(shutdown);
     let poll = Duration::from_secs(service.config.inbox.poll_seconds.max(1));
-    let mut backoff = poll;
-    info!(inbox = %service.inbox.root().display(), outbox = %service.outbox.root().display(), "herald is running");
+    let mut inbox_backoff: Option<Duration> = None;
+    info!(inbox = %service.config.inbox.kind, outbox = %service.config.outbox.kind, "herald is running");
     loop {
         let now = Utc::now();
-        let round = async {
-            let read = service.poll_inbox(now).await?;
-            let ticked = service.tick(now).await?;
-            let sent = service.deliver(now).await?;
-            Ok::<_, crate::service::ServiceError>((read, ticked, sent))
-        };
-        let pause = match round.await {
-            Ok((read, ticked, sent)) => {
-                if read + ticked + sent > 0 {
-                    info!(read, ticked, sent, "round done");
+        // Each part goes on when another fails: an IMAP outage does not stop deadlines or
+        // sending, and an SMTP outage does not stop reading.
+        match service.poll_inbox(now).await {
+            Ok(read) => {
+                if inbox_backoff.take().is_some() {
+                    info!("the inbox is back");
                 }
-                backoff = poll;
-                poll
+                if read > 0 {
+                    info!(read, "mail read");
+                }
             }
             Err(e) => {
-                error!(error = %e, "round failed; retrying");
-                backoff = (backoff * 2).min(Duration::from_secs(60));
-                backoff
+                let next = inbox_backoff.map_or(poll, |b| (b * 2).min(Duration::from_secs(60)));
+                error!(error = %e, retry_in = ?next, "reading the inbox failed");
+                inbox_backoff = Some(next);
+            }
+        }
+        match service.tick(now).await {
+            Ok(0) => {}
+            Ok(ticked) => info!(ticked, "deadlines processed"),
+            Err(e) => error!(error = %e, "processing deadlines failed"),
+        }
+        match service.deliver(now).await {
+            Ok(0) => {}
+            Ok(sent) => info!(sent, "mail sent"),
+            Err(e) => error!(error = %e, "sending failed"),
+        }
+        let wait = async {
+            match inbox_backoff {
+                Some(b) => tokio::time::sleep(b).await,
+                None => {
+                    if let Err(e) = service.wait_for_mail(poll).await {
+                        error!(error = %e, "waiting for mail failed");
+                        tokio::time::sleep(poll).await;
+                    }
+                }
             }
         };
         tokio::select! {
-            _ = tokio::time::sleep(pause) => {}
+            _ = wait => {}
             _ = &mut shutdown => {
                 info!("herald stops");
                 return;

@@ -12,7 +12,9 @@ use crate::catalog::{Catalog, CatalogError};
 use crate::config::{Config, ConfigError};
 use crate::judge::render::{TemplateError, Templates};
 use crate::judge::{self, Games, Judge};
+use crate::mail::imap::{ImapError, ImapInbox, ImapSettings};
 use crate::mail::maildir::Maildir;
+use crate::mail::smtp::{SendError, SmtpOutbox, SmtpSettings};
 use crate::mail::{read_letter, Outgoing};
 use crate::store::{Store, StoreError, Tx};
 
@@ -31,6 +33,15 @@ pub enum ServiceError {
     /// A template override.
     #[error(transparent)]
     Template(#[from] TemplateError),
+    /// The IMAP inbox.
+    #[error(transparent)]
+    Imap(#[from] ImapError),
+    /// The SMTP settings.
+    #[error("SMTP settings: {reason}")]
+    Smtp {
+        /// What is wrong.
+        reason: String,
+    },
     /// A mailbox.
     #[error("mailbox {path}: {source}")]
     Mailbox {
@@ -64,8 +75,12 @@ pub struct Service {
     pub store: Store,
     /// Where mail arrives.
     pub inbox: Maildir,
-    /// Where mail is written.
+    /// Where mail is written (the Maildir outbox).
     pub outbox: Maildir,
+    /// The IMAP inbox, when `[inbox] kind = "imap"`.
+    pub imap: Option<tokio::sync::Mutex<ImapInbox>>,
+    /// The SMTP sender, when `[outbox] kind = "smtp"`.
+    pub smtp: Option<SmtpOutbox>,
 }
 
 impl Service {
@@ -89,6 +104,33 @@ impl Service {
         };
         let inbox = open(&config.inbox.maildir)?;
         let outbox = open(&config.outbox.maildir)?;
+        let imap = if config.inbox.kind == "imap" {
+            let c = &config.imap;
+            Some(tokio::sync::Mutex::new(ImapInbox::new(ImapSettings {
+                host: c.host.clone(),
+                port: c.port,
+                security: c.security,
+                user: c.user.clone(),
+                password: crate::config::password(&c.password, &c.password_env)?,
+                folder: c.folder.clone(),
+                handled_folder: c.handled_folder.clone(),
+            })))
+        } else {
+            None
+        };
+        let smtp = if config.outbox.kind == "smtp" {
+            let c = &config.smtp;
+            let settings = SmtpSettings {
+                host: c.host.clone(),
+                port: c.port,
+                security: c.security,
+                user: c.user.clone(),
+                password: crate::config::password(&c.password, &c.password_env)?,
+            };
+            Some(SmtpOutbox::new(&settings).map_err(|reason| ServiceError::Smtp { reason })?)
+        } else {
+            None
+        };
         let judge = Judge {
             address: config.judge.address.to_ascii_lowercase(),
             name: config.judge.name.clone(),
@@ -103,6 +145,8 @@ impl Service {
             store,
             inbox,
             outbox,
+            imap,
+            smtp,
         })
     }
 
@@ -217,6 +261,32 @@ impl Service {
                 outcomes.push(Ingested::Handled(n));
                 continue;
             }
+            if let Some(gone) = &letter.bounce_for {
+                tx.record_bounce(gone, letter.automatic.as_deref().unwrap_or("bounce"), ts)
+                    .await?;
+                for g in tx.all_games::<judge::Game>().await? {
+                    let role = if g.seats.iter().any(|s| s.member.address == *gone) {
+                        Some("a player")
+                    } else if g.observers.iter().any(|o| o.address == *gone) {
+                        Some("an observer")
+                    } else {
+                        None
+                    };
+                    if let Some(role) = role {
+                        let lines = vec![format!("Mail to {gone} ({role} in '{}') bounced: that address cannot be reached.", g.name)];
+                        mails.push(self.judge.notice(
+                            &g,
+                            &g.master.address,
+                            "Bouncing Address",
+                            &lines,
+                        ));
+                    }
+                }
+                warn!(address = %gone, "a bounce came back");
+                records.push(record("ignored: a bounce"));
+                outcomes.push(Ingested::Ignored(format!("bounce for {gone}")));
+                continue;
+            }
             // The games this mail may change, kept aside so a failure leaves them untouched.
             let needs = judge::needed_games(&letter.body);
             let backup: Vec<(String, judge::Game)> = needs
@@ -302,6 +372,9 @@ impl Service {
     /// Handles every mail waiting in the inbox Maildir, in batches of up to 100, moving each
     /// to `cur/` only after its batch committed. Returns how many were read.
     pub async fn poll_inbox(&self, now: DateTime<Utc>) -> Result<usize, ServiceError> {
+        if let Some(imap) = &self.imap {
+            return self.poll_imap(imap, now).await;
+        }
         let files = self
             .inbox
             .waiting()
@@ -335,6 +408,52 @@ impl Service {
             }
         }
         Ok(n)
+    }
+
+    /// Reads new mail over IMAP, handles it, and only then marks it handled on the server.
+    async fn poll_imap(
+        &self,
+        imap: &tokio::sync::Mutex<ImapInbox>,
+        now: DateTime<Utc>,
+    ) -> Result<usize, ServiceError> {
+        let mut inbox = imap.lock().await;
+        let fetched = match inbox.fetch_new().await {
+            Ok(f) => f,
+            Err(e) => {
+                inbox.reset();
+                return Err(e.into());
+            }
+        };
+        let mut n = 0;
+        for batch in fetched.chunks(100) {
+            let refs: Vec<&[u8]> = batch.iter().map(|(_, raw)| raw.as_slice()).collect();
+            self.ingest_batch(&refs, now).await?;
+            let uids: Vec<u32> = batch.iter().map(|(uid, _)| *uid).collect();
+            if let Err(e) = inbox.mark_handled(&uids).await {
+                inbox.reset();
+                return Err(e.into());
+            }
+            n += batch.len();
+        }
+        Ok(n)
+    }
+
+    /// Waits for new mail (IMAP IDLE where the server offers it) or for `timeout`.
+    pub async fn wait_for_mail(&self, timeout: std::time::Duration) -> Result<(), ServiceError> {
+        match &self.imap {
+            Some(imap) => {
+                let mut inbox = imap.lock().await;
+                if let Err(e) = inbox.wait(timeout).await {
+                    inbox.reset();
+                    return Err(e.into());
+                }
+                Ok(())
+            }
+            None => {
+                tokio::time::sleep(timeout).await;
+                Ok(())
+            }
+        }
     }
 
     /// Does what is due at `now` for every game; first, after an outage, moves deadlines that
@@ -418,30 +537,69 @@ impl Service {
         Ok(())
     }
 
-    /// Writes queued mail into the outbox Maildir; returns how many.
+    /// Sends queued mail that is due (SMTP, or files in the outbox Maildir); returns how many
+    /// went out. Each attempt is recorded before it is made, so a crash between sending and
+    /// recording resends with the same Message-ID rather than losing the mail. A transient
+    /// failure is retried with backoff (1, 2, 4 … minutes, at most an hour); a permanent one
+    /// is kept with the server's answer and reported in the log.
     pub async fn deliver(&self, now: DateTime<Utc>) -> Result<usize, ServiceError> {
         let mut n = 0;
+        let ts = now.timestamp();
+        let domain = self
+            .judge
+            .address
+            .split('@')
+            .nth(1)
+            .unwrap_or("localhost")
+            .to_string();
         loop {
-            let batch = self.store.unsent(200).await?;
+            let batch = self.store.unsent(ts, 200).await?;
             if batch.is_empty() {
                 return Ok(n);
             }
+            let mut stalled = false;
             for (id, mail) in batch {
-                let domain = self.judge.address.split('@').nth(1).unwrap_or("localhost");
                 let bytes = mail.render(
                     &self.judge.name,
                     &self.judge.address,
                     &format!("outbox-{id}@{domain}"),
                     now,
                 );
-                self.outbox
-                    .deliver(now.timestamp(), &bytes)
-                    .map_err(|source| ServiceError::Mailbox {
-                        path: self.outbox.root().to_path_buf(),
-                        source,
-                    })?;
-                self.store.mark_sent(id, now.timestamp()).await?;
+                match &self.smtp {
+                    None => {
+                        self.outbox.deliver(ts, &bytes).map_err(|source| {
+                            ServiceError::Mailbox {
+                                path: self.outbox.root().to_path_buf(),
+                                source,
+                            }
+                        })?;
+                    }
+                    Some(smtp) => {
+                        let tried = self.store.attempts(id).await?;
+                        let backoff = 60i64 << tried.min(6);
+                        self.store
+                            .record_attempt(id, ts + backoff.min(3600))
+                            .await?;
+                        match smtp.send(&self.judge.address, &mail.to, &bytes).await {
+                            Ok(()) => {}
+                            Err(SendError::Transient(why)) => {
+                                warn!(id, to = %mail.to, error = %why, "sending failed; will retry");
+                                stalled = true;
+                                continue;
+                            }
+                            Err(SendError::Permanent(why)) => {
+                                tracing::error!(id, to = %mail.to, error = %why, "the server refused a mail for good");
+                                self.store.mark_failed(id, &why).await?;
+                                continue;
+                            }
+                        }
+                    }
+                }
+                self.store.mark_sent(id, ts).await?;
                 n += 1;
+            }
+            if stalled {
+                return Ok(n);
             }
         }
     }

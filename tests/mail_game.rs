@@ -515,3 +515,36 @@ async fn after_an_outage_deadlines_move_and_nobody_is_put_in_disorder() {
         "{sent:#?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bounce_marks_the_address_and_tells_the_master() {
+    let mut w = World::new("bounce").await;
+    w.mail(GM, "new", "CREATE ?bnc gmpass\n").await;
+    w.mail("ann@example.org", "join", "SIGNON ?bnc pw\n").await;
+    let report = "--b\nContent-Type: text/plain\n\nDelivery failed.\n--b\nContent-Type: message/delivery-status\n\nReporting-MTA: dns; mx.example.org\n\nFinal-Recipient: rfc822; ann@example.org\nAction: failed\nStatus: 5.1.1\n--b--\n";
+    let sent = w
+        .mail_with_headers(
+            "MAILER-DAEMON@example.org",
+            "Undelivered Mail",
+            "Content-Type: multipart/report; report-type=delivery-status; boundary=b\r\n",
+            report,
+        )
+        .await;
+    assert_eq!(sent.len(), 1, "only the Master hears of it: {sent:#?}");
+    let note = to(&sent, GM);
+    assert!(
+        note.subject.contains("Bouncing Address"),
+        "{}",
+        note.subject
+    );
+    assert!(
+        note.body
+            .contains("Mail to ann@example.org (a player in 'bnc') bounced"),
+        "{}",
+        note.body
+    );
+    assert_eq!(
+        w.service.store.bounced().await.unwrap(),
+        ["ann@example.org"]
+    );
+}

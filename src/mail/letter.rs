@@ -21,6 +21,8 @@ pub struct Letter {
     pub body: String,
     /// Why this mail must not be answered (auto-reply, bounce, mailer daemon), if so.
     pub automatic: Option<String>,
+    /// For a bounce: the address that could not be reached (its Final-Recipient).
+    pub bounce_for: Option<String>,
 }
 
 /// Decodes a raw mail. Returns None when the bytes are not a mail at all.
@@ -67,7 +69,12 @@ pub fn read_letter(raw: &[u8]) -> Option<Letter> {
     if header("Precedence").is_some_and(|p| matches!(p.as_str(), "bulk" | "junk" | "list")) {
         automatic = Some("Precedence: bulk".into());
     }
+    let bounce = automatic.as_deref().is_some_and(|a| {
+        a.contains("bounce") || a.contains("mailer-daemon") || a.contains("postmaster")
+    });
+    let bounce_for = if bounce { final_recipient(raw) } else { None };
     Some(Letter {
+        bounce_for,
         message_id,
         body_hash,
         from,
@@ -76,6 +83,27 @@ pub fn read_letter(raw: &[u8]) -> Option<Letter> {
         body,
         automatic,
     })
+}
+
+/// The Final-Recipient (else Original-Recipient) of a delivery report.
+fn final_recipient(raw: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(raw);
+    let find = |field: &str| {
+        text.lines().find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            if !name.trim().eq_ignore_ascii_case(field) {
+                return None;
+            }
+            let addr = value
+                .rsplit(';')
+                .next()?
+                .trim()
+                .trim_matches(['<', '>'])
+                .to_ascii_lowercase();
+            addr.contains('@').then_some(addr)
+        })
+    };
+    find("Final-Recipient").or_else(|| find("Original-Recipient"))
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -113,7 +141,9 @@ mod tests {
         assert!(read_letter(auto).unwrap().automatic.is_some());
         let daemon = b"From: MAILER-DAEMON@x.org\r\nSubject: failure\r\n\r\nundeliverable";
         assert!(read_letter(daemon).unwrap().automatic.is_some());
-        let report = b"From: a@x.org\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nfailed\r\n--b--\r\n";
-        assert!(read_letter(report).unwrap().automatic.is_some());
+        let report = b"From: a@x.org\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nfailed\r\n--b\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.x.org\r\n\r\nFinal-Recipient: rfc822; Gone@Example.org\r\nAction: failed\r\nStatus: 5.1.1\r\n--b--\r\n";
+        let l = read_letter(report).unwrap();
+        assert!(l.automatic.is_some());
+        assert_eq!(l.bounce_for.as_deref(), Some("gone@example.org"));
     }
 }

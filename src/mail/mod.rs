@@ -1,9 +1,12 @@
 //! The edges where mail comes in and goes out: MIME decoding into a plain [`Letter`], the
-//! Maildir inbox, and outgoing mail written as files.
+//! Maildir inbox and the IMAP inbox, outgoing mail written as files or sent by SMTP.
 
+pub mod imap;
 pub mod letter;
 pub mod maildir;
 pub mod outgoing;
+pub mod security;
+pub mod smtp;
 
 pub use letter::{read_letter, Letter};
 pub use outgoing::Outgoing;

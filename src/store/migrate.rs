@@ -5,7 +5,10 @@ use sqlx::SqlitePool;
 use super::{db, StoreError};
 
 /// The migrations, embedded in the binary, in order.
-const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../../migrations/0001_init.sql"))];
+const MIGRATIONS: &[(i64, &str)] = &[
+    (1, include_str!("../../migrations/0001_init.sql")),
+    (2, include_str!("../../migrations/0002_delivery.sql")),
+];
 
 /// Brings the schema up to date.
 pub async fn apply(pool: &SqlitePool) -> Result<(), StoreError> {

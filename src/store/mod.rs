@@ -144,13 +144,17 @@ impl Store {
             .collect())
     }
 
-    /// Mails not yet sent, oldest first.
-    pub async fn unsent(&self, limit: i64) -> Result<Vec<(i64, Outgoing)>, StoreError> {
-        let rows = sqlx::query("SELECT id, recipient, subject, body, in_reply_to FROM outbox WHERE sent IS NULL ORDER BY id LIMIT ?")
-            .bind(limit)
-            .fetch_all(&self.pool)
-            .await
-            .map_err(db("reading the outbox"))?;
+    /// Mails not yet sent and due for a try at `now`, oldest first.
+    pub async fn unsent(&self, now: i64, limit: i64) -> Result<Vec<(i64, Outgoing)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, recipient, subject, body, in_reply_to FROM outbox \
+             WHERE sent IS NULL AND failed IS NULL AND (next_attempt IS NULL OR next_attempt <= ?) ORDER BY id LIMIT ?",
+        )
+        .bind(now)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db("reading the outbox"))?;
         Ok(rows
             .iter()
             .map(|r| {
@@ -165,6 +169,36 @@ impl Store {
                 )
             })
             .collect())
+    }
+
+    /// Records a delivery attempt before it is made; the next try waits until `next`.
+    pub async fn record_attempt(&self, id: i64, next: i64) -> Result<i64, StoreError> {
+        sqlx::query_scalar("UPDATE outbox SET attempts = attempts + 1, next_attempt = ? WHERE id = ? RETURNING attempts")
+            .bind(next)
+            .bind(id)
+            .fetch_one(&self.pool)
+            .await
+            .map_err(db("recording a delivery attempt"))
+    }
+
+    /// How many attempts a queued mail has had.
+    pub async fn attempts(&self, id: i64) -> Result<i64, StoreError> {
+        sqlx::query_scalar("SELECT attempts FROM outbox WHERE id = ?")
+            .bind(id)
+            .fetch_one(&self.pool)
+            .await
+            .map_err(db("reading delivery attempts"))
+    }
+
+    /// Marks a queued mail refused for good, with the server's answer.
+    pub async fn mark_failed(&self, id: i64, reason: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE outbox SET failed = ? WHERE id = ?")
+            .bind(reason)
+            .bind(id)
+            .execute(&self.pool)
+            .await
+            .map_err(db("marking a mail failed"))?;
+        Ok(())
     }
 
     /// Marks an outbox mail sent.
@@ -208,6 +242,14 @@ impl Store {
             .await
             .map_err(db("writing meta"))?;
         Ok(())
+    }
+
+    /// The addresses whose mail bounced.
+    pub async fn bounced(&self) -> Result<Vec<String>, StoreError> {
+        sqlx::query_scalar("SELECT DISTINCT address FROM bounces ORDER BY address")
+            .fetch_all(&self.pool)
+            .await
+            .map_err(db("reading bounces"))
     }
 
     /// How many mails were ever queued (for tests and the keeper).
@@ -567,6 +609,23 @@ impl Tx {
                 .await
                 .map_err(db("recording replies"))?;
         }
+        Ok(())
+    }
+
+    /// Records that mail to an address bounced.
+    pub async fn record_bounce(
+        &mut self,
+        address: &str,
+        reason: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO bounces (address, at, reason) VALUES (?, ?, ?)")
+            .bind(address)
+            .bind(now)
+            .bind(reason)
+            .execute(&mut *self.tx)
+            .await
+            .map_err(db("recording a bounce"))?;
         Ok(())
     }
 

@@ -66,6 +66,25 @@ impl World {
         self.round().await
     }
 
+    /// Drops a mail with extra header lines (each ending in CRLF) into the inbox.
+    pub async fn mail_with_headers(
+        &mut self,
+        from: &str,
+        subject: &str,
+        headers: &str,
+        body: &str,
+    ) -> Vec<Sent> {
+        self.seq += 1;
+        let raw = format!(
+            "From: {from}\r\nTo: judge@herald.test\r\nSubject: {subject}\r\nMessage-ID: <m{}@test>\r\n{headers}\r\n{}",
+            self.seq,
+            body.replace('\n', "\r\n")
+        );
+        let inbox = Maildir::open(&self.dir.join("inbox")).unwrap();
+        inbox.deliver(self.now.timestamp(), raw.as_bytes()).unwrap();
+        self.round().await
+    }
+
     /// Delivers the same raw mail again (same Message-ID).
     pub async fn redeliver_last(&mut self, from: &str, subject: &str, body: &str) -> Vec<Sent> {
         let raw = format!(

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Starts a private mail stack on loopback for herald's end-to-end tests: Dovecot (IMAP and
+# LMTP) and OpenSMTPD (SMTP, delivering to Dovecot by LMTP), from Debian's packages,
+# configured entirely inside $MAILSTACK_DIR (nothing in /etc is touched). Installs the
+# packages when missing. Writes $MAILSTACK_DIR/env with the ports, for the tests.
+#
+#   MAILSTACK_DIR=$(mktemp -d /tmp/ms.XXXXXX) scripts/mailstack/start.sh
+#   MAILSTACK_DIR=... scripts/mailstack/stop.sh
+#
+# Users (MAIL_USERS, "name:password ..."): mail to name@herald.test, IMAP login "name".
+set -euo pipefail
+
+D=${MAILSTACK_DIR:?set MAILSTACK_DIR to an empty directory, e.g. \$(mktemp -d /tmp/ms.XXXXXX)}
+SMTP_PORT=${SMTP_PORT:-10025}
+IMAP_PORT=${IMAP_PORT:-10143}
+LMTP_PORT=${LMTP_PORT:-10024}
+MAIL_USERS=${MAIL_USERS:-"judge:judgepw gm:gmpw p1:pw1 p2:pw2 p3:pw3 p4:pw4 p5:pw5 p6:pw6 p7:pw7"}
+here=$(cd "$(dirname "$0")" && pwd)
+
+if [ "$(id -u)" != 0 ]; then
+  echo "mailstack: run as root (OpenSMTPD needs it; CI runs as root)" >&2
+  exit 1
+fi
+if ! command -v dovecot >/dev/null || ! command -v smtpd >/dev/null; then
+  echo "mailstack: installing dovecot-imapd dovecot-lmtpd opensmtpd" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    dovecot-imapd dovecot-lmtpd opensmtpd >/dev/null
+fi
+
+trap '"$here/stop.sh"' ERR
+mkdir -p "$D"
+chmod 755 "$D"
+uid=$(id -u dovecot)
+gid=$(id -g dovecot)
+
+: > "$D/passwd"
+: > "$D/smtpd-users"
+for pair in $MAIL_USERS; do
+  user=${pair%%:*}
+  pass=${pair#*:}
+  mkdir -p "$D/mail/$user"
+  chown -R "$uid:$gid" "$D/mail/$user"
+  echo "$user:{PLAIN}$pass:$uid:$gid::$D/mail/$user::" >> "$D/passwd"
+  echo "$user $uid:$gid:/var/empty" >> "$D/smtpd-users"
+done
+
+cat > "$D/dovecot.conf" <<CONF
+protocols = imap lmtp
+listen = 127.0.0.1
+base_dir = $D/base
+state_dir = $D/state
+instance_name = herald-ms-$IMAP_PORT
+log_path = $D/dovecot.log
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+first_valid_uid = $uid
+mail_location = maildir:~/Maildir
+mail_fsync = never
+passdb {
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%n $D/passwd
+}
+userdb {
+  driver = passwd-file
+  args = username_format=%n $D/passwd
+}
+service anvil {
+  chroot =
+}
+service imap-login {
+  chroot =
+  inet_listener imap {
+    address = 127.0.0.1
+    port = $IMAP_PORT
+  }
+  inet_listener imaps {
+    port = 0
+  }
+}
+service lmtp {
+  inet_listener lmtp {
+    address = 127.0.0.1
+    port = $LMTP_PORT
+  }
+}
+protocol lmtp {
+  postmaster_address = postmaster@herald.test
+}
+protocol imap {
+  mail_max_userip_connections = 100
+}
+CONF
+
+cat > "$D/smtpd.conf" <<CONF
+table users file:$D/smtpd-users
+listen on 127.0.0.1 port $SMTP_PORT
+action "dovecot" lmtp "127.0.0.1:$LMTP_PORT" rcpt-to userbase <users>
+match from any for any action "dovecot"
+CONF
+
+wait_for() { # port, greeting prefix
+  for _ in $(seq 1 100); do
+    if { exec 3<>"/dev/tcp/127.0.0.1/$1"; } 2>/dev/null; then
+      if read -r -t 2 line <&3 && [[ "$line" == "$2"* ]]; then
+        exec 3<&- 3>&-
+        return 0
+      fi
+      exec 3<&- 3>&-
+    fi
+    sleep 0.1
+  done
+  echo "mailstack: nothing answered '$2' on port $1" >&2
+  return 1
+}
+
+dovecot -F -c "$D/dovecot.conf" >> "$D/dovecot.out" 2>&1 &
+echo $! > "$D/dovecot.pid"
+wait_for "$IMAP_PORT" "* OK"
+wait_for "$LMTP_PORT" "220"
+doveadm -c "$D/dovecot.conf" auth test judge "$(echo "$MAIL_USERS" | tr ' ' '\n' | grep '^judge:' | cut -d: -f2)" >/dev/null
+
+smtpd -d -f "$D/smtpd.conf" > "$D/smtp.log" 2>&1 &
+echo $! > "$D/smtp.pid"
+wait_for "$SMTP_PORT" "220"
+
+cat > "$D/env" <<ENV
+HERALD_TEST_SMTP_PORT=$SMTP_PORT
+HERALD_TEST_IMAP_PORT=$IMAP_PORT
+HERALD_TEST_MAILSTACK=$D
+ENV
+echo "mailstack up: SMTP 127.0.0.1:$SMTP_PORT  IMAP 127.0.0.1:$IMAP_PORT  dir=$D"

@@ -1,0 +1,85 @@
+//! The outbox over SMTP (lettre on tokio): plain on loopback, STARTTLS or TLS elsewhere,
+//! with authentication. A 4xx answer or a dropped connection is transient (the mail stays
+//! queued and is retried with backoff); a 5xx is permanent (recorded and reported).
+
+use std::time::Duration;
+
+use lettre::address::Envelope;
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+
+use super::security::Security;
+
+/// Where and how to send mail.
+#[derive(Clone, Debug)]
+pub struct SmtpSettings {
+    /// Server host.
+    pub host: String,
+    /// Server port.
+    pub port: u16,
+    /// Plain, TLS or STARTTLS.
+    pub security: Security,
+    /// Login name; empty: no authentication.
+    pub user: String,
+    /// Password.
+    pub password: String,
+}
+
+/// How a send went.
+#[derive(Debug)]
+pub enum SendError {
+    /// Try again later (4xx, connection trouble).
+    Transient(String),
+    /// The server refused for good (5xx, a bad address).
+    Permanent(String),
+}
+
+/// An SMTP client.
+#[derive(Clone)]
+pub struct SmtpOutbox {
+    transport: AsyncSmtpTransport<Tokio1Executor>,
+}
+
+impl std::fmt::Debug for SmtpOutbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SmtpOutbox")
+    }
+}
+
+impl SmtpOutbox {
+    /// A client for these settings (connects when sending).
+    pub fn new(s: &SmtpSettings) -> Result<SmtpOutbox, String> {
+        let builder = match s.security {
+            Security::None => AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&s.host),
+            Security::Tls => {
+                AsyncSmtpTransport::<Tokio1Executor>::relay(&s.host).map_err(|e| e.to_string())?
+            }
+            Security::StartTls => AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(&s.host)
+                .map_err(|e| e.to_string())?,
+        };
+        let mut builder = builder.port(s.port).timeout(Some(Duration::from_secs(30)));
+        if !s.user.is_empty() {
+            builder = builder.credentials(Credentials::new(s.user.clone(), s.password.clone()));
+        }
+        Ok(SmtpOutbox {
+            transport: builder.build(),
+        })
+    }
+
+    /// Sends one rendered mail from `from` to `to`.
+    pub async fn send(&self, from: &str, to: &str, bytes: &[u8]) -> Result<(), SendError> {
+        let from = from
+            .parse()
+            .map_err(|e| SendError::Permanent(format!("herald's address '{from}': {e}")))?;
+        let rcpt = to
+            .parse()
+            .map_err(|e| SendError::Permanent(format!("recipient '{to}': {e}")))?;
+        let envelope = Envelope::new(Some(from), vec![rcpt])
+            .map_err(|e| SendError::Permanent(e.to_string()))?;
+        match self.transport.send_raw(&envelope, bytes).await {
+            Ok(_) => Ok(()),
+            Err(e) if e.is_permanent() => Err(SendError::Permanent(e.to_string())),
+            Err(e) => Err(SendError::Transient(e.to_string())),
+        }
+    }
+}
