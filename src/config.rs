@@ -138,6 +138,9 @@ pub struct SmtpSection {
     pub password: String,
     /// Read the password from this environment variable instead.
     pub password_env: String,
+    /// Seconds before the first retry of a mail the server did not take (4xx, no
+    /// connection); each further retry waits twice as long, at most an hour.
+    pub retry_seconds: u64,
 }
 
 impl Default for ImapSection {
@@ -164,6 +167,7 @@ impl Default for SmtpSection {
             user: String::new(),
             password: String::new(),
             password_env: String::new(),
+            retry_seconds: 60,
         }
     }
 }
@@ -410,4 +414,50 @@ pub fn parse_duration(text: &str) -> Option<Duration> {
         }
     }
     number.is_empty().then_some(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_config_file_is_the_defaults() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("config/herald.toml");
+        let shipped = Config::load(&path, true).unwrap();
+        let default = Config::default();
+        assert_eq!(format!("{shipped:?}"), format!("{default:?}"));
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_are_refused() {
+        let dir = std::env::temp_dir().join(format!("herald-cfg-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("c.toml");
+        std::fs::write(&path, "[judge]\naddres = \"x@y\"\n").unwrap();
+        assert!(Config::load(&path, true)
+            .unwrap_err()
+            .to_string()
+            .contains("addres"));
+        std::fs::write(&path, "[timing]\nmove_next = \"soon\"\n").unwrap();
+        assert!(Config::load(&path, true)
+            .unwrap_err()
+            .to_string()
+            .contains("move_next"));
+        std::fs::write(&path, "[inbox]\nkind = \"pop3\"\n").unwrap();
+        assert!(Config::load(&path, true)
+            .unwrap_err()
+            .to_string()
+            .contains("maildir or imap"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn durations_read_days_hours_minutes() {
+        assert_eq!(parse_duration("7d"), Some(Duration::days(7)));
+        assert_eq!(parse_duration("1d12h"), Some(Duration::hours(36)));
+        assert_eq!(parse_duration("90m"), Some(Duration::minutes(90)));
+        assert_eq!(parse_duration("0m"), Some(Duration::zero()));
+        assert_eq!(parse_duration("7"), None);
+        assert_eq!(parse_duration("x"), None);
+    }
 }

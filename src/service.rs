@@ -540,7 +540,7 @@ impl Service {
     /// Sends queued mail that is due (SMTP, or files in the outbox Maildir); returns how many
     /// went out. Each attempt is recorded before it is made, so a crash between sending and
     /// recording resends with the same Message-ID rather than losing the mail. A transient
-    /// failure is retried with backoff (1, 2, 4 … minutes, at most an hour); a permanent one
+    /// failure is retried with backoff (`[smtp] retry_seconds`, doubling, at most an hour); a permanent one
     /// is kept with the server's answer and reported in the log.
     pub async fn deliver(&self, now: DateTime<Utc>) -> Result<usize, ServiceError> {
         let mut n = 0;
@@ -576,7 +576,8 @@ impl Service {
                     }
                     Some(smtp) => {
                         let tried = self.store.attempts(id).await?;
-                        let backoff = 60i64 << tried.min(6);
+                        let backoff =
+                            (self.config.smtp.retry_seconds.max(1) as i64) << tried.min(12);
                         self.store
                             .record_attempt(id, ts + backoff.min(3600))
                             .await?;

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod stack;
+
 use std::path::PathBuf;
 
 use chrono::{DateTime, Duration, Utc};

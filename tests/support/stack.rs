@@ -1,0 +1,191 @@
+//! The real mail stack from `scripts/mailstack/start.sh`: ports from the environment, a
+//! player's SMTP sends and IMAP reads, and herald's daemon configured for IMAP and SMTP.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures_util::TryStreamExt;
+use herald::config::Config;
+use herald::mail::security::Security;
+use herald::service::Service;
+use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+
+pub const DOMAIN: &str = "herald.test";
+
+pub fn port(var: &str) -> u16 {
+    std::env::var(var)
+        .unwrap_or_else(|_| {
+            panic!(
+                "{var} is not set: run the tests with scripts/test, which starts the mail servers"
+            )
+        })
+        .parse()
+        .expect("a port number")
+}
+
+pub struct Stack {
+    pub smtp_port: u16,
+    pub imap_port: u16,
+    pub game: String,
+}
+
+impl Stack {
+    pub fn new(tag: &str) -> Stack {
+        Stack {
+            smtp_port: port("HERALD_TEST_SMTP_PORT"),
+            imap_port: port("HERALD_TEST_IMAP_PORT"),
+            game: format!("{tag}{}", std::process::id() % 100_000),
+        }
+    }
+
+    pub async fn send(&self, user: &str, subject: &str, body: &str) {
+        let mailer = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous("127.0.0.1")
+            .port(self.smtp_port)
+            .build();
+        let msg = lettre::Message::builder()
+            .from(format!("{user}@{DOMAIN}").parse().unwrap())
+            .to(format!("judge@{DOMAIN}").parse().unwrap())
+            .subject(subject)
+            .body(body.replace('\n', "\r\n"))
+            .unwrap();
+        mailer
+            .send(msg)
+            .await
+            .expect("the SMTP server takes the mail");
+    }
+
+    /// Waits for an unread mail to `user` whose subject contains `subject`; reads it (marking
+    /// it seen) and returns its body.
+    pub async fn expect(&self, user: &str, password: &str, subject: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let tcp = tokio::net::TcpStream::connect(("127.0.0.1", self.imap_port))
+            .await
+            .unwrap();
+        let mut client = async_imap::Client::new(tcp);
+        client.read_response().await.unwrap();
+        let mut session = client
+            .login(user, password)
+            .await
+            .map_err(|(e, _)| e)
+            .unwrap();
+        loop {
+            session.select("INBOX").await.unwrap();
+            let found: Vec<u32> = session
+                .uid_search(format!("UNSEEN SUBJECT \"{subject}\""))
+                .await
+                .unwrap()
+                .into_iter()
+                .collect();
+            if let Some(uid) = found.into_iter().min() {
+                let fetched: Vec<_> = session
+                    .uid_fetch(uid.to_string(), "BODY[]")
+                    .await
+                    .unwrap()
+                    .try_collect()
+                    .await
+                    .unwrap();
+                let raw = fetched[0].body().unwrap().to_vec();
+                let _ = session.logout().await;
+                let msg = mail_parser::MessageParser::default().parse(&raw).unwrap();
+                return msg.body_text(0).unwrap().into_owned();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no mail '{subject}' reached {user} within 30 s"
+            );
+            tokio::time::sleep(Duration::from_millis(150)).await;
+        }
+    }
+}
+
+impl Stack {
+    /// How many mails to `user` have a subject containing `subject` (read or not).
+    pub async fn count(&self, user: &str, password: &str, subject: &str) -> usize {
+        let tcp = tokio::net::TcpStream::connect(("127.0.0.1", self.imap_port))
+            .await
+            .unwrap();
+        let mut client = async_imap::Client::new(tcp);
+        client.read_response().await.unwrap();
+        let mut session = client
+            .login(user, password)
+            .await
+            .map_err(|(e, _)| e)
+            .unwrap();
+        session.select("INBOX").await.unwrap();
+        let n = session
+            .uid_search(format!("SUBJECT \"{subject}\""))
+            .await
+            .unwrap()
+            .len();
+        let _ = session.logout().await;
+        n
+    }
+
+    /// The mail stack's directory (pid files, configs).
+    pub fn dir() -> std::path::PathBuf {
+        std::env::var("HERALD_TEST_MAILSTACK")
+            .expect("HERALD_TEST_MAILSTACK: run scripts/test")
+            .into()
+    }
+}
+
+/// herald's daemon on the stack, running until `stop` is sent.
+pub struct Daemon {
+    pub service: Arc<Service>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<()>>,
+    dir: std::path::PathBuf,
+}
+
+impl Daemon {
+    pub async fn start(stack: &Stack, tag: &str, tune: impl FnOnce(&mut Config)) -> Daemon {
+        let dir = std::env::temp_dir().join(format!("herald-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut config = Config::default();
+        config.storage.database = dir.join("herald.db");
+        config.inbox.maildir = dir.join("inbox");
+        config.outbox.maildir = dir.join("outbox");
+        config.judge.address = format!("judge@{DOMAIN}");
+        config.inbox.kind = "imap".into();
+        config.inbox.poll_seconds = 1;
+        config.imap.port = stack.imap_port;
+        config.imap.security = Security::None;
+        config.imap.user = "judge".into();
+        config.imap.password = "judgepw".into();
+        config.outbox.kind = "smtp".into();
+        config.smtp.port = stack.smtp_port;
+        config.timing.early_delay = "0m".into();
+        tune(&mut config);
+        let service = Arc::new(Service::open(config).await.unwrap());
+        let (stop, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let task = {
+            let service = service.clone();
+            tokio::spawn(async move {
+                herald::daemon::run(&service, async {
+                    let _ = stop_rx.await;
+                })
+                .await
+            })
+        };
+        Daemon {
+            service,
+            stop: Some(stop),
+            task: Some(task),
+            dir,
+        }
+    }
+
+    pub async fn stop(mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.task.take() {
+            t.await.unwrap();
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Unused parts of the helpers stay quiet.
+#[allow(dead_code)]
+fn _unused(_: Duration, _: Instant) {}
