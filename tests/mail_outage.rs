@@ -39,6 +39,9 @@ fn stop(name: &str) {
         .unwrap();
 }
 
+// The restarted server runs on after this function, like the one start.sh started; stop.sh
+// ends it by its pid file.
+#[allow(clippy::zombie_processes)]
 fn start(name: &str, program: &str, args: &[&str], port: u16, greeting: &str) {
     let d = Stack::dir();
     let log = std::fs::OpenOptions::new()
@@ -104,14 +107,14 @@ async fn smtp_and_imap_outages_lose_nothing_and_send_nothing_twice() {
     let d = Stack::dir();
     let smtp_conf = d.join("smtpd.conf");
 
-    // SMTP down while a reply is due.
+    // SMTP down while a reply is due (subjects carry this run's token: mailboxes outlive runs).
+    let during = format!("during the smtp outage {}", stack.game);
+    let after = format!("after the imap outage {}", stack.game);
+    let re_during = format!("Re: {during}");
     stop("smtp");
-    inject(&format!("p1@{DOMAIN}"), "during the smtp outage", "LIST");
+    inject(&format!("p1@{DOMAIN}"), &during, "LIST");
     tokio::time::sleep(Duration::from_secs(4)).await;
-    assert_eq!(
-        stack.count("p1", "pw1", "Re: during the smtp outage").await,
-        0
-    );
+    assert_eq!(stack.count("p1", "pw1", &re_during).await, 0);
     assert!(
         daemon.service.store.outbox_count().await.unwrap() >= 1,
         "the reply is queued"
@@ -123,13 +126,11 @@ async fn smtp_and_imap_outages_lose_nothing_and_send_nothing_twice() {
         stack.smtp_port,
         "220",
     );
-    let reply = stack
-        .expect("p1", "pw1", "Re: during the smtp outage")
-        .await;
+    let reply = stack.expect("p1", "pw1", &re_during).await;
     assert!(reply.contains(":: Judge: judge@herald.test"), "{reply}");
     tokio::time::sleep(Duration::from_secs(4)).await;
     assert_eq!(
-        stack.count("p1", "pw1", "Re: during the smtp outage").await,
+        stack.count("p1", "pw1", &re_during).await,
         1,
         "delivered once"
     );
@@ -145,8 +146,8 @@ async fn smtp_and_imap_outages_lose_nothing_and_send_nothing_twice() {
         stack.imap_port,
         "* OK",
     );
-    stack.send("p2", "after the imap outage", "LIST\n").await;
-    let reply = stack.expect("p2", "pw2", "Re: after the imap outage").await;
+    stack.send("p2", &after, "LIST\n").await;
+    let reply = stack.expect("p2", "pw2", &format!("Re: {after}")).await;
     assert!(reply.contains(":: Judge: judge@herald.test"), "{reply}");
 
     daemon.stop().await;
