@@ -7,6 +7,7 @@
 //! - [`judge`]: the mail command language, game life, deadlines, press, replies and results.
 //! - [`mail`]: incoming mail decoded into letters, Maildirs, outgoing mail.
 //! - [`service`]: the judge on its store and mailboxes: ingest, tick, deliver.
+//! - [`failpoint`]: crash points for the crash tests (`HERALD_FAILPOINT`).
 //! - [`daemon`]: the loop that runs the service until told to stop.
 //! - [`store`]: SQLite: games, handled mails, the outbox, the Master action log.
 //! - [`cases`]: the adjudication case runner (`herald datc`), reading jDip's DATC format.
@@ -15,6 +16,7 @@ pub mod cases;
 pub mod catalog;
 pub mod config;
 pub mod daemon;
+pub mod failpoint;
 pub mod game;
 pub mod judge;
 pub mod mail;

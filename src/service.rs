@@ -365,6 +365,9 @@ impl Service {
         tx.log_many(&actions, ts).await?;
         tx.record_mails(&records, ts).await?;
         tx.record_replies(&replied, ts).await?;
+        if !records.is_empty() {
+            crate::failpoint::hit("during-processing");
+        }
         tx.commit().await?;
         Ok(outcomes)
     }
@@ -424,10 +427,14 @@ impl Service {
                 return Err(e.into());
             }
         };
+        if !fetched.is_empty() {
+            crate::failpoint::hit("after-fetch");
+        }
         let mut n = 0;
         for batch in fetched.chunks(100) {
             let refs: Vec<&[u8]> = batch.iter().map(|(_, raw)| raw.as_slice()).collect();
             self.ingest_batch(&refs, now).await?;
+            crate::failpoint::hit("after-commit");
             let uids: Vec<u32> = batch.iter().map(|(uid, _)| *uid).collect();
             if let Err(e) = inbox.mark_handled(&uids).await {
                 inbox.reset();
@@ -582,7 +589,7 @@ impl Service {
                             .record_attempt(id, ts + backoff.min(3600))
                             .await?;
                         match smtp.send(&self.judge.address, &mail.to, &bytes).await {
-                            Ok(()) => {}
+                            Ok(()) => crate::failpoint::hit("during-sending"),
                             Err(SendError::Transient(why)) => {
                                 warn!(id, to = %mail.to, error = %why, "sending failed; will retry");
                                 stalled = true;

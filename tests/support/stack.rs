@@ -121,6 +121,46 @@ impl Stack {
         n
     }
 
+    /// The Message-IDs of the mails to `user` whose subject contains `subject`.
+    pub async fn message_ids(&self, user: &str, password: &str, subject: &str) -> Vec<String> {
+        let tcp = tokio::net::TcpStream::connect(("127.0.0.1", self.imap_port))
+            .await
+            .unwrap();
+        let mut client = async_imap::Client::new(tcp);
+        client.read_response().await.unwrap();
+        let mut session = client
+            .login(user, password)
+            .await
+            .map_err(|(e, _)| e)
+            .unwrap();
+        session.select("INBOX").await.unwrap();
+        let uids: Vec<String> = session
+            .uid_search(format!("SUBJECT \"{subject}\""))
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|u| u.to_string())
+            .collect();
+        let mut ids = Vec::new();
+        if !uids.is_empty() {
+            let fetched: Vec<_> = session
+                .uid_fetch(uids.join(","), "BODY.PEEK[]")
+                .await
+                .unwrap()
+                .try_collect()
+                .await
+                .unwrap();
+            for f in fetched {
+                let msg = mail_parser::MessageParser::default()
+                    .parse(f.body().unwrap())
+                    .unwrap();
+                ids.push(msg.message_id().unwrap_or("").to_string());
+            }
+        }
+        let _ = session.logout().await;
+        ids
+    }
+
     /// The mail stack's directory (pid files, configs).
     pub fn dir() -> std::path::PathBuf {
         std::env::var("HERALD_TEST_MAILSTACK")
