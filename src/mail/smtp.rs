@@ -34,10 +34,14 @@ pub enum SendError {
     Permanent(String),
 }
 
+/// Mails sent over one connection before herald opens a new one: servers limit messages
+/// per session (OpenSMTPD answers 452 after 100).
+const PER_CONNECTION: u32 = 50;
+
 /// An SMTP client.
-#[derive(Clone)]
 pub struct SmtpOutbox {
-    transport: AsyncSmtpTransport<Tokio1Executor>,
+    settings: SmtpSettings,
+    transport: std::sync::Mutex<(AsyncSmtpTransport<Tokio1Executor>, u32)>,
 }
 
 impl std::fmt::Debug for SmtpOutbox {
@@ -49,6 +53,14 @@ impl std::fmt::Debug for SmtpOutbox {
 impl SmtpOutbox {
     /// A client for these settings (connects when sending).
     pub fn new(s: &SmtpSettings) -> Result<SmtpOutbox, String> {
+        let transport = Self::transport(s)?;
+        Ok(SmtpOutbox {
+            settings: s.clone(),
+            transport: std::sync::Mutex::new((transport, 0)),
+        })
+    }
+
+    fn transport(s: &SmtpSettings) -> Result<AsyncSmtpTransport<Tokio1Executor>, String> {
         let builder = match s.security {
             Security::None => AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&s.host),
             Security::Tls => {
@@ -61,9 +73,7 @@ impl SmtpOutbox {
         if !s.user.is_empty() {
             builder = builder.credentials(Credentials::new(s.user.clone(), s.password.clone()));
         }
-        Ok(SmtpOutbox {
-            transport: builder.build(),
-        })
+        Ok(builder.build())
     }
 
     /// Sends one rendered mail from `from` to `to`.
@@ -76,7 +86,23 @@ impl SmtpOutbox {
             .map_err(|e| SendError::Permanent(format!("recipient '{to}': {e}")))?;
         let envelope = Envelope::new(Some(from), vec![rcpt])
             .map_err(|e| SendError::Permanent(e.to_string()))?;
-        match self.transport.send_raw(&envelope, bytes).await {
+        let transport = {
+            let mut guard = self.transport.lock().unwrap_or_else(|e| e.into_inner());
+            if guard.1 >= PER_CONNECTION {
+                guard.0 = Self::transport(&self.settings).map_err(SendError::Permanent)?;
+                guard.1 = 0;
+            }
+            guard.1 += 1;
+            guard.0.clone()
+        };
+        let result = transport.send_raw(&envelope, bytes).await;
+        if result.is_err() {
+            // A fresh connection for the next try.
+            if let Ok(t) = Self::transport(&self.settings) {
+                *self.transport.lock().unwrap_or_else(|e| e.into_inner()) = (t, 0);
+            }
+        }
+        match result {
             Ok(_) => Ok(()),
             Err(e) if e.is_permanent() => Err(SendError::Permanent(e.to_string())),
             Err(e) => Err(SendError::Transient(e.to_string())),
