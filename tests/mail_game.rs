@@ -548,3 +548,57 @@ async fn a_bounce_marks_the_address_and_tells_the_master() {
         ["ann@example.org"]
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rule_switches_are_chosen_at_creation() {
+    let mut w = World::new("rules").await;
+    let sent = w
+        .mail(
+            GM,
+            "new",
+            "CREATE ?rs gmpass standard remote_builds victory=20\n",
+        )
+        .await;
+    assert!(
+        to(&sent, GM)
+            .body
+            .contains("Rule switches: remote_builds, victory=20."),
+        "{}",
+        to(&sent, GM).body
+    );
+    let sent = w
+        .mail(GM, "new", "CREATE ?bad gmpass standard portage\n")
+        .await;
+    let r = to(&sent, GM);
+    assert!(
+        r.body
+            .contains("the 'portage' switch is not available yet; the game was not created"),
+        "{}",
+        r.body
+    );
+    let sent = w
+        .mail(
+            GM,
+            "set",
+            "SIGNON Mrs gmpass\nSET RULE no_ocean_convoys\nSET RULE flying\n",
+        )
+        .await;
+    let r = to(&sent, GM);
+    assert!(
+        r.body.contains("Rule switch set: no_ocean_convoys."),
+        "{}",
+        r.body
+    );
+    assert!(
+        r.body.contains("unknown rule switch 'flying'"),
+        "{}",
+        r.body
+    );
+    let rows = w.service.store.games().await.unwrap();
+    assert_eq!(rows.len(), 1, "the refused game was not created");
+    let game: herald::judge::Game = serde_json::from_str(&rows[0].state).unwrap();
+    let rules = w.service.judge.rules(&game);
+    assert_eq!(rules.build_sites, herald::game::rules::BuildSites::AnyOwned);
+    assert_eq!(rules.victory_centres, 20);
+    assert!(!rules.ocean_convoys);
+}

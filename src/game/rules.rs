@@ -55,11 +55,67 @@ impl Rules {
         }
     }
 
+    /// Turns a named switch on (or sets a value), as a Master asks at creation:
+    /// `remote_builds` (builds in any owned centre), `home_builds`, `victory=N`,
+    /// `ocean_convoys`, `no_ocean_convoys`. Switches of variants still to come are refused
+    /// by name. Names match in any case, with `-` or `_`.
+    pub fn apply_switch(&mut self, switch: &str) -> Result<(), String> {
+        let s = switch.to_ascii_lowercase().replace('-', "_");
+        if let Some(n) = s.strip_prefix("victory=") {
+            let n: usize = n
+                .parse()
+                .map_err(|_| format!("'{switch}': victory=N needs a number of centres"))?;
+            if n == 0 {
+                return Err(format!("'{switch}': victory needs at least one centre"));
+            }
+            self.victory_centres = n;
+            return Ok(());
+        }
+        match s.as_str() {
+            "remote_builds" | "any_centre" | "anycentre" => self.build_sites = BuildSites::AnyOwned,
+            "home_builds" => self.build_sites = BuildSites::Home,
+            "ocean_convoys" => self.ocean_convoys = true,
+            "no_ocean_convoys" => self.ocean_convoys = false,
+            "portage" | "conversion" | "army_fleets" | "fast_ferry_only" | "dip_points" => {
+                return Err(format!("the '{s}' switch is not available yet"))
+            }
+            _ => {
+                return Err(format!(
+                    "unknown rule switch '{switch}' (remote_builds, home_builds, victory=N, ocean_convoys, no_ocean_convoys)"
+                ))
+            }
+        }
+        Ok(())
+    }
+
     /// Classical: builds in any owned centre while one home centre is held; 18 centres win.
     pub fn classical() -> Rules {
         Rules {
             build_sites: BuildSites::AnyOwnedWhileHomeHeld,
             ..Rules::standard()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn switches_change_the_rules_by_name() {
+        let mut r = Rules::standard();
+        r.apply_switch("Remote-Builds").unwrap();
+        assert_eq!(r.build_sites, BuildSites::AnyOwned);
+        r.apply_switch("victory=20").unwrap();
+        assert_eq!(r.victory_centres, 20);
+        assert!(r
+            .apply_switch("portage")
+            .unwrap_err()
+            .contains("not available yet"));
+        assert!(r
+            .apply_switch("flying")
+            .unwrap_err()
+            .contains("unknown rule switch 'flying'"));
+        assert!(r.apply_switch("victory=x").is_err());
     }
 }

@@ -8,6 +8,7 @@ use super::map::Map;
 use super::order::Order;
 use super::position::{Position, Unit};
 use super::resolve::{self, Adjustment, MovementResult, RetreatOutcome};
+use super::rules::Rules;
 use super::screen::{screen_movement, Ordered, Rejection};
 use super::variant::Variant;
 
@@ -46,9 +47,20 @@ pub struct Turn {
 /// Plays the phase `pos` is at with these orders (missing orders get the defaults: hold,
 /// disband, waive or civil-disorder removal).
 pub fn play(variant: &Variant, map: &Map, pos: &Position, orders: &[(PowerId, Order)]) -> Turn {
+    play_with(variant, &variant.rules, map, pos, orders)
+}
+
+/// [`play`] with rules other than the variant's own (a game's switches).
+pub fn play_with(
+    variant: &Variant,
+    rules: &Rules,
+    map: &Map,
+    pos: &Position,
+    orders: &[(PowerId, Order)],
+) -> Turn {
     let (mut next, report, rejections) = match pos.phase.kind {
         PhaseKind::Movement => {
-            let (ordered, rejections) = screen_movement(map, &variant.rules, pos, orders);
+            let (ordered, rejections) = screen_movement(map, rules, pos, orders);
             let result = resolve::resolve_movement(map, pos, &ordered);
             let mut next = result.position.clone();
             let mut destroyed = Vec::new();
@@ -81,7 +93,7 @@ pub fn play(variant: &Variant, map: &Map, pos: &Position, orders: &[(PowerId, Or
             (next, Report::Adjustment(done), rejections)
         }
     };
-    let winners = advance(variant, map, &mut next);
+    let winners = advance_with(variant, rules, map, &mut next);
     Turn {
         position: next,
         report,
@@ -93,6 +105,16 @@ pub fn play(variant: &Variant, map: &Map, pos: &Position, orders: &[(PowerId, Or
 /// Moves the board's phase on to the next one that needs orders; returns the powers that
 /// reached the victory count when centres changed hands on the way.
 pub fn advance(variant: &Variant, map: &Map, pos: &mut Position) -> Vec<PowerId> {
+    advance_with(variant, &variant.rules, map, pos)
+}
+
+/// [`advance`] with rules other than the variant's own.
+pub fn advance_with(
+    variant: &Variant,
+    rules: &Rules,
+    map: &Map,
+    pos: &mut Position,
+) -> Vec<PowerId> {
     let cal = &variant.calendar;
     let mut winners = Vec::new();
     loop {
@@ -100,7 +122,7 @@ pub fn advance(variant: &Variant, map: &Map, pos: &mut Position) -> Vec<PowerId>
             pos.take_centres(map);
             winners = map
                 .power_ids()
-                .filter(|&p| pos.centre_count(p) >= variant.rules.victory_centres)
+                .filter(|&p| pos.centre_count(p) >= rules.victory_centres)
                 .collect();
         }
         pos.phase = cal.next(pos.phase);

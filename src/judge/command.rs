@@ -50,7 +50,11 @@ pub enum Command {
         password: String,
         /// Variant, standard if absent.
         variant: Option<String>,
+        /// Rule switches after the variant (`remote_builds`, `victory=20`).
+        options: Vec<String>,
     },
+    /// `SET RULE switch` (the Master, before START).
+    Rule(String),
     /// `SIGNON <who><game> <password>`
     Signon {
         /// Who.
@@ -205,6 +209,10 @@ pub fn parse_command(line: &str) -> Command {
                 game: words[1].trim_start_matches('?').to_string(),
                 password: words[2].to_string(),
                 variant: arg(3),
+                options: words
+                    .get(4..)
+                    .map(|w| w.iter().map(|s| s.to_string()).collect())
+                    .unwrap_or_default(),
             }
         }
         "OBSERVE" | "WATCH" if words.len() >= 3 => {
@@ -327,6 +335,7 @@ fn set(words: &[&str], upper: &[String]) -> Command {
             _ => Command::UnknownSet(words.join(" ")),
         },
         "ZONE" | "TIMEZONE" | "TZ" if words.len() == 3 => Command::Zone(arg),
+        "RULE" if words.len() == 3 => Command::Rule(arg),
         _ => Command::UnknownSet(words.join(" ")),
     }
 }
@@ -388,8 +397,22 @@ mod tests {
             Command::Create {
                 game: "war1901".into(),
                 password: "pw".into(),
-                variant: Some("classical".into())
+                variant: Some("classical".into()),
+                options: vec![]
             }
+        );
+        assert_eq!(
+            parse_command("create ?g pw standard remote_builds victory=20"),
+            Command::Create {
+                game: "g".into(),
+                password: "pw".into(),
+                variant: Some("standard".into()),
+                options: vec!["remote_builds".into(), "victory=20".into()]
+            }
+        );
+        assert_eq!(
+            parse_command("SET RULE remote_builds"),
+            Command::Rule("remote_builds".into())
         );
     }
 

@@ -205,6 +205,9 @@ pub struct Game {
     /// replacement or the Master, and the clock has nothing to do.
     #[serde(default)]
     pub waiting: bool,
+    /// Rule switches the Master chose at creation (`CREATE ?g pw standard remote_builds`).
+    #[serde(default)]
+    pub rules: Vec<String>,
 }
 
 impl Game {

@@ -88,6 +88,16 @@ impl Judge {
             .expect("the standard variant is built in")
     }
 
+    /// The game's rules: its variant's, with the switches chosen at creation.
+    pub fn rules(&self, game: &Game) -> crate::game::rules::Rules {
+        let mut rules = self.variant(game).rules.clone();
+        for switch in &game.rules {
+            // Switches were checked when they were set; one that no longer applies is skipped.
+            let _ = rules.apply_switch(switch);
+        }
+        rules
+    }
+
     /// The map as it stands at the game's current phase (scheduled changes applied).
     pub fn map<'a>(&self, variant: &'a Variant) -> &'a Map {
         &variant.map

@@ -86,6 +86,7 @@ pub fn submit(
     wrong_phase: Option<&str>,
 ) -> (Vec<String>, bool) {
     let variant = judge.variant(game);
+    let rules = judge.rules(game);
     let map = &variant.map;
     let Some(pos) = game.position.clone() else {
         return (
@@ -114,8 +115,7 @@ pub fn submit(
         };
         let check: Result<(), String> = match pos.phase.kind {
             PhaseKind::Movement => {
-                let (_, rejected) =
-                    screen_movement(map, &variant.rules, &pos, &[(power, order.clone())]);
+                let (_, rejected) = screen_movement(map, &rules, &pos, &[(power, order.clone())]);
                 rejected.first().map_or(Ok(()), |r| Err(r.why.clone()))
             }
             PhaseKind::Retreat => {
@@ -129,7 +129,7 @@ pub fn submit(
                     .map(|o| (power, o.clone()))
                     .collect();
                 trial.push((power, order.clone()));
-                let (_, _, rejected) = resolve_adjustments(map, &variant.rules, &pos, &trial);
+                let (_, _, rejected) = resolve_adjustments(map, &rules, &pos, &trial);
                 let canonical = order.canonical(map);
                 rejected
                     .iter()

@@ -54,8 +54,8 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
         let names: Vec<String> = winners.iter().map(|&p| map.power(p).name.clone()).collect();
         game.outcome = Some(format!("Victory for {}", names.join(" and ")));
         game.status = Status::Finished;
-    } else if variant
-        .rules
+    } else if judge
+        .rules(game)
         .last_year
         .is_some_and(|y| game.position.as_ref().is_some_and(|p| p.phase.year > y))
     {
@@ -140,7 +140,8 @@ fn adjudicate(judge: &Judge, game: &Game) -> (Position, String, Vec<PowerId>) {
     let map = &variant.map;
     let pos = game.position.as_ref().expect("a running game has a board");
     let orders = all_stored(judge, game);
-    let t = turn::play(variant, map, pos, &orders);
+    let rules = judge.rules(game);
+    let t = turn::play_with(variant, &rules, map, pos, &orders);
     let mut lines = Vec::new();
     let cal = &variant.calendar;
     let season = &cal.season(pos.phase).name;

@@ -302,13 +302,14 @@ impl Session<'_> {
                 game,
                 password,
                 variant,
+                options,
             } => {
                 self.recognised = true;
                 if self.signed_on {
                     self.error(line, "only one SIGNON, CREATE or OBSERVE per mail");
                     return false;
                 }
-                self.create(line, &game, &password, variant.as_deref());
+                self.create(line, &game, &password, variant.as_deref(), &options);
             }
             Command::Signon {
                 who,
@@ -456,7 +457,14 @@ impl Session<'_> {
         }
     }
 
-    fn create(&mut self, line: &str, name: &str, password: &str, variant: Option<&str>) {
+    fn create(
+        &mut self,
+        line: &str,
+        name: &str,
+        password: &str,
+        variant: Option<&str>,
+        options: &[String],
+    ) {
         let key = name.to_ascii_lowercase();
         if key.is_empty() || key.len() > 12 || !key.chars().all(|c| c.is_ascii_alphanumeric()) {
             self.error(line, "a game name is 1 to 12 letters or digits");
@@ -467,9 +475,18 @@ impl Session<'_> {
             return;
         }
         let variant_name = variant.unwrap_or("standard").to_ascii_lowercase();
-        if let Err(e) = self.judge.catalog.variant(&variant_name) {
-            self.error(line, e.to_string());
-            return;
+        let mut rules = match self.judge.catalog.variant(&variant_name) {
+            Ok(v) => v.rules.clone(),
+            Err(e) => {
+                self.error(line, e.to_string());
+                return;
+            }
+        };
+        for switch in options {
+            if let Err(why) = rules.apply_switch(switch) {
+                self.error(line, format!("{why}; the game was not created"));
+                return;
+            }
         }
         let d = self.judge.durations;
         let timing = |(next, grace): (Duration, Duration)| Timing {
@@ -514,6 +531,7 @@ impl Session<'_> {
             centre_counts: Vec::new(),
             outcome: None,
             waiting: false,
+            rules: options.to_vec(),
         };
         self.games.insert(key.clone(), game);
         self.game = Some(key.clone());
@@ -524,6 +542,9 @@ impl Session<'_> {
         self.say(format!(
             "Game '{key}' ({variant_name}) created. You are its Master, signed on as M{key}."
         ));
+        if !options.is_empty() {
+            self.say(format!("Rule switches: {}.", options.join(", ")));
+        }
         self.say(format!(
             "Players join with SIGNON ?{key} <password>; START it when all have joined."
         ));
@@ -1294,6 +1315,21 @@ impl Session<'_> {
                 let mails = process::summary_mails(judge, g, now);
                 self.effects.mails.extend(mails);
                 self.say("The game is terminated.");
+            }
+            Command::Rule(switch) => {
+                let g = self.game();
+                if g.status != Status::Forming {
+                    self.error(line, "rule switches are set before START");
+                    return;
+                }
+                let mut rules = judge.rules(g);
+                match rules.apply_switch(&switch) {
+                    Ok(()) => {
+                        self.game_mut().rules.push(switch.clone());
+                        self.say(format!("Rule switch set: {switch}."));
+                    }
+                    Err(why) => self.error(line, why),
+                }
             }
             Command::UnknownSet(text) => self.error(
                 line,
