@@ -348,18 +348,7 @@ impl Service {
                 Ingested::Handled(queued)
             });
         }
-        let saves: Vec<(&str, &str, &judge::Game, Option<i64>)> = touched
-            .iter()
-            .filter_map(|n| games.get(n))
-            .map(|g| {
-                (
-                    g.name.as_str(),
-                    g.status.word(),
-                    g,
-                    self.judge.next_due(g).map(|d| d.timestamp()),
-                )
-            })
-            .collect();
+        let saves = self.rows(touched.iter().filter_map(|n| games.get(n)));
         tx.save_games(&saves, ts).await?;
         tx.queue_many(&mails, ts).await?;
         tx.log_many(&actions, ts).await?;
@@ -445,6 +434,23 @@ impl Service {
         Ok(n)
     }
 
+    /// Games as stored: name, status, state and when each next needs the clock.
+    fn rows<'a>(
+        &self,
+        games: impl Iterator<Item = &'a judge::Game>,
+    ) -> Vec<(&'a str, &'a str, &'a judge::Game, Option<i64>)> {
+        games
+            .map(|g| {
+                (
+                    g.name.as_str(),
+                    g.status.word(),
+                    g,
+                    self.judge.next_due(g).map(|d| d.timestamp()),
+                )
+            })
+            .collect()
+    }
+
     /// Waits for new mail (IMAP IDLE where the server offers it) or for `timeout`.
     pub async fn wait_for_mail(&self, timeout: std::time::Duration) -> Result<(), ServiceError> {
         match &self.imap {
@@ -506,17 +512,7 @@ impl Service {
                         .map(|a| (a.game, a.actor, a.what)),
                 );
             }
-            let saves: Vec<(&str, &str, &judge::Game, Option<i64>)> = games
-                .iter()
-                .map(|g| {
-                    (
-                        g.name.as_str(),
-                        g.status.word(),
-                        g,
-                        self.judge.next_due(g).map(|d| d.timestamp()),
-                    )
-                })
-                .collect();
+            let saves = self.rows(games.iter());
             tx.save_games(&saves, ts).await?;
             tx.queue_many(&mails, ts).await?;
             tx.log_many(&actions, ts).await?;

@@ -1185,9 +1185,7 @@ impl Session<'_> {
                 } else {
                     "NoNMR: at the end of grace, late powers are abandoned and the game waits."
                 };
-                let notices =
-                    judge.notice_all(self.game(), "Parameter Change", &[text.to_string()]);
-                self.effects.mails.extend(notices);
+                self.parameter_change(text.to_string());
             }
             Command::PressPolicy(p) => {
                 self.game_mut().settings.press = p;
@@ -1199,8 +1197,7 @@ impl Session<'_> {
                         PressPolicy::None => "off (only to and from the Master)",
                     }
                 );
-                let notices = judge.notice_all(self.game(), "Parameter Change", &[text]);
-                self.effects.mails.extend(notices);
+                self.parameter_change(text);
             }
             Command::Partial(on) => {
                 self.game_mut().settings.partial = on;
@@ -1209,9 +1206,7 @@ impl Session<'_> {
                 } else {
                     "Only broadcast press is allowed."
                 };
-                let notices =
-                    judge.notice_all(self.game(), "Parameter Change", &[text.to_string()]);
-                self.effects.mails.extend(notices);
+                self.parameter_change(text.to_string());
             }
             Command::Zone(name) => {
                 if name.parse::<chrono_tz::Tz>().is_err() {
@@ -1337,6 +1332,14 @@ impl Session<'_> {
             ),
             other => self.error(line, format!("{other:?} is not allowed here")),
         }
+    }
+
+    /// Tells everyone in the game that a setting changed.
+    fn parameter_change(&mut self, text: String) {
+        let notices = self
+            .judge
+            .notice_all(self.game(), "Parameter Change", &[text]);
+        self.effects.mails.extend(notices);
     }
 
     fn start(&mut self, line: &str) {
