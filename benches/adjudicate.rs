@@ -67,6 +67,9 @@ fn peer_orders(p: &Prepared) -> Vec<MappedMainOrder> {
                 Command::Convoy { from, to } => {
                     format!("{me} convoys {} -> {}", prov(from), prov(to))
                 }
+                Command::Portage { .. } => {
+                    panic!("the peer has no portage; the scenarios use none")
+                }
             };
             text.parse()
                 .unwrap_or_else(|e| panic!("peer order '{text}': {e:?}"))

@@ -57,7 +57,7 @@ impl Rules {
 
     /// Turns a named switch on (or sets a value), as a Master asks at creation:
     /// `remote_builds` (builds in any owned centre), `home_builds`, `victory=N`,
-    /// `ocean_convoys`, `no_ocean_convoys`. Switches of variants still to come are refused
+    /// `ocean_convoys`, `no_ocean_convoys`, `portage`. Switches of variants still to come are refused
     /// by name. Names match in any case, with `-` or `_`.
     pub fn apply_switch(&mut self, switch: &str) -> Result<(), String> {
         let s = switch.to_ascii_lowercase().replace('-', "_");
@@ -76,16 +76,25 @@ impl Rules {
             "home_builds" => self.build_sites = BuildSites::Home,
             "ocean_convoys" => self.ocean_convoys = true,
             "no_ocean_convoys" => self.ocean_convoys = false,
-            "portage" | "conversion" | "army_fleets" | "fast_ferry_only" | "dip_points" => {
+            "portage" => self.portage = true,
+            "conversion" | "army_fleets" | "fast_ferry_only" | "dip_points" => {
                 return Err(format!("the '{s}' switch is not available yet"))
             }
             _ => {
                 return Err(format!(
-                    "unknown rule switch '{switch}' (remote_builds, home_builds, victory=N, ocean_convoys, no_ocean_convoys)"
+                    "unknown rule switch '{switch}' (remote_builds, home_builds, victory=N, ocean_convoys, no_ocean_convoys, portage)"
                 ))
             }
         }
         Ok(())
+    }
+
+    /// Portage: the standard rules, and armies carry fleets over land.
+    pub fn portage() -> Rules {
+        Rules {
+            portage: true,
+            ..Rules::standard()
+        }
     }
 
     /// Classical: builds in any owned centre while one home centre is held; 18 centres win.
@@ -109,9 +118,11 @@ mod tests {
         r.apply_switch("victory=20").unwrap();
         assert_eq!(r.victory_centres, 20);
         assert!(r
-            .apply_switch("portage")
+            .apply_switch("conversion")
             .unwrap_err()
             .contains("not available yet"));
+        r.apply_switch("portage").unwrap();
+        assert!(r.portage);
         assert!(r
             .apply_switch("flying")
             .unwrap_err()

@@ -13,7 +13,34 @@ use super::order::{Action, Loc, Order};
 use super::position::{Position, Unit};
 use super::rules::Rules;
 
-/// How an army's move travels.
+/// The land provinces a portaged fleet is carried through, in order (at most six).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Route {
+    len: u8,
+    places: [ProvinceId; 6],
+}
+
+impl Route {
+    /// A route through these provinces, if there are one to six.
+    pub fn new(places: &[ProvinceId]) -> Option<Route> {
+        if places.is_empty() || places.len() > 6 {
+            return None;
+        }
+        let mut r = Route {
+            len: places.len() as u8,
+            places: [ProvinceId(0); 6],
+        };
+        r.places[..places.len()].copy_from_slice(places);
+        Some(r)
+    }
+
+    /// The provinces, in order.
+    pub fn places(&self) -> &[ProvinceId] {
+        &self.places[..self.len as usize]
+    }
+}
+
+/// How a move travels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Via {
     /// Over land.
@@ -23,6 +50,8 @@ pub enum Via {
     /// Adjacent and not asked: by convoy only if a fleet of its own power convoys it
     /// (2000 rules, DATC 4.A.3).
     Either,
+    /// A fleet carried over land by armies along this route (the portage rule).
+    Portage(Route),
 }
 
 /// A checked movement-phase order for the resolver.
@@ -56,6 +85,13 @@ pub enum Command {
         /// The convoyed army's province.
         from: ProvinceId,
         /// Its destination province.
+        to: ProvinceId,
+    },
+    /// Portage the fleet in `from` over this army's province to `to`.
+    Portage {
+        /// The carried fleet's province (water).
+        from: ProvinceId,
+        /// Its destination (water).
         to: ProvinceId,
     },
 }
@@ -138,7 +174,7 @@ fn check_one(
             return Err("a unit on the board can only disband in a retreat phase".into())
         }
         Action::Move { to, via, convoy } => {
-            let command = move_command(map, unit, here, *to, via, *convoy)?;
+            let command = move_command(map, rules, unit, here, *to, via, *convoy)?;
             if let Command::Move {
                 via: Via::Convoy, ..
             } = command
@@ -201,6 +237,33 @@ fn check_one(
                 }
             }
         }
+        Action::Portage { target, to } => {
+            if !rules.portage {
+                return Err("portage is not played in this game".into());
+            }
+            if unit.kind != UnitKind::Army {
+                return Err("only armies portage fleets".into());
+            }
+            let from = target.at.province;
+            match pos.unit_at(from) {
+                Some(u) if u.kind == UnitKind::Fleet => {}
+                _ => {
+                    return Err(format!(
+                        "there is no fleet in {} to portage",
+                        map.abbr(from)
+                    ))
+                }
+            }
+            if !map.province(from).terrain.is_water()
+                || !map.province(to.province).terrain.is_water()
+            {
+                return Err("a portage carries a fleet from water to water".into());
+            }
+            Command::Portage {
+                from,
+                to: to.province,
+            }
+        }
         Action::Convoy { target, to } => {
             if unit.kind != UnitKind::Fleet {
                 return Err("only fleets convoy".into());
@@ -259,6 +322,7 @@ pub fn describe(map: &Map, unit: Unit) -> String {
 
 fn move_command(
     map: &Map,
+    rules: &Rules,
     unit: Unit,
     here: ProvinceId,
     to: Loc,
@@ -299,6 +363,9 @@ fn move_command(
             Ok(Command::Move { to: dest.main, via })
         }
         UnitKind::Fleet => {
+            if !via.is_empty() && rules.portage {
+                return portage_move(map, unit, here, to, via);
+            }
             if convoy {
                 return Err("only armies can be convoyed".into());
             }
@@ -415,6 +482,65 @@ pub fn convoy_fleets_on_board(
     }
     extend(&fleets, &touches, origin, dest, &mut path, &mut needed);
     needed
+}
+
+/// A fleet's move carried over land: from water, through land provinces each next to the
+/// last (the first and last off the coast of the water they join), to water.
+fn portage_move(
+    map: &Map,
+    unit: Unit,
+    here: ProvinceId,
+    to: Loc,
+    via: &[ProvinceId],
+) -> Result<Command, String> {
+    let dest = map.province(to.province);
+    if !map.province(here).terrain.is_water() {
+        return Err(format!(
+            "a portage starts from water, and {} is not",
+            map.abbr(here)
+        ));
+    }
+    if !dest.terrain.is_water() {
+        return Err(format!("a portage ends on water, and {} is not", dest.abbr));
+    }
+    if let Some(&p) = via
+        .iter()
+        .find(|&&p| !matches!(map.province(p).terrain, Terrain::Land | Terrain::Coast))
+    {
+        return Err(format!(
+            "a portage route goes over land, and {} is not land",
+            map.abbr(p)
+        ));
+    }
+    let first = via[0];
+    let last = *via.last().expect("a route");
+    if !map.water_neighbours(here).contains(&first) {
+        return Err(format!(
+            "{} is not off the coast of {}",
+            map.abbr(here),
+            map.abbr(first)
+        ));
+    }
+    if let Some(w) = via.windows(2).find(|w| !map.army_adjacent(w[0], w[1])) {
+        return Err(format!(
+            "{} and {} are not next to each other",
+            map.abbr(w[0]),
+            map.abbr(w[1])
+        ));
+    }
+    if !map.water_neighbours(last).contains(&to.province) {
+        return Err(format!(
+            "{} is not off the coast of {}",
+            dest.abbr,
+            map.abbr(last)
+        ));
+    }
+    let route = Route::new(via).ok_or("a portage route has at most six provinces")?;
+    let _ = unit;
+    Ok(Command::Move {
+        to: dest.main,
+        via: Via::Portage(route),
+    })
 }
 
 #[cfg(test)]

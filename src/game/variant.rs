@@ -25,7 +25,7 @@ pub struct Variant {
 #[derive(Debug, thiserror::Error)]
 pub enum VariantError {
     /// No built-in variant of that name.
-    #[error("unknown variant '{0}' (known: standard, classical)")]
+    #[error("unknown variant '{0}' (known: standard, classical, portage)")]
     Unknown(String),
     /// Its map failed to load.
     #[error("the map of variant '{name}' does not load: {}", errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
@@ -82,16 +82,29 @@ impl Variant {
         .expect("the built-in classical map loads")
     }
 
+    /// Portage (Robert McMillan): the standard board, armies carry fleets over land.
+    pub fn portage() -> Variant {
+        Variant::new(
+            "portage",
+            builtin::STANDARD,
+            Calendar::standard(1901),
+            Rules::portage(),
+        )
+        .expect("the built-in standard map loads")
+    }
+
     /// The names of the built-in variants.
-    pub const BUILTIN: &'static [&'static str] = &["standard", "classical"];
+    pub const BUILTIN: &'static [&'static str] = &["standard", "classical", "portage"];
 
     /// A built-in variant by name, any case; built once and shared.
     pub fn builtin(name: &str) -> Result<&'static Variant, VariantError> {
         static STANDARD: OnceLock<Variant> = OnceLock::new();
         static CLASSICAL: OnceLock<Variant> = OnceLock::new();
+        static PORTAGE: OnceLock<Variant> = OnceLock::new();
         match name.to_ascii_lowercase().as_str() {
             "standard" => Ok(STANDARD.get_or_init(Variant::standard)),
             "classical" => Ok(CLASSICAL.get_or_init(Variant::classical)),
+            "portage" => Ok(PORTAGE.get_or_init(Variant::portage)),
             _ => Err(VariantError::Unknown(name.to_string())),
         }
     }

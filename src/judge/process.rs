@@ -179,6 +179,7 @@ fn adjudicate(judge: &Judge, game: &Game) -> (Position, String, Vec<PowerId>) {
                 match result.outcomes[i] {
                     Outcome::Bounced => notes.push("bounce"),
                     Outcome::NoConvoy => notes.push("no convoy"),
+                    Outcome::NoPortage => notes.push("portage disrupted"),
                     Outcome::Cut => notes.push("cut"),
                     Outcome::SupportVoid => notes.push("void"),
                     Outcome::Disrupted => notes.push("disrupted"),
@@ -486,6 +487,9 @@ fn command_text(map: &Map, pos: &Position, c: Command, me: PowerId) -> String {
         }
         Command::Convoy { from, to } => {
             format!(" CONVOY {} -> {}", other(from), map.province(to).name)
+        }
+        Command::Portage { from, to } => {
+            format!(" PORTAGE {} -> {}", other(from), map.province(to).name)
         }
     }
 }

@@ -59,6 +59,13 @@ pub enum Action {
         /// Its destination.
         to: Loc,
     },
+    /// Portage: carry the fleet in `target` over this army's land to `to` (`A Den P F Nth-Bal`).
+    Portage {
+        /// The carried fleet.
+        target: Target,
+        /// Its destination (water).
+        to: Loc,
+    },
     /// Disband (a retreat phase's alternative to retreating).
     Disband,
 }
@@ -154,6 +161,9 @@ impl Order {
                     }
                     Action::Convoy { target, to } => {
                         format!("{u} C {} - {}", target.show(map), to.show(map))
+                    }
+                    Action::Portage { target, to } => {
+                        format!("{u} P {} - {}", target.show(map), to.show(map))
                     }
                     Action::Disband => format!("{u} Disband"),
                 }

@@ -48,6 +48,7 @@ const HOLD_WORDS: &[&str] = &["h", "hold", "holds", "stand", "stands"];
 const SUPPORT_WORDS: &[&str] = &["s", "support", "supports"];
 const CONVOY_WORDS: &[&str] = &["c", "convoy", "convoys", "t", "transport", "transports"];
 const DISBAND_WORDS: &[&str] = &["disband", "disbands", "d"];
+const PORTAGE_WORDS: &[&str] = &["p", "portage", "portages"];
 
 /// Parses one order in the judges' dialect against a map's names.
 pub fn parse_order(map: &Map, text: &str) -> Result<Order, OrderError> {
@@ -169,6 +170,16 @@ impl Cursor<'_> {
             }
             let to = self.loc("after the convoyed army's '-'")?;
             return Ok(Action::Convoy { target, to });
+        }
+        if PORTAGE_WORDS.contains(&word) {
+            self.pos += 1;
+            let target = self.target("after 'P'")?;
+            if !self.move_word() {
+                return Err(self
+                    .fail("a portage needs the fleet's destination, e.g. 'A Den P F Nth - Bal'"));
+            }
+            let to = self.loc("after the portaged fleet's '-'")?;
+            return Ok(Action::Portage { target, to });
         }
         if self.move_word() {
             let mut places = vec![self.loc("after '-'")?];
@@ -329,6 +340,12 @@ mod tests {
     fn convoy_routes_and_via_convoy() {
         assert_eq!(canon("A Lon-Nth-Nwy"), "A Lon - Nth - Nwy");
         assert_eq!(canon("A Lon-Nwy via convoy"), "A Lon - Nwy via convoy");
+        assert_eq!(canon("F NTH-Den-BAL"), "F Nth - Den - Bal");
+        assert_eq!(canon("A Den P F NTH-BAL"), "A Den P F Nth - Bal");
+        assert_eq!(
+            canon("A Den portages Russian F Nth - Bal"),
+            "A Den P Russian F Nth - Bal"
+        );
     }
 
     #[test]

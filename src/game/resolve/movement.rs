@@ -34,6 +34,11 @@ pub enum Outcome {
     Bounced,
     /// A convoyed move found no convoy route.
     NoConvoy,
+    /// A portaged move was not carried: an army on its route did not portage it, or was
+    /// dislodged.
+    NoPortage,
+    /// The portage order stood (its army was not dislodged).
+    Portaged,
     /// The support was given.
     Supported,
     /// The support did not match what the supported unit did.
@@ -62,7 +67,14 @@ struct Resolver<'a> {
     orders: &'a [Ordered],
     at: Vec<u16>,
     dest: Vec<u16>,
+    /// Carried over water by convoy or over land by portage: never in a head-to-head.
     convoyed: Vec<bool>,
+    /// Carried over land by portage.
+    portaged: Vec<bool>,
+    /// A portage whose route lacks a matching army somewhere: it cannot move.
+    route_broken: Vec<bool>,
+    /// For each portaged move, the portage orders along its route.
+    porters: Csr,
     h2h: Vec<u16>,
     matched: Vec<bool>,
     attackers: Csr,
@@ -103,6 +115,18 @@ impl<'a> Resolver<'a> {
                     && (!same_power || c.unit.power == orders[i].unit.power)
             })
         };
+        let portaged: Vec<bool> = orders
+            .iter()
+            .map(|o| {
+                matches!(
+                    o.command,
+                    Command::Move {
+                        via: Via::Portage(_),
+                        ..
+                    }
+                )
+            })
+            .collect();
         let convoyed: Vec<bool> = orders
             .iter()
             .enumerate()
@@ -113,9 +137,30 @@ impl<'a> Resolver<'a> {
                 Command::Move {
                     via: Via::Either, ..
                 } => convoy_order_for(i, true),
-                _ => false,
+                _ => portaged[i],
             })
             .collect();
+        let mut route_broken = vec![false; n];
+        let mut porter_pairs = Vec::new();
+        for (m, o) in orders.iter().enumerate() {
+            let Command::Move {
+                via: Via::Portage(route),
+                ..
+            } = o.command
+            else {
+                continue;
+            };
+            for &p in route.places() {
+                let j = at[p.index()];
+                let fits = j != NONE
+                    && matches!(orders[j as usize].command, Command::Portage { from, to } if from == o.at && to.0 == dest[m]);
+                if fits {
+                    porter_pairs.push((m as u16, j));
+                } else {
+                    route_broken[m] = true;
+                }
+            }
+        }
         let mut h2h = vec![NONE; n];
         for i in 0..n {
             if dest[i] == NONE || convoyed[i] {
@@ -159,7 +204,7 @@ impl<'a> Resolver<'a> {
         }
         let mut fleet_pairs = Vec::new();
         for i in 0..n {
-            if convoyed[i] {
+            if convoyed[i] && !portaged[i] {
                 route_fleets(map, orders, i, ProvinceId(dest[i]), &mut fleet_pairs);
             }
         }
@@ -170,12 +215,22 @@ impl<'a> Resolver<'a> {
                 matched[c] = fits && fleet_pairs.iter().any(|&(m, f)| m == a && f == c as u16);
             }
         }
+        for (c, o) in orders.iter().enumerate() {
+            if let Command::Portage { .. } = o.command {
+                matched[c] = porter_pairs
+                    .iter()
+                    .any(|&(m, j)| j == c as u16 && !route_broken[m as usize]);
+            }
+        }
         Resolver {
             map,
             orders,
             at,
             dest,
             convoyed,
+            portaged,
+            route_broken,
+            porters: Csr::build(n, &porter_pairs),
             h2h,
             matched,
             attackers: Csr::build(np, &attack_pairs),
@@ -238,14 +293,32 @@ impl<'a> Resolver<'a> {
     /// Szykman: a cycle with convoys in it is a paradox and those convoys fail; otherwise it is
     /// circular movement and its moves succeed.
     fn backup_rule(&mut self, old: usize) {
-        let paradox = self.deps[old..]
-            .iter()
-            .any(|&d| matches!(self.orders[d as usize].command, Command::Convoy { .. }));
-        for k in old..self.deps.len() {
-            let d = self.deps[k] as usize;
+        let cycle: Vec<usize> = self.deps[old..].iter().map(|&d| d as usize).collect();
+        let paradox = cycle.iter().any(|&d| {
+            matches!(
+                self.orders[d].command,
+                Command::Convoy { .. } | Command::Portage { .. }
+            )
+        });
+        // Portage rule 4 decides its own cycles: a portaged fleet that dislodges a unit whose
+        // support it did not cut is carried (the seed's Italy/Turkey example with F Rom).
+        let rule4 = cycle.iter().any(|&s| {
+            let aimed_at = match self.orders[s].command {
+                Command::SupportMove { to, .. } => Some(to),
+                _ => return false,
+            };
+            cycle
+                .iter()
+                .any(|&m| self.dest[m] == self.orders[s].at.0 && self.portage_spares(m, aimed_at))
+        });
+        for &d in &cycle {
             let command = self.orders[d].command;
             match (paradox, command) {
-                (true, Command::Convoy { .. }) => {
+                (true, Command::Portage { .. }) if rule4 => {
+                    self.state[d] = RESOLVED;
+                    self.result[d] = true;
+                }
+                (true, Command::Convoy { .. } | Command::Portage { .. }) => {
                     self.state[d] = RESOLVED;
                     self.result[d] = false;
                 }
@@ -264,12 +337,25 @@ impl<'a> Resolver<'a> {
             Command::Hold => true,
             Command::Move { .. } => self.move_succeeds(n),
             Command::SupportHold { .. } | Command::SupportMove { .. } => self.support_given(n),
-            Command::Convoy { .. } => self.not_dislodged(n),
+            Command::Convoy { .. } | Command::Portage { .. } => self.not_dislodged(n),
         }
     }
 
     fn path_ok(&mut self, m: usize) -> bool {
         if !self.convoyed[m] {
+            return true;
+        }
+        if self.portaged[m] {
+            if self.route_broken[m] {
+                return false;
+            }
+            let range = self.porters.range(m);
+            for k in range {
+                let porter = self.porters.item(k) as usize;
+                if !self.resolve(porter) {
+                    return false;
+                }
+            }
             return true;
         }
         let origin = self.orders[m].at;
@@ -406,7 +492,7 @@ impl<'a> Resolver<'a> {
         for k in 0..count {
             let m = self.attackers.get(here.index())[k] as usize;
             let from = self.orders[m].at;
-            if Some(from) == aimed_at {
+            if Some(from) == aimed_at || self.portage_spares(m, aimed_at) {
                 if self.resolve(m) {
                     return false;
                 }
@@ -420,6 +506,21 @@ impl<'a> Resolver<'a> {
             }
         }
         true
+    }
+
+    /// Portage rule 4: a portaged fleet does not cut the support of a unit supporting an
+    /// attack on a province the fleet is carried through (it may still dislodge it).
+    fn portage_spares(&self, m: usize, aimed_at: Option<ProvinceId>) -> bool {
+        match (self.orders[m].command, aimed_at) {
+            (
+                Command::Move {
+                    via: Via::Portage(route),
+                    ..
+                },
+                Some(target),
+            ) => route.places().contains(&target),
+            _ => false,
+        }
     }
 
     fn not_dislodged(&mut self, c: usize) -> bool {
@@ -454,6 +555,7 @@ impl<'a> Resolver<'a> {
             let outcome = match o.command {
                 Command::Hold => Outcome::Held,
                 Command::Move { .. } if moved => Outcome::Moved,
+                Command::Move { .. } if self.portaged[i] && !self.path_ok(i) => Outcome::NoPortage,
                 Command::Move { .. } if self.convoyed[i] && !self.path_ok(i) => Outcome::NoConvoy,
                 Command::Move { .. } => Outcome::Bounced,
                 Command::SupportHold { .. } | Command::SupportMove { .. } if !self.matched[i] => {
@@ -466,6 +568,9 @@ impl<'a> Resolver<'a> {
                 Command::Convoy { .. } if self.matched[i] && self.resolve(i) => Outcome::Convoyed,
                 Command::Convoy { .. } if self.matched[i] => Outcome::Disrupted,
                 Command::Convoy { .. } => Outcome::Held,
+                Command::Portage { .. } if self.matched[i] && self.resolve(i) => Outcome::Portaged,
+                Command::Portage { .. } if self.matched[i] => Outcome::Disrupted,
+                Command::Portage { .. } => Outcome::Held,
             };
             outcomes.push(outcome);
             if moved {
