@@ -115,18 +115,33 @@ impl<'a> Resolver<'a> {
                     && (!same_power || c.unit.power == orders[i].unit.power)
             })
         };
-        let portaged: Vec<bool> = orders
-            .iter()
-            .map(|o| {
-                matches!(
-                    o.command,
-                    Command::Move {
-                        via: Via::Portage(_),
-                        ..
-                    }
-                )
-            })
-            .collect();
+        // Portage tables are built only when some fleet is carried over land.
+        let has_portage = orders.iter().any(|o| {
+            matches!(
+                o.command,
+                Command::Move {
+                    via: Via::Portage(_),
+                    ..
+                }
+            )
+        });
+        let portaged: Vec<bool> = if has_portage {
+            orders
+                .iter()
+                .map(|o| {
+                    matches!(
+                        o.command,
+                        Command::Move {
+                            via: Via::Portage(_),
+                            ..
+                        }
+                    )
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let is_portaged = |i: usize| has_portage && portaged[i];
         let convoyed: Vec<bool> = orders
             .iter()
             .enumerate()
@@ -137,12 +152,16 @@ impl<'a> Resolver<'a> {
                 Command::Move {
                     via: Via::Either, ..
                 } => convoy_order_for(i, true),
-                _ => portaged[i],
+                _ => is_portaged(i),
             })
             .collect();
-        let mut route_broken = vec![false; n];
+        let mut route_broken = if has_portage {
+            vec![false; n]
+        } else {
+            Vec::new()
+        };
         let mut porter_pairs = Vec::new();
-        for (m, o) in orders.iter().enumerate() {
+        for (m, o) in orders.iter().enumerate().filter(|_| has_portage) {
             let Command::Move {
                 via: Via::Portage(route),
                 ..
@@ -204,7 +223,7 @@ impl<'a> Resolver<'a> {
         }
         let mut fleet_pairs = Vec::new();
         for i in 0..n {
-            if convoyed[i] && !portaged[i] {
+            if convoyed[i] && !is_portaged(i) {
                 route_fleets(map, orders, i, ProvinceId(dest[i]), &mut fleet_pairs);
             }
         }
@@ -215,7 +234,7 @@ impl<'a> Resolver<'a> {
                 matched[c] = fits && fleet_pairs.iter().any(|&(m, f)| m == a && f == c as u16);
             }
         }
-        for (c, o) in orders.iter().enumerate() {
+        for (c, o) in orders.iter().enumerate().filter(|_| has_portage) {
             if let Command::Portage { .. } = o.command {
                 matched[c] = porter_pairs
                     .iter()
@@ -230,7 +249,11 @@ impl<'a> Resolver<'a> {
             convoyed,
             portaged,
             route_broken,
-            porters: Csr::build(n, &porter_pairs),
+            porters: if has_portage {
+                Csr::build(n, &porter_pairs)
+            } else {
+                Csr::default()
+            },
             h2h,
             matched,
             attackers: Csr::build(np, &attack_pairs),
@@ -345,7 +368,7 @@ impl<'a> Resolver<'a> {
         if !self.convoyed[m] {
             return true;
         }
-        if self.portaged[m] {
+        if self.is_portaged(m) {
             if self.route_broken[m] {
                 return false;
             }
@@ -508,6 +531,12 @@ impl<'a> Resolver<'a> {
         true
     }
 
+    /// Whether move `m` is carried over land (the tables are empty when nothing is).
+    #[inline]
+    fn is_portaged(&self, m: usize) -> bool {
+        !self.portaged.is_empty() && self.portaged[m]
+    }
+
     /// Portage rule 4: a portaged fleet does not cut the support of a unit supporting an
     /// attack on a province the fleet is carried through (it may still dislodge it).
     fn portage_spares(&self, m: usize, aimed_at: Option<ProvinceId>) -> bool {
@@ -555,7 +584,9 @@ impl<'a> Resolver<'a> {
             let outcome = match o.command {
                 Command::Hold => Outcome::Held,
                 Command::Move { .. } if moved => Outcome::Moved,
-                Command::Move { .. } if self.portaged[i] && !self.path_ok(i) => Outcome::NoPortage,
+                Command::Move { .. } if self.is_portaged(i) && !self.path_ok(i) => {
+                    Outcome::NoPortage
+                }
                 Command::Move { .. } if self.convoyed[i] && !self.path_ok(i) => Outcome::NoConvoy,
                 Command::Move { .. } => Outcome::Bounced,
                 Command::SupportHold { .. } | Command::SupportMove { .. } if !self.matched[i] => {
