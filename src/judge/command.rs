@@ -195,6 +195,10 @@ pub fn parse_command(line: &str) -> Command {
         "SETNOPRESS" => return Command::PressPolicy(PressPolicy::None),
         "SETWHITE" => return Command::PressPolicy(PressPolicy::White),
         "SETGREY" | "SETGRAY" => return Command::PressPolicy(PressPolicy::Grey),
+        // njudge's SET PORTAGE and DPjudge's RULE PORTAGE_CONVOY name the portage switch.
+        "SETPORTAGE" | "RULEPORTAGE_CONVOY" | "SETRULEPORTAGE_CONVOY" => {
+            return Command::Rule("portage".into())
+        }
         _ => {}
     }
     match first {
