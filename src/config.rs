@@ -120,6 +120,8 @@ pub struct ImapSection {
     pub folder: String,
     /// Move handled mail to this folder; empty: flag it \Seen.
     pub handled_folder: String,
+    /// A PEM file of extra certificates to trust for TLS (a private CA); empty: none.
+    pub ca_file: String,
 }
 
 /// `[smtp]`: the server herald sends through.
@@ -141,6 +143,8 @@ pub struct SmtpSection {
     /// Seconds before the first retry of a mail the server did not take (4xx, no
     /// connection); each further retry waits twice as long, at most an hour.
     pub retry_seconds: u64,
+    /// A PEM file of extra certificates to trust for TLS (a private CA); empty: none.
+    pub ca_file: String,
 }
 
 impl Default for ImapSection {
@@ -154,6 +158,7 @@ impl Default for ImapSection {
             password_env: String::new(),
             folder: "INBOX".into(),
             handled_folder: String::new(),
+            ca_file: String::new(),
         }
     }
 }
@@ -168,6 +173,7 @@ impl Default for SmtpSection {
             password: String::new(),
             password_env: String::new(),
             retry_seconds: 60,
+            ca_file: String::new(),
         }
     }
 }

@@ -114,6 +114,7 @@ impl Service {
                 password: crate::config::password(&c.password, &c.password_env)?,
                 folder: c.folder.clone(),
                 handled_folder: c.handled_folder.clone(),
+                ca_file: (!c.ca_file.is_empty()).then(|| c.ca_file.clone().into()),
             })))
         } else {
             None
@@ -126,6 +127,7 @@ impl Service {
                 security: c.security,
                 user: c.user.clone(),
                 password: crate::config::password(&c.password, &c.password_env)?,
+                ca_file: (!c.ca_file.is_empty()).then(|| c.ca_file.clone().into()),
             };
             Some(SmtpOutbox::new(&settings).map_err(|reason| ServiceError::Smtp { reason })?)
         } else {

@@ -14,6 +14,7 @@ D=${MAILSTACK_DIR:?set MAILSTACK_DIR to an empty directory, e.g. \$(mktemp -d /t
 SMTP_PORT=${SMTP_PORT:-10025}
 IMAP_PORT=${IMAP_PORT:-10143}
 LMTP_PORT=${LMTP_PORT:-10024}
+IMAPS_PORT=${IMAPS_PORT:-10993}
 MAIL_USERS=${MAIL_USERS:-"judge:judgepw gm:gmpw p1:pw1 p2:pw2 p3:pw3 p4:pw4 p5:pw5 p6:pw6 p7:pw7"}
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -45,6 +46,19 @@ for pair in $MAIL_USERS; do
   echo "$user $uid:$gid:/var/empty" >> "$D/smtpd-users"
 done
 
+# A test CA and a certificate for localhost signed by it: Dovecot's IMAPS and STARTTLS use
+# the certificate, and the tests trust the CA (ca.pem) as their CA file. (OpenSMTPD 6.8 is
+# left without TLS: on OpenSSL 3 its handshakes fail on the server side, "EVP lib".)
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=herald test CA" \
+  -keyout "$D/ca.key" -out "$D/ca.pem" >/dev/null 2>&1
+openssl req -newkey rsa:2048 -nodes -subj /CN=localhost \
+  -keyout "$D/key.pem" -out "$D/server.csr" >/dev/null 2>&1
+printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n' > "$D/server.ext"
+openssl x509 -req -in "$D/server.csr" -CA "$D/ca.pem" -CAkey "$D/ca.key" -CAcreateserial \
+  -days 2 -extfile "$D/server.ext" -out "$D/cert.pem" >/dev/null 2>&1
+chmod 600 "$D/key.pem" "$D/ca.key"
+chmod 644 "$D/cert.pem" "$D/ca.pem"
+
 cat > "$D/dovecot.conf" <<CONF
 protocols = imap lmtp
 listen = 127.0.0.1
@@ -52,7 +66,9 @@ base_dir = $D/base
 state_dir = $D/state
 instance_name = herald-ms-$IMAP_PORT
 log_path = $D/dovecot.log
-ssl = no
+ssl = yes
+ssl_cert = <$D/cert.pem
+ssl_key = <$D/key.pem
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 first_valid_uid = $uid
@@ -76,7 +92,8 @@ service imap-login {
     port = $IMAP_PORT
   }
   inet_listener imaps {
-    port = 0
+    address = 127.0.0.1
+    port = $IMAPS_PORT
   }
 }
 service lmtp {
@@ -129,5 +146,7 @@ cat > "$D/env" <<ENV
 HERALD_TEST_SMTP_PORT=$SMTP_PORT
 HERALD_TEST_IMAP_PORT=$IMAP_PORT
 HERALD_TEST_MAILSTACK=$D
+HERALD_TEST_IMAPS_PORT=$IMAPS_PORT
+HERALD_TEST_CA=$D/ca.pem
 ENV
 echo "mailstack up: SMTP 127.0.0.1:$SMTP_PORT  IMAP 127.0.0.1:$IMAP_PORT  dir=$D"

@@ -42,6 +42,8 @@ pub struct ImapSettings {
     pub folder: String,
     /// Move handled mail here; empty: flag it \Seen and leave it.
     pub handled_folder: String,
+    /// Extra trusted certificates (PEM) for TLS.
+    pub ca_file: Option<std::path::PathBuf>,
 }
 
 /// An IMAP failure, with what was being done.
@@ -97,7 +99,7 @@ impl ImapInbox {
                 .map_err(err("connecting"))?;
             let stream: Stream = match s.security {
                 Security::None => Box::new(tcp),
-                Security::Tls => Box::new(tls(&s.host, tcp).await?),
+                Security::Tls => Box::new(tls(&s.host, s.ca_file.as_deref(), tcp).await?),
                 Security::StartTls => {
                     let mut client = async_imap::Client::new(tcp);
                     client
@@ -108,7 +110,7 @@ impl ImapInbox {
                         .run_command_and_check_ok("STARTTLS", None)
                         .await
                         .map_err(err("STARTTLS"))?;
-                    Box::new(tls(&s.host, client.into_inner()).await?)
+                    Box::new(tls(&s.host, s.ca_file.as_deref(), client.into_inner()).await?)
                 }
             };
             let mut client = async_imap::Client::new(stream);
@@ -232,9 +234,13 @@ impl ImapInbox {
 
 async fn tls(
     host: &str,
+    ca_file: Option<&std::path::Path>,
     tcp: TcpStream,
 ) -> Result<tokio_rustls::client::TlsStream<TcpStream>, ImapError> {
-    let connector = tls_connector();
+    let connector = tls_connector(ca_file).map_err(|e| ImapError {
+        what: "setting up TLS",
+        source: e.into(),
+    })?;
     let name = rustls_pki_types_name(host)?;
     connector
         .connect(name, tcp)

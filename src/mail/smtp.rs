@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use lettre::address::Envelope;
 use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 
 use super::security::Security;
@@ -23,6 +24,8 @@ pub struct SmtpSettings {
     pub user: String,
     /// Password.
     pub password: String,
+    /// Extra trusted certificates (PEM) for TLS.
+    pub ca_file: Option<std::path::PathBuf>,
 }
 
 /// How a send went.
@@ -61,15 +64,24 @@ impl SmtpOutbox {
     }
 
     fn transport(s: &SmtpSettings) -> Result<AsyncSmtpTransport<Tokio1Executor>, String> {
-        let builder = match s.security {
-            Security::None => AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&s.host),
-            Security::Tls => {
-                AsyncSmtpTransport::<Tokio1Executor>::relay(&s.host).map_err(|e| e.to_string())?
+        let tls = |s: &SmtpSettings| -> Result<TlsParameters, String> {
+            let mut params = TlsParameters::builder(s.host.clone());
+            if let Some(path) = &s.ca_file {
+                let pem =
+                    std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+                let cert =
+                    Certificate::from_pem(&pem).map_err(|e| format!("{}: {e}", path.display()))?;
+                params = params.add_root_certificate(cert);
             }
-            Security::StartTls => AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(&s.host)
-                .map_err(|e| e.to_string())?,
+            params.build_rustls().map_err(|e| e.to_string())
         };
-        let mut builder = builder.port(s.port).timeout(Some(Duration::from_secs(30)));
+        let builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&s.host).port(s.port);
+        let builder = match s.security {
+            Security::None => builder,
+            Security::Tls => builder.tls(Tls::Wrapper(tls(s)?)),
+            Security::StartTls => builder.tls(Tls::Required(tls(s)?)),
+        };
+        let mut builder = builder.timeout(Some(Duration::from_secs(30)));
         if !s.user.is_empty() {
             builder = builder.credentials(Credentials::new(s.user.clone(), s.password.clone()));
         }
