@@ -3,7 +3,6 @@
 //! (\Seen, or moved to a folder) only after the transaction that handled it committed, so a
 //! crash in between means it is read again and its Message-ID makes that harmless.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use async_imap::extensions::idle::IdleResponse;
@@ -254,6 +253,3 @@ fn rustls_pki_types_name(
     tokio_rustls::rustls::pki_types::ServerName::try_from(host.to_string())
         .map_err(err("reading the server name"))
 }
-
-/// Keeps the connector type visible for the module's users.
-pub type Connector = Arc<tokio_rustls::TlsConnector>;

@@ -225,7 +225,3 @@ impl Daemon {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
-
-/// Unused parts of the helpers stay quiet.
-#[allow(dead_code)]
-fn _unused(_: Duration, _: Instant) {}
