@@ -61,3 +61,68 @@ fn datc_reports_a_failing_case_and_exits_non_zero() {
     );
     assert_eq!(out.lines().last(), Some("0 passed, 1 failed"));
 }
+
+#[test]
+fn ingest_tick_migrate_and_the_keepers_game_views() {
+    let dir = std::env::temp_dir().join(format!("herald-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("herald.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[storage]\ndatabase = \"{0}/h.db\"\n[inbox]\nmaildir = \"{0}/in\"\n[outbox]\nmaildir = \"{0}/out\"\n",
+            dir.display()
+        ),
+    )
+    .unwrap();
+    let cfg = config.to_str().unwrap();
+    let (ok, out) = herald(&["migrate", "--config", cfg]);
+    assert!(ok && out.contains("schema up to date"), "{out}");
+
+    let mail = "From: ann@example.org\nSubject: new\nMessage-ID: <cli1@x>\n\nCREATE ?clig secret\n";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_herald"))
+        .args(["ingest", "--config", cfg, "--now", "2026-12-01T10:00:00Z"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(mail.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && text.contains("Handled(1); 1 mail(s) written"),
+        "{text}"
+    );
+    let written: Vec<_> = std::fs::read_dir(dir.join("out/new")).unwrap().collect();
+    assert_eq!(written.len(), 1);
+
+    let (ok, out) = herald(&["game", "list", "--config", cfg]);
+    assert!(
+        ok && out.contains("clig") && out.contains("forming"),
+        "{out}"
+    );
+    let (ok, out) = herald(&["game", "show", "clig", "--config", cfg]);
+    assert!(ok && out.contains("master: ann@example.org"), "{out}");
+    let (ok, out) = herald(&["game", "show", "nosuch", "--config", cfg]);
+    assert!(!ok && out.contains("there is no game 'nosuch'"), "{out}");
+    let (ok, out) = herald(&[
+        "tick",
+        "--once",
+        "--config",
+        cfg,
+        "--now",
+        "2026-12-01T11:00:00Z",
+    ]);
+    assert!(ok && out.contains("0 mail(s) read"), "{out}");
+    let (ok, out) = herald(&["tick", "--once", "--config", cfg, "--now", "yesterday"]);
+    assert!(!ok && out.contains("--now 'yesterday'"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
