@@ -58,16 +58,7 @@ impl Stack {
     /// it seen) and returns its body.
     pub async fn expect(&self, user: &str, password: &str, subject: &str) -> String {
         let deadline = Instant::now() + Duration::from_secs(30);
-        let tcp = tokio::net::TcpStream::connect(("127.0.0.1", self.imap_port))
-            .await
-            .unwrap();
-        let mut client = async_imap::Client::new(tcp);
-        client.read_response().await.unwrap();
-        let mut session = client
-            .login(user, password)
-            .await
-            .map_err(|(e, _)| e)
-            .unwrap();
+        let mut session = self.login(user, password).await;
         loop {
             session.select("INBOX").await.unwrap();
             let found: Vec<u32> = session
@@ -99,18 +90,27 @@ impl Stack {
 }
 
 impl Stack {
-    /// How many mails to `user` have a subject containing `subject` (read or not).
-    pub async fn count(&self, user: &str, password: &str, subject: &str) -> usize {
+    /// A logged-in IMAP session for a player's mailbox.
+    pub async fn login(
+        &self,
+        user: &str,
+        password: &str,
+    ) -> async_imap::Session<tokio::net::TcpStream> {
         let tcp = tokio::net::TcpStream::connect(("127.0.0.1", self.imap_port))
             .await
             .unwrap();
         let mut client = async_imap::Client::new(tcp);
         client.read_response().await.unwrap();
-        let mut session = client
+        client
             .login(user, password)
             .await
             .map_err(|(e, _)| e)
-            .unwrap();
+            .unwrap()
+    }
+
+    /// How many mails to `user` have a subject containing `subject` (read or not).
+    pub async fn count(&self, user: &str, password: &str, subject: &str) -> usize {
+        let mut session = self.login(user, password).await;
         session.select("INBOX").await.unwrap();
         let n = session
             .uid_search(format!("SUBJECT \"{subject}\""))
@@ -123,16 +123,7 @@ impl Stack {
 
     /// The Message-IDs of the mails to `user` whose subject contains `subject`.
     pub async fn message_ids(&self, user: &str, password: &str, subject: &str) -> Vec<String> {
-        let tcp = tokio::net::TcpStream::connect(("127.0.0.1", self.imap_port))
-            .await
-            .unwrap();
-        let mut client = async_imap::Client::new(tcp);
-        client.read_response().await.unwrap();
-        let mut session = client
-            .login(user, password)
-            .await
-            .map_err(|(e, _)| e)
-            .unwrap();
+        let mut session = self.login(user, password).await;
         session.select("INBOX").await.unwrap();
         let uids: Vec<String> = session
             .uid_search(format!("SUBJECT \"{subject}\""))
