@@ -69,6 +69,14 @@ impl Catalog {
             };
             let variant = Variant::new(&name, &text, calendar, rules).map_err(|e| match e {
                 VariantError::Map { errors, .. } => map_error(errors),
+                VariantError::Season { season, .. } => {
+                    map_error(vec![crate::game::map::MapError {
+                        line: 0,
+                        message: format!(
+                            "'at {season} ...': the calendar has no season '{season}'"
+                        ),
+                    }])
+                }
                 VariantError::Unknown(_) => unreachable!("a named map builds its own variant"),
             })?;
             extra.push(variant);

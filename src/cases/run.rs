@@ -299,7 +299,7 @@ fn show(map: &Map, u: Unit) -> String {
     format!(
         "{}: {} {}",
         map.power(u.power).name,
-        u.kind.letter(),
+        u.kind.code(),
         map.region_abbr(u.region)
     )
 }
@@ -362,7 +362,7 @@ fn read_unit(map: &Map, line: &str) -> Result<(PowerId, Unit), String> {
         _ if places.is_empty() => {
             return Err(format!(
                 "{} cannot stand in {}",
-                kind.letter(),
+                kind.code(),
                 map.abbr(at.province)
             ))
         }

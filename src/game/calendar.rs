@@ -147,6 +147,19 @@ impl Calendar {
         }
     }
 
+    /// Deluge II's calendar: the standard seasons, starting with the adjustments of Winter
+    /// 1900 (every power builds its first units).
+    pub fn deluge() -> Calendar {
+        Calendar {
+            start: Phase {
+                year: 1900,
+                season: 2,
+                kind: PhaseKind::Adjustment,
+            },
+            ..Calendar::standard(1901)
+        }
+    }
+
     /// The season a phase is in.
     pub fn season(&self, phase: Phase) -> &Season {
         &self.seasons[phase.season as usize]

@@ -52,22 +52,33 @@ pub enum UnitKind {
     Army,
     /// A fleet: moves over water and along coasts, may convoy.
     Fleet,
+    /// An army-fleet (Abstraction rules, Deluge): a fleet at sea with an army of its own
+    /// power aboard. It moves and fights as one fleet, only between waters.
+    ArmyFleet,
 }
 
 impl UnitKind {
-    /// The one-letter form used in orders and results: `A` or `F`.
-    pub fn letter(self) -> char {
+    /// The short form used in orders and results: `A`, `F` or `A/F`.
+    pub fn code(self) -> &'static str {
         match self {
-            UnitKind::Army => 'A',
-            UnitKind::Fleet => 'F',
+            UnitKind::Army => "A",
+            UnitKind::Fleet => "F",
+            UnitKind::ArmyFleet => "A/F",
         }
     }
 
-    /// The unit kind for a letter or word (`a`, `army`, `f`, `fleet`), any case.
+    /// Whether the unit moves as a fleet (a fleet, or an army-fleet).
+    #[inline]
+    pub fn is_fleet(self) -> bool {
+        !matches!(self, UnitKind::Army)
+    }
+
+    /// The unit kind for a letter or word (`a`, `army`, `f`, `fleet`, `a/f`), any case.
     pub fn from_word(word: &str) -> Option<UnitKind> {
         match word.to_ascii_lowercase().as_str() {
             "a" | "army" => Some(UnitKind::Army),
             "f" | "fleet" => Some(UnitKind::Fleet),
+            "a/f" | "af" | "army-fleet" | "armyfleet" => Some(UnitKind::ArmyFleet),
             _ => None,
         }
     }
@@ -75,7 +86,7 @@ impl UnitKind {
 
 impl fmt::Display for UnitKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.letter())
+        f.write_str(self.code())
     }
 }
 

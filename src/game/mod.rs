@@ -11,9 +11,11 @@
 //! - [`order`]: orders as written, their parser and canonical form.
 //! - [`screen`]: orders checked against the board before adjudication.
 //! - [`resolve`]: movement (Kruijswijk), retreats and adjustments.
+//! - [`flood`]: scheduled map changes laid onto the board (Deluge's floods).
 //! - [`turn`]: one phase played and the board moved on.
 
 pub mod calendar;
+pub mod flood;
 pub mod ids;
 pub mod map;
 pub mod order;

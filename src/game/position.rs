@@ -38,6 +38,10 @@ pub struct Position {
     pub contested: Vec<bool>,
     /// The owner of each supply centre, by province index.
     pub owners: Vec<Option<PowerId>>,
+    /// The last power to have had a unit in each province in a Spring or Fall season (for
+    /// Deluge's new centres); empty until a season has been played.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub last_seen: Vec<Option<PowerId>>,
 }
 
 impl Position {
@@ -50,6 +54,7 @@ impl Position {
             dislodged: vec![None; n],
             contested: vec![false; n],
             owners: vec![None; n],
+            last_seen: Vec::new(),
         }
     }
 
@@ -118,6 +123,16 @@ impl Position {
     /// Whether any unit is waiting to retreat.
     pub fn has_dislodged(&self) -> bool {
         self.dislodged.iter().any(Option::is_some)
+    }
+
+    /// Records the power of every unit on `board` as the last seen in its province.
+    pub fn note_occupants(&mut self, board: &Position) {
+        if self.last_seen.len() < self.units.len() {
+            self.last_seen.resize(self.units.len(), None);
+        }
+        for (p, u) in board.all_units() {
+            self.last_seen[p.index()] = Some(u.power);
+        }
     }
 
     /// Gives every occupied supply centre to the occupier's power (after a Fall season).

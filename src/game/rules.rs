@@ -37,6 +37,9 @@ pub struct Rules {
     pub dip_points: bool,
     /// The last year played; after its adjustments the game ends (None: no limit).
     pub last_year: Option<i32>,
+    /// When the last year ends, the powers still on the board share the game (a sole
+    /// survivor wins it) — Deluge's rule 9.
+    pub survivors_share: bool,
 }
 
 impl Rules {
@@ -52,6 +55,7 @@ impl Rules {
             fast_ferry_only: false,
             dip_points: false,
             last_year: None,
+            survivors_share: false,
         }
     }
 
@@ -77,12 +81,13 @@ impl Rules {
             "ocean_convoys" => self.ocean_convoys = true,
             "no_ocean_convoys" => self.ocean_convoys = false,
             "portage" => self.portage = true,
-            "conversion" | "army_fleets" | "fast_ferry_only" | "dip_points" => {
-                return Err(format!("the '{s}' switch is not available yet"))
-            }
+            "conversion" => self.conversion = true,
+            "army_fleets" => self.army_fleets = true,
+            "fast_ferry_only" => self.fast_ferry_only = true,
+            "dip_points" => return Err(format!("the '{s}' switch is not available yet")),
             _ => {
                 return Err(format!(
-                    "unknown rule switch '{switch}' (remote_builds, home_builds, victory=N, ocean_convoys, no_ocean_convoys, portage)"
+                    "unknown rule switch '{switch}' (remote_builds, home_builds, victory=N, ocean_convoys, no_ocean_convoys, portage, conversion, army_fleets, fast_ferry_only)"
                 ))
             }
         }
@@ -93,6 +98,20 @@ impl Rules {
     pub fn portage() -> Rules {
         Rules {
             portage: true,
+            ..Rules::standard()
+        }
+    }
+
+    /// Deluge II: builds in any owned centre, conversion, army-fleets with the fast ferry as
+    /// the only convoy, and the game ends after Winter 1908 with the survivors.
+    pub fn deluge() -> Rules {
+        Rules {
+            build_sites: BuildSites::AnyOwned,
+            conversion: true,
+            army_fleets: true,
+            fast_ferry_only: true,
+            last_year: Some(1908),
+            survivors_share: true,
             ..Rules::standard()
         }
     }
@@ -118,9 +137,11 @@ mod tests {
         r.apply_switch("victory=20").unwrap();
         assert_eq!(r.victory_centres, 20);
         assert!(r
-            .apply_switch("conversion")
+            .apply_switch("dip_points")
             .unwrap_err()
             .contains("not available yet"));
+        r.apply_switch("conversion").unwrap();
+        assert!(r.conversion);
         r.apply_switch("portage").unwrap();
         assert!(r.portage);
         assert!(r

@@ -52,6 +52,10 @@ pub enum Via {
     Either,
     /// A fleet carried over land by armies along this route (the portage rule).
     Portage(Route),
+    /// An army landing from the army-fleet it rides in the order's sea (Abstraction rules).
+    /// The fleet stays the unit of that sea; the landing fails if the fleet, staying, is
+    /// dislodged.
+    Landing,
 }
 
 /// A checked movement-phase order for the resolver.
@@ -94,6 +98,22 @@ pub enum Command {
         /// Its destination (water).
         to: ProvinceId,
     },
+    /// Turn this army into a fleet standing on `to` (Deluge).
+    Convert {
+        /// The fleet's region.
+        to: RegionId,
+    },
+    /// Board the fleet of the same power in `fleet` (Abstraction rules).
+    Embark {
+        /// The fleet's sea.
+        fleet: ProvinceId,
+    },
+    /// Land the army aboard the army-fleet in this order's province (where it is at the start,
+    /// or where it arrives this move) in `to` (Abstraction rules).
+    Disembark {
+        /// The landing's region (the province's main region).
+        to: RegionId,
+    },
 }
 
 /// A unit with its checked order.
@@ -127,9 +147,16 @@ pub fn screen_movement(
     orders: &[(PowerId, Order)],
 ) -> (Vec<Ordered>, Vec<Rejection>) {
     let mut commands: Vec<Option<Command>> = vec![None; map.province_count()];
+    let mut landings: Vec<Option<(PowerId, Command)>> = Vec::new();
     let mut rejections = Vec::new();
     for (power, order) in orders {
         match check_one(map, rules, pos, *power, order) {
+            Ok((at, command @ Command::Disembark { .. })) => {
+                if landings.is_empty() {
+                    landings = vec![None; map.province_count()];
+                }
+                landings[at.index()] = Some((*power, command));
+            }
             Ok((at, command)) => commands[at.index()] = Some(command),
             Err(why) => {
                 if let Some(at) = order.province() {
@@ -145,7 +172,7 @@ pub fn screen_movement(
             }
         }
     }
-    let ordered = pos
+    let mut ordered: Vec<Ordered> = pos
         .all_units()
         .map(|(at, unit)| Ordered {
             at,
@@ -153,6 +180,22 @@ pub fn screen_movement(
             command: commands[at.index()].unwrap_or(Command::Hold),
         })
         .collect();
+    // Landings come after the units, one per sea: the army aboard is ordered apart from its
+    // fleet (`A Eng D Bre` beside `F Eng - Nth`).
+    for (i, landing) in landings.iter().enumerate() {
+        if let Some((power, command)) = *landing {
+            let at = ProvinceId(i as u16);
+            ordered.push(Ordered {
+                at,
+                unit: Unit {
+                    power,
+                    kind: UnitKind::Army,
+                    region: map.province(at).main,
+                },
+                command,
+            });
+        }
+    }
     (ordered, rejections)
 }
 
@@ -167,8 +210,14 @@ fn check_one(
         return Err("builds, removals and waives are for adjustment phases".into());
     };
     let here = at.province;
+    if let Action::Disembark { to } = action {
+        return landing(map, rules, pos, power, here, *to);
+    }
     let unit = own_unit(map, pos, power, here)?;
     let command = match action {
+        Action::Disembark { .. } => unreachable!("landings are checked above"),
+        Action::Convert { coast } => convert(map, rules, unit, here, *coast)?,
+        Action::Embark { fleet } => embark(map, rules, pos, unit, here, fleet.province)?,
         Action::Hold => Command::Hold,
         Action::Disband => {
             return Err("a unit on the board can only disband in a retreat phase".into())
@@ -191,7 +240,9 @@ fn check_one(
         }
         Action::Support { target, to } => {
             let supported = target.at.province;
-            if supported == here {
+            // An army-fleet's fleet may support its own army's landing (Abstraction rule 3).
+            let own_landing = unit.kind == UnitKind::ArmyFleet && to.is_some();
+            if supported == here && !own_landing {
                 return Err("a unit cannot support itself".into());
             }
             if pos.unit_at(supported).is_none() {
@@ -265,6 +316,9 @@ fn check_one(
             }
         }
         Action::Convoy { target, to } => {
+            if unit.kind == UnitKind::ArmyFleet {
+                return Err("an army-fleet cannot ferry another army".into());
+            }
             if unit.kind != UnitKind::Fleet {
                 return Err("only fleets convoy".into());
             }
@@ -290,6 +344,18 @@ fn check_one(
             if to.province == from {
                 return Err("a convoy must take the army somewhere else".into());
             }
+            if rules.fast_ferry_only
+                && !(map.water_neighbours(here).contains(&from)
+                    && map.water_neighbours(here).contains(&to.province))
+            {
+                return Err(format!(
+                    "the fast ferry crosses one sea only: F {} must touch both {} and {} (for a longer voyage, embark the army: A {} E F ...)",
+                    map.abbr(here),
+                    map.abbr(from),
+                    map.abbr(to.province),
+                    map.abbr(from)
+                ));
+            }
             if !convoy_fleets_on_board(map, rules, pos, from, to.province).contains(&here) {
                 return Err(format!(
                     "F {} is not needed by any convoy route from {} to {}",
@@ -307,6 +373,106 @@ fn check_one(
     Ok((here, command))
 }
 
+fn convert(
+    map: &Map,
+    rules: &Rules,
+    unit: Unit,
+    here: ProvinceId,
+    coast: Option<super::ids::Coast>,
+) -> Result<Command, String> {
+    if !rules.conversion {
+        return Err("conversion is not played in this game".into());
+    }
+    if unit.kind != UnitKind::Army {
+        return Err("only an army converts (into a fleet)".into());
+    }
+    let places = map.standable(UnitKind::Fleet, here);
+    let named = coast.and_then(|c| map.coast_region(here, c));
+    match (places.len(), named) {
+        (0, _) => Err(format!(
+            "A {} cannot convert: a fleet cannot stand in {}, which is inland",
+            map.abbr(here),
+            map.abbr(here)
+        )),
+        (1, _) => Ok(Command::Convert { to: places[0] }),
+        (_, Some(r)) => Ok(Command::Convert { to: r }),
+        _ => Err(format!(
+            "name the coast the fleet will stand on, e.g. `A {} converts {}`",
+            map.abbr(here),
+            map.region(places[0]).coast.map_or("", |c| c.abbr())
+        )),
+    }
+}
+
+fn embark(
+    map: &Map,
+    rules: &Rules,
+    pos: &Position,
+    unit: Unit,
+    here: ProvinceId,
+    sea: ProvinceId,
+) -> Result<Command, String> {
+    if !rules.army_fleets {
+        return Err("army-fleets are not played in this game".into());
+    }
+    if unit.kind != UnitKind::Army {
+        return Err("only an army embarks".into());
+    }
+    if !map.water_neighbours(here).contains(&sea) || !map.province(sea).terrain.is_water() {
+        return Err(format!(
+            "{} is not a sea next to {}",
+            map.abbr(sea),
+            map.abbr(here)
+        ));
+    }
+    match pos.unit_at(sea) {
+        Some(f) if f.power == unit.power && f.kind == UnitKind::Fleet => {
+            Ok(Command::Embark { fleet: sea })
+        }
+        Some(f) if f.power == unit.power => {
+            Err(format!("{} already carries an army", describe(map, f)))
+        }
+        Some(_) => Err(format!(
+            "the fleet in {} is not yours: an army-fleet is of one power",
+            map.abbr(sea)
+        )),
+        None => Err(format!("there is no fleet in {} to board", map.abbr(sea))),
+    }
+}
+
+fn landing(
+    map: &Map,
+    rules: &Rules,
+    pos: &Position,
+    power: PowerId,
+    sea: ProvinceId,
+    to: Loc,
+) -> Result<(ProvinceId, Command), String> {
+    if !rules.army_fleets {
+        return Err("army-fleets are not played in this game".into());
+    }
+    if !map.province(sea).terrain.is_water() {
+        return Err(format!(
+            "an army disembarks from a sea, and {} is not one",
+            map.abbr(sea)
+        ));
+    }
+    if let Some(u) = pos.unit_at(sea) {
+        if u.power != power && u.kind == UnitKind::ArmyFleet {
+            return Err(format!("the army-fleet in {} is not yours", map.abbr(sea)));
+        }
+    }
+    let dest = map.province(to.province);
+    if dest.terrain != Terrain::Coast || !map.water_neighbours(sea).contains(&to.province) {
+        return Err(format!(
+            "an army in {} can only land on a coast of that sea, and {} is not one",
+            map.abbr(sea),
+            dest.abbr
+        ));
+    }
+    Ok((sea, Command::Disembark { to: dest.main }))
+}
+
 fn own_unit(map: &Map, pos: &Position, power: PowerId, at: ProvinceId) -> Result<Unit, String> {
     match pos.unit_at(at) {
         None => Err(format!("there is no unit in {}", map.abbr(at))),
@@ -317,7 +483,7 @@ fn own_unit(map: &Map, pos: &Position, power: PowerId, at: ProvinceId) -> Result
 
 /// `A Par`, `F Stp/sc`.
 pub fn describe(map: &Map, unit: Unit) -> String {
-    format!("{} {}", unit.kind.letter(), map.region_abbr(unit.region))
+    format!("{} {}", unit.kind.code(), map.region_abbr(unit.region))
 }
 
 fn move_command(
@@ -362,7 +528,15 @@ fn move_command(
             };
             Ok(Command::Move { to: dest.main, via })
         }
-        UnitKind::Fleet => {
+        UnitKind::Fleet | UnitKind::ArmyFleet => {
+            if unit.kind == UnitKind::ArmyFleet && !dest.terrain.is_water() {
+                return Err(format!(
+                    "an army-fleet moves only at sea: to land its army in {}, order `A {} D {}`",
+                    dest.abbr,
+                    map.abbr(here),
+                    dest.abbr
+                ));
+            }
             if !via.is_empty() && rules.portage {
                 return portage_move(map, unit, here, to, via);
             }
@@ -442,6 +616,13 @@ pub fn convoy_fleets_on_board(
         .map(|(p, _)| p)
         .collect();
     let touches = |a: ProvinceId, b: ProvinceId| map.water_neighbours(a).contains(&b);
+    if rules.fast_ferry_only {
+        // The fast ferry crosses one sea: the fleet must touch both shores.
+        return fleets
+            .into_iter()
+            .filter(|&f| touches(origin, f) && touches(f, dest))
+            .collect();
+    }
     let mut needed = Vec::new();
     let mut path: Vec<ProvinceId> = Vec::new();
     fn extend(

@@ -3,6 +3,7 @@
 //! when a season that takes them ends).
 
 use super::calendar::PhaseKind;
+use super::flood::{self, MapEvent};
 use super::ids::PowerId;
 use super::map::Map;
 use super::order::Order;
@@ -42,6 +43,22 @@ pub struct Turn {
     pub rejections: Vec<Rejection>,
     /// Powers that reached the victory count when centres changed hands.
     pub winners: Vec<PowerId>,
+    /// What scheduled map changes did to the board on the way (Deluge's floods).
+    pub events: Vec<MapEvent>,
+    /// When the last year ended with the survivors sharing the game (Deluge): the powers
+    /// still on the board (a sole survivor wins). Empty otherwise.
+    pub survivors: Vec<PowerId>,
+}
+
+/// What moving the board on to the next phase that needs orders brought.
+#[derive(Clone, Debug, Default)]
+pub struct Advance {
+    /// Powers that reached the victory count.
+    pub winners: Vec<PowerId>,
+    /// What scheduled map changes did.
+    pub events: Vec<MapEvent>,
+    /// The survivors, when the last year ended and they share the game.
+    pub survivors: Vec<PowerId>,
 }
 
 /// Plays the phase `pos` is at with these orders (missing orders get the defaults: hold,
@@ -61,7 +78,15 @@ pub fn play_with(
     let (mut next, report, rejections) = match pos.phase.kind {
         PhaseKind::Movement => {
             let (ordered, rejections) = screen_movement(map, rules, pos, orders);
-            let result = resolve::resolve_movement(map, pos, &ordered);
+            let (ordered, result) = if resolve::afloat::needed(rules, &ordered) {
+                let plan = resolve::afloat::prepare(map, pos, ordered);
+                let result = resolve::resolve_movement(map, pos, &plan.resolver);
+                let given = plan.given.clone();
+                (given, resolve::afloat::settle(map, rules, plan, result))
+            } else {
+                let result = resolve::resolve_movement(map, pos, &ordered);
+                (ordered, result)
+            };
             let mut next = result.position.clone();
             let mut destroyed = Vec::new();
             for p in map.province_ids() {
@@ -72,6 +97,9 @@ pub fn play_with(
                     }
                 }
             }
+            next.note_occupants(pos);
+            let after = next.clone();
+            next.note_occupants(&after);
             (
                 next,
                 Report::Movement {
@@ -84,7 +112,9 @@ pub fn play_with(
         }
         PhaseKind::Retreat => {
             let (retreats, rejections) = resolve::screen_retreats(map, pos, orders);
-            let (next, outcomes) = resolve::resolve_retreats(map, pos, &retreats);
+            let (mut next, outcomes) = resolve::resolve_retreats(map, pos, &retreats);
+            let after = next.clone();
+            next.note_occupants(&after);
             (next, Report::Retreat(outcomes), rejections)
         }
         PhaseKind::Adjustment => {
@@ -93,39 +123,57 @@ pub fn play_with(
             (next, Report::Adjustment(done), rejections)
         }
     };
-    let winners = advance_with(variant, rules, map, &mut next);
+    let moved_on = advance_with(variant, rules, map, &mut next);
     Turn {
         position: next,
         report,
         rejections,
-        winners,
+        winners: moved_on.winners,
+        events: moved_on.events,
+        survivors: moved_on.survivors,
     }
 }
 
-/// Moves the board's phase on to the next one that needs orders; returns the powers that
-/// reached the victory count when centres changed hands on the way.
-pub fn advance(variant: &Variant, map: &Map, pos: &mut Position) -> Vec<PowerId> {
-    advance_with(variant, &variant.rules, map, pos)
+/// Moves the board's phase on to the next one that needs orders, laying scheduled map
+/// changes onto the board as their seasons end; returns what that brought.
+pub fn advance(variant: &Variant, pos: &mut Position) -> Advance {
+    advance_with(variant, &variant.rules, &variant.map, pos)
 }
 
-/// [`advance`] with rules other than the variant's own.
-pub fn advance_with(
-    variant: &Variant,
-    rules: &Rules,
-    map: &Map,
-    pos: &mut Position,
-) -> Vec<PowerId> {
+/// [`advance`] with rules other than the variant's own. `map` is the map of the phase just
+/// played; later phases use the variant's map as it stands then.
+pub fn advance_with(variant: &Variant, rules: &Rules, map: &Map, pos: &mut Position) -> Advance {
     let cal = &variant.calendar;
-    let mut winners = Vec::new();
+    let mut out = Advance::default();
+    let mut map = map;
     loop {
         if cal.ends_season(pos.phase) && cal.season(pos.phase).takes_centres {
             pos.take_centres(map);
-            winners = map
+            out.winners = map
                 .power_ids()
                 .filter(|&p| pos.centre_count(p) >= rules.victory_centres)
                 .collect();
         }
-        pos.phase = cal.next(pos.phase);
+        if cal.ends_season(pos.phase) {
+            if let Some(after) = variant.change_after(pos.phase.year, pos.phase.season) {
+                out.events.extend(flood::reshape(map, after, pos));
+                map = after;
+            }
+        }
+        let next = cal.next(pos.phase);
+        let last_ends = rules
+            .last_year
+            .is_some_and(|y| next.year > y && pos.phase.year <= y);
+        pos.phase = next;
+        if last_ends && rules.survivors_share && out.winners.is_empty() {
+            out.survivors = map
+                .power_ids()
+                .filter(|&p| pos.unit_count(p) > 0 || pos.centre_count(p) > 0)
+                .collect();
+        }
+        if !out.winners.is_empty() || last_ends {
+            return out;
+        }
         let needed = match pos.phase.kind {
             PhaseKind::Movement => true,
             PhaseKind::Retreat => pos.has_dislodged(),
@@ -134,7 +182,7 @@ pub fn advance_with(
                 .any(|p| resolve::adjust::adjustment_count(pos, p) != 0),
         };
         if needed {
-            return winners;
+            return out;
         }
     }
 }

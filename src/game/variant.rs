@@ -2,7 +2,7 @@
 
 use std::sync::OnceLock;
 
-use super::calendar::Calendar;
+use super::calendar::{Calendar, Phase};
 use super::map::{builtin, Map, MapError, MapSource};
 use super::rules::Rules;
 
@@ -19,14 +19,25 @@ pub struct Variant {
     pub calendar: Calendar,
     /// Rule switches.
     pub rules: Rules,
+    /// The map after each scheduled change, with the (year, season) whose end it follows,
+    /// in the order they take effect.
+    pub schedule: Vec<((i32, u8), Map)>,
 }
 
 /// A variant could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum VariantError {
     /// No built-in variant of that name.
-    #[error("unknown variant '{0}' (known: standard, classical, portage)")]
+    #[error("unknown variant '{0}' (known: standard, classical, portage, deluge)")]
     Unknown(String),
+    /// A scheduled map change names a season the calendar does not have.
+    #[error("the map of variant '{name}' schedules a change for '{season}', which is not a season of its calendar")]
+    Season {
+        /// The variant.
+        name: String,
+        /// The season named.
+        season: String,
+    },
     /// Its map failed to load.
     #[error("the map of variant '{name}' does not load: {}", errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
     Map {
@@ -50,13 +61,65 @@ impl Variant {
             name: name.to_string(),
             errors,
         })?;
+        let mut when = Vec::new();
+        for change in &source.changes {
+            let Some(s) = calendar
+                .seasons
+                .iter()
+                .position(|s| s.name.eq_ignore_ascii_case(&change.season))
+            else {
+                return Err(VariantError::Season {
+                    name: name.to_string(),
+                    season: change.season.clone(),
+                });
+            };
+            when.push((change.year, s as u8));
+        }
+        when.sort();
+        when.dedup();
+        let mut schedule = Vec::with_capacity(when.len());
+        for &(year, season) in &when {
+            let built = source
+                .build(|c| {
+                    let s = calendar
+                        .seasons
+                        .iter()
+                        .position(|x| x.name.eq_ignore_ascii_case(&c.season))
+                        .unwrap_or(usize::MAX) as u8;
+                    (c.year, s) <= (year, season)
+                })
+                .map_err(|errors| VariantError::Map {
+                    name: name.to_string(),
+                    errors,
+                })?;
+            schedule.push(((year, season), built));
+        }
         Ok(Variant {
             name: name.to_string(),
             map,
             source,
             calendar,
             rules,
+            schedule,
         })
+    }
+
+    /// The map as it stands at a phase: the start map with every scheduled change whose
+    /// season has ended before this phase.
+    pub fn map_at(&self, phase: Phase) -> &Map {
+        self.schedule
+            .iter()
+            .rev()
+            .find(|((year, season), _)| (*year, *season) < (phase.year, phase.season))
+            .map_or(&self.map, |(_, m)| m)
+    }
+
+    /// The map change that takes effect when this season of this year ends, if any.
+    pub fn change_after(&self, year: i32, season: u8) -> Option<&Map> {
+        self.schedule
+            .iter()
+            .find(|(when, _)| *when == (year, season))
+            .map(|(_, m)| m)
     }
 
     /// Standard Diplomacy.
@@ -93,18 +156,32 @@ impl Variant {
         .expect("the built-in standard map loads")
     }
 
+    /// Deluge II (Tim Sharrock, Stephen Agar): the standard board flooding year by year,
+    /// from Winter 1900 to Winter 1908, with conversion and army-fleets.
+    pub fn deluge() -> Variant {
+        Variant::new(
+            "deluge",
+            builtin::DELUGE,
+            Calendar::deluge(),
+            Rules::deluge(),
+        )
+        .expect("the built-in deluge map loads")
+    }
+
     /// The names of the built-in variants.
-    pub const BUILTIN: &'static [&'static str] = &["standard", "classical", "portage"];
+    pub const BUILTIN: &'static [&'static str] = &["standard", "classical", "portage", "deluge"];
 
     /// A built-in variant by name, any case; built once and shared.
     pub fn builtin(name: &str) -> Result<&'static Variant, VariantError> {
         static STANDARD: OnceLock<Variant> = OnceLock::new();
         static CLASSICAL: OnceLock<Variant> = OnceLock::new();
         static PORTAGE: OnceLock<Variant> = OnceLock::new();
+        static DELUGE: OnceLock<Variant> = OnceLock::new();
         match name.to_ascii_lowercase().as_str() {
             "standard" => Ok(STANDARD.get_or_init(Variant::standard)),
             "classical" => Ok(CLASSICAL.get_or_init(Variant::classical)),
             "portage" => Ok(PORTAGE.get_or_init(Variant::portage)),
+            "deluge" => Ok(DELUGE.get_or_init(Variant::deluge)),
             _ => Err(VariantError::Unknown(name.to_string())),
         }
     }

@@ -99,8 +99,12 @@ impl Judge {
     }
 
     /// The map as it stands at the game's current phase (scheduled changes applied).
-    pub fn map<'a>(&self, variant: &'a Variant) -> &'a Map {
-        &variant.map
+    pub fn map_of(&self, game: &Game) -> &Map {
+        let variant = self.variant(game);
+        match &game.position {
+            Some(pos) => variant.map_at(pos.phase),
+            None => &variant.map,
+        }
     }
 
     /// The `:: Judge:` / `:: Deadline:` header of every mail about a game.

@@ -17,7 +17,7 @@ pub fn must_act(judge: &Judge, game: &Game) -> Vec<PowerId> {
     let Some(pos) = &game.position else {
         return Vec::new();
     };
-    let map = &judge.variant(game).map;
+    let map = judge.map_of(game);
     map.power_ids()
         .filter(|&p| match pos.phase.kind {
             PhaseKind::Movement => pos.unit_count(p) > 0,
@@ -29,7 +29,7 @@ pub fn must_act(judge: &Judge, game: &Game) -> Vec<PowerId> {
 
 /// A power's stored orders, parsed.
 pub fn stored(judge: &Judge, game: &Game, power: PowerId) -> Vec<Order> {
-    let map = &judge.variant(game).map;
+    let map = judge.map_of(game);
     game.orders
         .get(&power.0)
         .map(|o| {
@@ -43,7 +43,7 @@ pub fn stored(judge: &Judge, game: &Game, power: PowerId) -> Vec<Order> {
 
 /// Every power's stored orders, for adjudication.
 pub fn all_stored(judge: &Judge, game: &Game) -> Vec<(PowerId, Order)> {
-    let map = &judge.variant(game).map;
+    let map = judge.map_of(game);
     map.power_ids()
         .flat_map(|p| stored(judge, game, p).into_iter().map(move |o| (p, o)))
         .collect()
@@ -85,9 +85,8 @@ pub fn submit(
     texts: &[String],
     wrong_phase: Option<&str>,
 ) -> (Vec<String>, bool) {
-    let variant = judge.variant(game);
     let rules = judge.rules(game);
-    let map = &variant.map;
+    let map = judge.map_of(game);
     let Some(pos) = game.position.clone() else {
         return (
             vec!["*** The game has not started: no orders yet.".into()],
@@ -140,7 +139,7 @@ pub fn submit(
         match check {
             Ok(()) => {
                 if pos.phase.kind != PhaseKind::Adjustment {
-                    on_file.retain(|o| o.province() != order.province());
+                    on_file.retain(|o| o.slot() != order.slot());
                 } else {
                     on_file.retain(|o| o.province().is_none() || o.province() != order.province());
                 }
@@ -163,8 +162,7 @@ pub fn submit(
 /// The orders on file for a power, one line per unit (`No order` where missing), and its
 /// status line.
 pub fn echo(judge: &Judge, game: &Game, power: PowerId) -> (Vec<String>, String) {
-    let variant = judge.variant(game);
-    let map = &variant.map;
+    let map = judge.map_of(game);
     let Some(pos) = &game.position else {
         return (Vec::new(), String::new());
     };
@@ -173,9 +171,19 @@ pub fn echo(judge: &Judge, game: &Game, power: PowerId) -> (Vec<String>, String)
     match pos.phase.kind {
         PhaseKind::Movement => {
             for (p, u) in pos.all_units().filter(|(_, u)| u.power == power) {
-                match orders.iter().rev().find(|o| o.province() == Some(p)) {
-                    Some(o) => lines.push(o.canonical(map)),
-                    None => lines.push(format!("{}: No order", describe(map, u))),
+                let mine: Vec<&Order> = orders.iter().filter(|o| o.province() == Some(p)).collect();
+                if mine.is_empty() {
+                    lines.push(format!("{}: No order", describe(map, u)));
+                }
+                lines.extend(mine.iter().map(|o| o.canonical(map)));
+            }
+            // Landings at the end of a voyage name a sea where the power has no unit yet.
+            for o in &orders {
+                let elsewhere = o
+                    .province()
+                    .is_some_and(|p| pos.unit_at(p).is_none_or(|u| u.power != power));
+                if elsewhere {
+                    lines.push(o.canonical(map));
                 }
             }
         }

@@ -137,7 +137,7 @@ pub fn set_deadline(judge: &Judge, game: &mut Game, now: DateTime<Utc>) {
 
 fn adjudicate(judge: &Judge, game: &Game) -> (Position, String, Vec<PowerId>) {
     let variant = judge.variant(game);
-    let map = &variant.map;
+    let map = judge.map_of(game);
     let pos = game.position.as_ref().expect("a running game has a board");
     let orders = all_stored(judge, game);
     let rules = judge.rules(game);
@@ -441,13 +441,14 @@ fn kind_word(kind: UnitKind) -> &'static str {
     match kind {
         UnitKind::Army => "Army",
         UnitKind::Fleet => "Fleet",
+        UnitKind::ArmyFleet => "Army-fleet",
     }
 }
 
 fn article(kind: UnitKind) -> &'static str {
     match kind {
         UnitKind::Army => "an",
-        UnitKind::Fleet => "a",
+        UnitKind::Fleet | UnitKind::ArmyFleet => "a",
     }
 }
 
@@ -491,6 +492,9 @@ fn command_text(map: &Map, pos: &Position, c: Command, me: PowerId) -> String {
         Command::Portage { from, to } => {
             format!(" PORTAGE {} -> {}", other(from), map.province(to).name)
         }
+        Command::Convert { to } => format!(" CONVERTS to a fleet on {}", place(map, to)),
+        Command::Embark { fleet } => format!(" EMBARKS on {}", other(fleet)),
+        Command::Disembark { to } => format!(" DISEMBARKS -> {}", place(map, to)),
     }
 }
 
@@ -521,7 +525,7 @@ pub fn late_powers(judge: &Judge, game: &Game) -> Vec<PowerId> {
 /// The keeper's full view of a game (`herald game show`).
 pub fn keeper_view(judge: &Judge, game: &Game) -> String {
     let variant = judge.variant(game);
-    let map = &variant.map;
+    let map = judge.map_of(game);
     let tz = deadline::zone(&game.settings.zone);
     let mut out = vec![
         judge.header(game),

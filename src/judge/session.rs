@@ -401,7 +401,7 @@ impl Session<'_> {
                 };
                 let judge = self.judge;
                 let variant = judge.variant(g);
-                let map = &variant.map;
+                let map = judge.map_of(g);
                 let mut out = vec![
                     judge.header(g),
                     format!("Game '{}': {} ({}).", g.name, g.status.word(), g.variant),
@@ -657,7 +657,7 @@ impl Session<'_> {
             }
             SignonAs::Power(letter) => {
                 let g = self.game();
-                let map = &judge.variant(g).map;
+                let map = judge.map_of(g);
                 let Some(power) = map
                     .powers
                     .iter()
@@ -945,7 +945,7 @@ impl Session<'_> {
         let judge = self.judge;
         let g = self.game();
         let Some(pos) = &g.position else { return };
-        let map = &judge.variant(g).map;
+        let map = judge.map_of(g);
         let alive: Vec<PowerId> = map
             .power_ids()
             .filter(|&q| pos.unit_count(q) > 0 || pos.centre_count(q) > 0)
@@ -971,7 +971,7 @@ impl Session<'_> {
                 let judge = self.judge;
                 let g = self.game_mut();
                 g.seat_of_mut(p).expect("seat").state = SeatState::Abandoned;
-                let map = &judge.variant(g).map;
+                let map = judge.map_of(g);
                 let (name, letter, game) = (
                     map.power(p).name.clone(),
                     map.power(p).letter,
@@ -1218,7 +1218,7 @@ impl Session<'_> {
             }
             Command::Become(letter) => {
                 let g = self.game();
-                let map = &judge.variant(g).map;
+                let map = judge.map_of(g);
                 match map
                     .powers
                     .iter()
@@ -1239,7 +1239,7 @@ impl Session<'_> {
             }
             Command::Eject(letter) => {
                 let g = self.game();
-                let map = &judge.variant(g).map;
+                let map = judge.map_of(g);
                 match map
                     .powers
                     .iter()
@@ -1452,7 +1452,7 @@ impl Session<'_> {
             return;
         };
         let g = &self.games[&name];
-        let map = &judge.variant(g).map;
+        let map = judge.map_of(g);
         let sender_master = self.role == Role::Master && self.became.is_none();
         let sender = match self.role {
             Role::Power(p) => map.power(p).name.clone(),

@@ -39,7 +39,7 @@ pub fn tick(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
             }
             return effects;
         }
-        let map = &judge.variant(game).map;
+        let map = judge.map_of(game);
         let names: Vec<String> = late.iter().map(|&p| map.power(p).name.clone()).collect();
         if now >= grace {
             if game.settings.nmr {
@@ -136,7 +136,7 @@ pub fn tick(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     if !game.reminded && now >= remind_at {
         game.reminded = true;
         let tz = deadline::zone(&game.settings.zone);
-        let map = &judge.variant(game).map;
+        let map = judge.map_of(game);
         for p in super::orders::must_act(judge, game) {
             if super::orders::ready(judge, game, p) {
                 continue;

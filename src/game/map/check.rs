@@ -9,12 +9,12 @@ use super::{Map, Terrain};
 pub fn check_map(text: &str) -> Vec<MapError> {
     let source = MapSource::new(text);
     let mut problems = match source.initial() {
-        Ok(map) => lint(&map),
+        Ok(map) => lint(&map, true),
         Err(errors) => return errors,
     };
     for (i, change) in source.changes.iter().enumerate() {
         match source.build(|c| source.changes[..=i].contains(c)) {
-            Ok(map) => problems.extend(lint(&map).into_iter().map(|mut e| {
+            Ok(map) => problems.extend(lint(&map, false).into_iter().map(|mut e| {
                 e.message = format!("after the change {change}: {}", e.message);
                 e
             })),
@@ -27,7 +27,9 @@ pub fn check_map(text: &str) -> Vec<MapError> {
     problems
 }
 
-fn lint(map: &Map) -> Vec<MapError> {
+/// `start`: the map as a game begins (every power needs home centres then; floods may take
+/// them later).
+fn lint(map: &Map, start: bool) -> Vec<MapError> {
     let mut out = Vec::new();
     let problem = |message: String| MapError { line: 0, message };
     for p in map.province_ids() {
@@ -65,7 +67,7 @@ fn lint(map: &Map) -> Vec<MapError> {
         }
     }
     for power in &map.powers {
-        if power.homes.is_empty() {
+        if start && power.homes.is_empty() {
             out.push(problem(format!("power {} has no home centres", power.name)));
         }
     }

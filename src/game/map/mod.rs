@@ -67,6 +67,9 @@ pub struct Province {
     pub coasts: Vec<RegionId>,
     /// Extra names players may use.
     pub aliases: Vec<String>,
+    /// The power whose home country it lies in (its home centres, and the `territory`
+    /// lines of the map file).
+    pub territory: Option<PowerId>,
 }
 
 /// One place a unit may stand: a province or one coast of it.
@@ -219,7 +222,7 @@ impl Map {
     pub fn can_reach(&self, kind: UnitKind, from: RegionId, to: ProvinceId) -> bool {
         match kind {
             UnitKind::Army => self.army_adjacent(self.province_of(from), to),
-            UnitKind::Fleet => self.fleet_reaches(from, to),
+            UnitKind::Fleet | UnitKind::ArmyFleet => self.fleet_reaches(from, to),
         }
     }
 
@@ -247,6 +250,8 @@ impl Map {
             (_, Terrain::Shut) => vec![],
             (UnitKind::Army, Terrain::Land | Terrain::Coast) => vec![prov.main],
             (UnitKind::Army, _) => vec![],
+            (UnitKind::ArmyFleet, Terrain::Sea | Terrain::Ocean) => vec![prov.main],
+            (UnitKind::ArmyFleet, _) => vec![],
             (UnitKind::Fleet, Terrain::Land) => vec![],
             (UnitKind::Fleet, _) if !prov.coasts.is_empty() => prov.coasts.clone(),
             (UnitKind::Fleet, _) => vec![prov.main],

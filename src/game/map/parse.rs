@@ -111,6 +111,7 @@ struct Collected {
     army: Vec<AdjDecl>,
     fleet: Vec<AdjDecl>,
     homes: Vec<(String, Vec<String>, usize)>,
+    territory: Vec<(String, Vec<String>, usize)>,
     units: Vec<(String, String, usize)>,
 }
 
@@ -286,6 +287,21 @@ fn directive(c: &mut Collected, line: &str, n: usize, in_block: bool) -> Result<
                 .retain(|(p, _, _)| !(in_block && p.eq_ignore_ascii_case(power.trim())));
             c.homes.push((power.trim().to_string(), list, n));
         }
+        "territory" => {
+            let Some((power, list)) = rest.split_once(':') else {
+                return Err(err(
+                    n,
+                    format!("'{line}': expected 'territory <Power>: <Abbr> ...'"),
+                ));
+            };
+            let list = list
+                .split_whitespace()
+                .map(|s| s.to_ascii_lowercase())
+                .collect();
+            c.territory
+                .retain(|(p, _, _)| !(in_block && p.eq_ignore_ascii_case(power.trim())));
+            c.territory.push((power.trim().to_string(), list, n));
+        }
         "units" => {
             let Some((power, list)) = rest.split_once(':') else {
                 return Err(err(
@@ -425,6 +441,7 @@ fn assemble(c: Collected, errors: &mut Vec<MapError>) -> Option<Map> {
             main: RegionId(i as u16),
             coasts,
             aliases: s.aliases.clone(),
+            territory: None,
         });
     }
     let region_of = |text: &str| -> Option<RegionId> {
@@ -495,6 +512,11 @@ fn assemble(c: Collected, errors: &mut Vec<MapError>) -> Option<Map> {
         }
     };
     for d in &c.fleet {
+        // An empty list says no fleet moves from there (a coast that is gone, or one a
+        // scheduled change leaves without water).
+        if d.to.is_empty() {
+            continue;
+        }
         let Some(from) = region_of(&d.from) else {
             errors.push(err(
                 d.line,
@@ -573,6 +595,7 @@ fn assemble(c: Collected, errors: &mut Vec<MapError>) -> Option<Map> {
             .iter()
             .position(|p| p.name.eq_ignore_ascii_case(name))
     };
+    let mut territory: Vec<Option<PowerId>> = vec![None; provinces.len()];
     for (power, list, line) in &c.homes {
         let Some(pi) = power_of(&powers, power) else {
             errors.push(err(
@@ -591,7 +614,34 @@ fn assemble(c: Collected, errors: &mut Vec<MapError>) -> Option<Map> {
                     *line,
                     format!("home centre '{abbr}' of {power} is not a supply centre"),
                 )),
-                Some(&p) => powers[pi].homes.push(p),
+                Some(&p) => {
+                    powers[pi].homes.push(p);
+                    territory[p.index()] = Some(PowerId(pi as u8));
+                }
+            }
+        }
+    }
+    for (power, list, line) in &c.territory {
+        let Some(pi) = power_of(&powers, power) else {
+            errors.push(err(*line, format!("territory of unknown power '{power}'")));
+            continue;
+        };
+        for abbr in list {
+            match by_abbr.get(abbr.as_str()) {
+                None => errors.push(err(
+                    *line,
+                    format!("territory '{abbr}' of {power} is not a space"),
+                )),
+                Some(&p) => match territory[p.index()] {
+                    Some(q) if q.index() != pi => errors.push(err(
+                        *line,
+                        format!(
+                            "territory '{abbr}' of {power} is already {}'s",
+                            powers[q.index()].name
+                        ),
+                    )),
+                    _ => territory[p.index()] = Some(PowerId(pi as u8)),
+                },
             }
         }
     }
@@ -627,6 +677,9 @@ fn assemble(c: Collected, errors: &mut Vec<MapError>) -> Option<Map> {
                 ) && regions[region.index()].coast.is_none()
             }
             UnitKind::Fleet => fleet_can_stand(region),
+            UnitKind::ArmyFleet => provinces[regions[region.index()].province.index()]
+                .terrain
+                .is_water(),
         };
         if !ok {
             errors.push(err(
@@ -645,6 +698,9 @@ fn assemble(c: Collected, errors: &mut Vec<MapError>) -> Option<Map> {
     }
     if !errors.is_empty() {
         return None;
+    }
+    for (prov, owner) in provinces.iter_mut().zip(territory) {
+        prov.territory = owner;
     }
     Some(Map::from_parts(MapParts {
         name: c.name,

@@ -68,6 +68,24 @@ pub enum Action {
     },
     /// Disband (a retreat phase's alternative to retreating).
     Disband,
+    /// Conversion (Deluge): the army turns into a fleet where it stands, on this coast if
+    /// the province has several (`A Yor converts`).
+    Convert {
+        /// The coast the fleet will stand on, for a multi-coast province.
+        coast: Option<Coast>,
+    },
+    /// Embark (Abstraction rules): the army boards its power's fleet in `fleet`, forming an
+    /// army-fleet (`A Mar E F Lyo`).
+    Embark {
+        /// The sea where the fleet is.
+        fleet: Loc,
+    },
+    /// Disembark (Abstraction rules): the army aboard the army-fleet in this order's sea
+    /// lands in `to` (`A Wms D Tun`).
+    Disembark {
+        /// The coastal province where it lands.
+        to: Loc,
+    },
 }
 
 /// One order as written.
@@ -118,7 +136,7 @@ impl Target {
             s.push(' ');
         }
         if let Some(k) = self.kind {
-            s.push(k.letter());
+            s.push_str(k.code());
             s.push(' ');
         }
         s.push_str(&self.at.show(map));
@@ -131,7 +149,7 @@ impl Order {
     /// `A Lon - Nth - Nwy`, `Build F Stp/nc`, `Remove A War`, `Waive`.
     pub fn canonical(&self, map: &Map) -> String {
         let unit = |kind: &Option<UnitKind>, at: &Loc| match kind {
-            Some(k) => format!("{} {}", k.letter(), at.show(map)),
+            Some(k) => format!("{} {}", k.code(), at.show(map)),
             None => at.show(map),
         };
         match self {
@@ -166,12 +184,30 @@ impl Order {
                         format!("{u} P {} - {}", target.show(map), to.show(map))
                     }
                     Action::Disband => format!("{u} Disband"),
+                    Action::Convert { coast: None } => format!("{u} converts"),
+                    Action::Convert { coast: Some(c) } => format!("{u} converts {}", c.abbr()),
+                    Action::Embark { fleet } => format!("{u} E F {}", fleet.show(map)),
+                    Action::Disembark { to } => format!("{u} D {}", to.show(map)),
                 }
             }
             Order::Build { kind, at } => format!("Build {}", unit(kind, at)),
             Order::Remove { kind, at } => format!("Remove {}", unit(kind, at)),
             Order::Waive => "Waive".to_string(),
         }
+    }
+
+    /// The piece an order is for: its province, and whether it is for the army aboard an
+    /// army-fleet there (a landing), which is ordered apart from the fleet. A later order
+    /// for the same piece replaces an earlier one.
+    pub fn slot(&self) -> Option<(ProvinceId, bool)> {
+        let landing = matches!(
+            self,
+            Order::Unit {
+                action: Action::Disembark { .. },
+                ..
+            }
+        );
+        self.province().map(|p| (p, landing))
     }
 
     /// The province of the unit this order is for, if it names one.

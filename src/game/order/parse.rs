@@ -46,8 +46,21 @@ fn tokenize(text: &str) -> Vec<String> {
 const MOVE_WORDS: &[&str] = &["-", "m", "move", "moves", "to", "retreat", "retreats", "r"];
 const HOLD_WORDS: &[&str] = &["h", "hold", "holds", "stand", "stands"];
 const SUPPORT_WORDS: &[&str] = &["s", "support", "supports"];
-const CONVOY_WORDS: &[&str] = &["c", "convoy", "convoys", "t", "transport", "transports"];
+const CONVOY_WORDS: &[&str] = &[
+    "c",
+    "convoy",
+    "convoys",
+    "t",
+    "transport",
+    "transports",
+    "ff",
+    "ferry",
+    "ferries",
+];
 const DISBAND_WORDS: &[&str] = &["disband", "disbands", "d"];
+const LAND_WORDS: &[&str] = &["d", "disembark", "disembarks", "land", "lands"];
+const EMBARK_WORDS: &[&str] = &["e", "embark", "embarks", "board", "boards"];
+const CONVERT_WORDS: &[&str] = &["converts", "convert", "conv", "cv"];
 const PORTAGE_WORDS: &[&str] = &["p", "portage", "portages"];
 
 /// Parses one order in the judges' dialect against a map's names.
@@ -130,6 +143,12 @@ impl Cursor<'_> {
     }
 
     fn unit_kind(&mut self) -> Option<UnitKind> {
+        // "A/F" is tokenized as "a / f".
+        if self.peek() == Some("a") && self.peek_at(1) == Some("/") && self.peek_at(2) == Some("f")
+        {
+            self.pos += 3;
+            return Some(UnitKind::ArmyFleet);
+        }
         let kind = UnitKind::from_word(self.peek()?)?;
         // "A" followed by something that is not a province is not a unit kind here.
         self.pos += 1;
@@ -145,14 +164,38 @@ impl Cursor<'_> {
             self.pos += 1;
             return Ok(Action::Hold);
         }
+        if LAND_WORDS.contains(&word) && self.peek_at(1).is_some() {
+            self.pos += 1;
+            let to = self.loc("after 'D' (disembark)")?;
+            return Ok(Action::Disembark { to });
+        }
         if DISBAND_WORDS.contains(&word) {
             self.pos += 1;
             return Ok(Action::Disband);
         }
+        if EMBARK_WORDS.contains(&word) {
+            self.pos += 1;
+            self.unit_kind();
+            let fleet = self.loc("after 'E' (embark): the fleet's sea")?;
+            return Ok(Action::Embark { fleet });
+        }
+        if CONVERT_WORDS.contains(&word) {
+            self.pos += 1;
+            if self.eat(&["to", "into"]) {
+                self.unit_kind();
+            }
+            let coast = match self.peek() {
+                Some("/") => self.coast()?,
+                Some(w) if matches!(w, "nc" | "sc" | "ec" | "wc") => self.coast()?,
+                Some(w) if matches!(w, "north" | "south" | "east" | "west") => self.coast()?,
+                _ => None,
+            };
+            return Ok(Action::Convert { coast });
+        }
         if SUPPORT_WORDS.contains(&word) {
             self.pos += 1;
             let target = self.target("after 'S'")?;
-            let to = if self.move_word() {
+            let to = if self.move_word() || self.eat(LAND_WORDS) {
                 Some(self.loc("after the supported unit's '-'")?)
             } else {
                 self.eat(HOLD_WORDS);

@@ -174,6 +174,12 @@ fn build(
     };
     let region: RegionId = match kind {
         UnitKind::Army => prov.main,
+        UnitKind::ArmyFleet => {
+            return Err(format!(
+                "an army-fleet cannot be built: build a fleet in {}, then embark an army",
+                prov.abbr
+            ))
+        }
         UnitKind::Fleet => {
             let places = map.standable(UnitKind::Fleet, p);
             match (places.len(), named_coast) {

@@ -1,6 +1,7 @@
 //! Adjudication of the three kinds of phase.
 
 pub mod adjust;
+pub mod afloat;
 mod csr;
 pub mod movement;
 pub mod retreat;

@@ -49,6 +49,23 @@ pub enum Outcome {
     Convoyed,
     /// The convoy was disrupted: the fleet was dislodged, or the paradox rule stopped it.
     Disrupted,
+    /// The army boarded its fleet: the two are an army-fleet now.
+    Embarked,
+    /// The army could not board (its fleet supported, convoyed, or was attacked from
+    /// another sea): it stays ashore.
+    NotEmbarked,
+    /// The army went ashore from its army-fleet.
+    Landed,
+    /// The landing failed: the army stays aboard its fleet.
+    StayedAboard,
+    /// No army-fleet of this power is in (or sails into) that sea to land from.
+    NoShip,
+    /// A fast-ferried army that did not land stays aboard its own power's fleet.
+    Aboard,
+    /// The army became a fleet.
+    Converted,
+    /// The army was dislodged, so it did not convert.
+    NotConverted,
 }
 
 /// The result of a movement phase.
@@ -75,6 +92,8 @@ struct Resolver<'a> {
     route_broken: Vec<bool>,
     /// For each portaged move, the portage orders along its route.
     porters: Csr,
+    /// For each province, the landing made from the army-fleet there (empty when none).
+    landing_from: Vec<u16>,
     h2h: Vec<u16>,
     matched: Vec<bool>,
     attackers: Csr,
@@ -99,9 +118,26 @@ impl<'a> Resolver<'a> {
     fn new(map: &'a Map, orders: &'a [Ordered]) -> Resolver<'a> {
         let n = orders.len();
         let np = map.province_count();
+        let is_landing = |o: &Ordered| {
+            matches!(
+                o.command,
+                Command::Move {
+                    via: Via::Landing,
+                    ..
+                }
+            )
+        };
         let mut at = vec![NONE; np];
+        let mut landing_from = Vec::new();
         for (i, o) in orders.iter().enumerate() {
-            at[o.at.index()] = i as u16;
+            if is_landing(o) {
+                if landing_from.is_empty() {
+                    landing_from = vec![NONE; np];
+                }
+                landing_from[o.at.index()] = i as u16;
+            } else {
+                at[o.at.index()] = i as u16;
+            }
         }
         let mut dest = vec![NONE; n];
         for (i, o) in orders.iter().enumerate() {
@@ -147,7 +183,8 @@ impl<'a> Resolver<'a> {
             .enumerate()
             .map(|(i, o)| match o.command {
                 Command::Move {
-                    via: Via::Convoy, ..
+                    via: Via::Convoy | Via::Landing,
+                    ..
                 } => true,
                 Command::Move {
                     via: Via::Either, ..
@@ -205,7 +242,11 @@ impl<'a> Resolver<'a> {
                     (t != NONE && dest[t as usize] == NONE).then_some(t)
                 }
                 Command::SupportMove { from, to, coast } => {
-                    let t = at[from.index()];
+                    let landing = landing_from
+                        .get(from.index())
+                        .copied()
+                        .filter(|&l| l != NONE && dest[l as usize] == to.0);
+                    let t = landing.unwrap_or(at[from.index()]);
                     let fits = t != NONE
                         && dest[t as usize] == to.0
                         && match (coast, orders[t as usize].command) {
@@ -223,7 +264,7 @@ impl<'a> Resolver<'a> {
         }
         let mut fleet_pairs = Vec::new();
         for i in 0..n {
-            if convoyed[i] && !is_portaged(i) {
+            if convoyed[i] && !is_portaged(i) && !is_landing(&orders[i]) {
                 route_fleets(map, orders, i, ProvinceId(dest[i]), &mut fleet_pairs);
             }
         }
@@ -249,6 +290,7 @@ impl<'a> Resolver<'a> {
             convoyed,
             portaged,
             route_broken,
+            landing_from,
             porters: if has_portage {
                 Csr::build(n, &porter_pairs)
             } else {
@@ -361,11 +403,43 @@ impl<'a> Resolver<'a> {
             Command::Move { .. } => self.move_succeeds(n),
             Command::SupportHold { .. } | Command::SupportMove { .. } => self.support_given(n),
             Command::Convoy { .. } | Command::Portage { .. } => self.not_dislodged(n),
+            // Deluge's orders are turned into these before resolution (see `afloat`).
+            Command::Convert { .. } | Command::Embark { .. } | Command::Disembark { .. } => true,
         }
+    }
+
+    /// The landing made from the army-fleet order `c` stands in, if any.
+    #[inline]
+    fn landing_of(&self, c: usize) -> Option<usize> {
+        let l = *self.landing_from.get(self.orders[c].at.index())?;
+        (l != NONE && self.at[self.orders[c].at.index()] == c as u16).then_some(l as usize)
+    }
+
+    /// Whether order `m` is an army landing from an army-fleet.
+    #[inline]
+    fn is_landing(&self, m: usize) -> bool {
+        !self.landing_from.is_empty() && self.landing_from[self.orders[m].at.index()] == m as u16
     }
 
     fn path_ok(&mut self, m: usize) -> bool {
         if !self.convoyed[m] {
+            return true;
+        }
+        if self.is_landing(m) {
+            // The army lands unless its fleet, staying in the sea, is dislodged (rule 4). A
+            // fleet that sails on after landing it leaves the army ashore.
+            let here = self.orders[m].at.index();
+            let carrier = self.at[here];
+            if carrier == NONE || self.dest[carrier as usize] != NONE {
+                return true;
+            }
+            let count = self.attackers.get(here).len();
+            for k in 0..count {
+                let a = self.attackers.get(here)[k] as usize;
+                if self.resolve(a) {
+                    return false;
+                }
+            }
             return true;
         }
         if self.is_portaged(m) {
@@ -477,6 +551,12 @@ impl<'a> Resolver<'a> {
     }
 
     fn move_succeeds(&mut self, m: usize) -> bool {
+        // A fleet sails on after landing its army only if the landing succeeds (rule 3).
+        if let Some(l) = self.landing_of(m) {
+            if !self.resolve(l) {
+                return false;
+            }
+        }
         let attack = self.attack_strength(m);
         if attack == 0 {
             return false;
@@ -577,6 +657,7 @@ impl<'a> Resolver<'a> {
             dislodged: vec![None; pos.units.len()],
             contested: vec![false; pos.units.len()],
             owners: pos.owners.clone(),
+            last_seen: pos.last_seen.clone(),
         };
         for i in 0..n {
             let o = self.orders[i];
@@ -602,6 +683,9 @@ impl<'a> Resolver<'a> {
                 Command::Portage { .. } if self.matched[i] && self.resolve(i) => Outcome::Portaged,
                 Command::Portage { .. } if self.matched[i] => Outcome::Disrupted,
                 Command::Portage { .. } => Outcome::Held,
+                Command::Convert { .. } | Command::Embark { .. } | Command::Disembark { .. } => {
+                    Outcome::Held
+                }
             };
             outcomes.push(outcome);
             if moved {
@@ -612,6 +696,10 @@ impl<'a> Resolver<'a> {
                     region: to,
                     ..o.unit
                 });
+                continue;
+            }
+            if self.is_landing(i) {
+                // A landing that failed leaves the army aboard its fleet (see `afloat`).
                 continue;
             }
             let attackers = self.attackers.get(o.at.index()).to_vec();

@@ -40,6 +40,26 @@ pub fn retreat_options(map: &Map, pos: &Position, at: ProvinceId) -> Vec<RegionI
             .filter(|&&r| open(map.province_of(r)))
             .copied()
             .collect(),
+        // Abstraction rule 4: an army-fleet retreats to water; only when no water is open
+        // may it go ashore, and then only the fleet goes (its army is lost).
+        UnitKind::ArmyFleet => {
+            let all: Vec<RegionId> = map
+                .fleet_neighbours(d.unit.region)
+                .iter()
+                .filter(|&&r| open(map.province_of(r)))
+                .copied()
+                .collect();
+            let water: Vec<RegionId> = all
+                .iter()
+                .copied()
+                .filter(|&r| map.province(map.province_of(r)).terrain.is_water())
+                .collect();
+            if water.is_empty() {
+                all
+            } else {
+                water
+            }
+        }
     }
 }
 
@@ -167,7 +187,12 @@ pub fn resolve_retreats(
                 if rivals > 1 {
                     RetreatOutcome::Bounced(target)
                 } else {
-                    let unit = pos.dislodged[p.index()].expect("dislodged").unit;
+                    let mut unit = pos.dislodged[p.index()].expect("dislodged").unit;
+                    if unit.kind == UnitKind::ArmyFleet && !map.province(target).terrain.is_water()
+                    {
+                        // Abstraction rule 4: only the fleet goes ashore; its army is lost.
+                        unit.kind = UnitKind::Fleet;
+                    }
                     next.place(map, Unit { region: r, ..unit });
                     RetreatOutcome::Retreated(r)
                 }
