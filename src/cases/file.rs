@@ -32,6 +32,12 @@ pub struct Case {
     pub post_phase: Option<String>,
     /// `POSTSTATE_WINNERS` (comma-separated powers, or `none`), if present.
     pub post_winners: Option<String>,
+    /// `POSTSTATE_SURVIVORS` (comma-separated powers, or `none`): the powers sharing the
+    /// game when its last year ends (Deluge), if present.
+    pub post_survivors: Option<String>,
+    /// `PRESTATE_LAST_SEEN`: "Power: prov" lines, the last power to have had a unit in a
+    /// province in a Spring or Fall (Deluge's new centres).
+    pub last_seen: Vec<String>,
     /// Problems met while reading this case; such a case fails.
     pub problems: Vec<String>,
 }
@@ -52,6 +58,7 @@ enum Section {
     Owners,
     Units,
     Dislodged,
+    LastSeen,
     Results,
     Orders,
     PostUnits,
@@ -127,6 +134,8 @@ pub fn parse_cases(text: &str) -> Result<Vec<Case>, CaseFileError> {
                         }
                         "POSTSTATE_PHASE" => c.post_phase = Some(rest.to_string()),
                         "POSTSTATE_WINNERS" => c.post_winners = Some(rest.to_string()),
+                        "POSTSTATE_SURVIVORS" => c.post_survivors = Some(rest.to_string()),
+                        "PRESTATE_LAST_SEEN" => section = Section::LastSeen,
                         other => c
                             .problems
                             .push(format!("line {n}: unknown keyword '{other}'")),
@@ -146,6 +155,7 @@ pub fn parse_cases(text: &str) -> Result<Vec<Case>, CaseFileError> {
             Section::Owners => c.owners.get_or_insert_with(Vec::new).push(entry),
             Section::Units => c.units.push(entry),
             Section::Dislodged => c.dislodged.push(entry),
+            Section::LastSeen => c.last_seen.push(entry),
             Section::Results => {
                 let (tag, order) = line.split_once(':').unwrap_or(("", line));
                 match tag.trim() {

@@ -40,7 +40,7 @@ pub fn run_case_in(catalog: &Catalog, case: &Case) -> Result<(), CaseFailure> {
     let prepared = prepare(catalog, case)?;
     let turn = turn::play(
         prepared.variant,
-        &prepared.variant.map,
+        prepared.variant.map_at(prepared.position.phase),
         &prepared.position,
         &prepared.orders,
     );
@@ -57,7 +57,6 @@ pub fn prepare<'a>(catalog: &'a Catalog, case: &Case) -> Result<Prepared<'a>, Ca
         Ok(v) => v,
         Err(e) => return fail(vec![e.to_string()]),
     };
-    let map = &variant.map;
     // A case without PRESTATE_SETPHASE starts at the variant's first phase.
     let phase = match case.phase.trim() {
         "" => Ok(variant.calendar.start),
@@ -67,8 +66,18 @@ pub fn prepare<'a>(catalog: &'a Catalog, case: &Case) -> Result<Prepared<'a>, Ca
         Ok(p) => p,
         Err(e) => return fail(vec![format!("PRESTATE_SETPHASE: {e}")]),
     };
+    let map = variant.map_at(phase);
     let mut problems = Vec::new();
     let mut pos = Position::empty(map, phase);
+    for line in &case.last_seen {
+        match read_power_place(map, line) {
+            Ok((power, p)) => {
+                pos.last_seen.resize(map.province_count(), None);
+                pos.last_seen[p.index()] = Some(power);
+            }
+            Err(e) => problems.push(format!("last seen '{line}': {e}")),
+        }
+    }
     match &case.owners {
         Some(lines) => {
             for line in lines {
@@ -157,8 +166,8 @@ pub fn prepare<'a>(catalog: &'a Catalog, case: &Case) -> Result<Prepared<'a>, Ca
 fn check(case: &Case, prepared: &Prepared, turn: &turn::Turn) -> Result<(), CaseFailure> {
     let fail = |lines: Vec<String>| Err(CaseFailure { lines });
     let variant = prepared.variant;
-    let map = &variant.map;
     let after = &turn.position;
+    let map = variant.map_at(after.phase);
 
     let mut diffs = Vec::new();
     let expected_units = match &case.post_units {
@@ -251,6 +260,28 @@ fn check(case: &Case, prepared: &Prepared, turn: &turn::Turn) -> Result<(), Case
             ));
         }
     }
+    if let Some(text) = &case.post_survivors {
+        let mut want: Vec<String> = text
+            .split(',')
+            .map(|w| w.trim().to_string())
+            .filter(|w| !w.is_empty() && !w.eq_ignore_ascii_case("none"))
+            .map(|w| read_power(map, &w).map_or(w, |p| map.power(p).name.clone()))
+            .collect();
+        let mut got: Vec<String> = turn
+            .survivors
+            .iter()
+            .map(|&p| map.power(p).name.clone())
+            .collect();
+        want.sort();
+        got.sort();
+        if want != got {
+            diffs.push(format!(
+                "expected survivors [{}], got [{}]",
+                want.join(", "),
+                got.join(", ")
+            ));
+        }
+    }
     if diffs.is_empty() {
         Ok(())
     } else {
@@ -331,6 +362,15 @@ fn read_order(map: &Map, line: &str) -> Result<(PowerId, Order), String> {
     let power = read_power(map, power)?;
     let order = parse_order(map, text).map_err(|e| e.why)?;
     Ok((power, order))
+}
+
+fn read_power_place(map: &Map, line: &str) -> Result<(PowerId, ProvinceId), String> {
+    let (power, place) = line.split_once(':').ok_or("expected 'Power: prov'")?;
+    let power = read_power(map, power)?;
+    let p = map
+        .lookup(&crate::game::map::normalize(place))
+        .ok_or_else(|| format!("unknown province '{}'", place.trim()))?;
+    Ok((power, p))
 }
 
 fn read_owner(map: &Map, line: &str) -> Result<(PowerId, ProvinceId), String> {

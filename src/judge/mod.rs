@@ -107,6 +107,11 @@ impl Judge {
         }
     }
 
+    /// The map of the game's variant as it stands at `phase`.
+    pub fn map_of_phase(&self, game: &Game, phase: crate::game::calendar::Phase) -> &Map {
+        self.variant(game).map_at(phase)
+    }
+
     /// The `:: Judge:` / `:: Deadline:` header of every mail about a game.
     pub fn header(&self, game: &Game) -> String {
         let mut h = format!(

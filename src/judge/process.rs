@@ -9,6 +9,7 @@ use super::game::{Archived, Game, PhaseRecord, SeatState, Status};
 use super::orders::{all_stored, must_act};
 use super::{Effects, Judge};
 use crate::game::calendar::PhaseKind;
+use crate::game::flood::{Claim, MapEvent};
 use crate::game::ids::{PowerId, UnitKind};
 use crate::game::map::Map;
 use crate::game::position::{Position, Unit};
@@ -19,7 +20,7 @@ use crate::mail::Outgoing;
 
 /// Adjudicates the current phase and moves the game on; returns the mails.
 pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
-    let (next, text, winners) = adjudicate(judge, game);
+    let (next, text, winners, drawn) = adjudicate(judge, game);
     let variant = judge.variant(game);
     let map = &variant.map;
     let before = game.position.clone().expect("a running game has a board");
@@ -54,12 +55,23 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
         let names: Vec<String> = winners.iter().map(|&p| map.power(p).name.clone()).collect();
         game.outcome = Some(format!("Victory for {}", names.join(" and ")));
         game.status = Status::Finished;
+    } else if !drawn.is_empty() {
+        let names: Vec<String> = drawn.iter().map(|&p| map.power(p).name.clone()).collect();
+        game.outcome = Some(format!(
+            "Draw shared by the survivors: {}",
+            names.join(", ")
+        ));
+        game.status = Status::Finished;
     } else if judge
         .rules(game)
         .last_year
         .is_some_and(|y| game.position.as_ref().is_some_and(|p| p.phase.year > y))
     {
-        game.outcome = Some("The game reached its last year".into());
+        game.outcome = Some(if judge.rules(game).survivors_share {
+            "No power survived the last year: the game ends without a winner".into()
+        } else {
+            "The game reached its last year".into()
+        });
         game.status = Status::Finished;
     }
     if game.status != Status::Finished {
@@ -91,7 +103,7 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
 
 /// A trial adjudication mailed to the Master only; the game is unchanged.
 pub fn preview(judge: &Judge, game: &Game) -> Outgoing {
-    let (_, text, _) = adjudicate(judge, game);
+    let (_, text, _, _) = adjudicate(judge, game);
     let variant = judge.variant(game);
     let code = variant
         .calendar
@@ -135,7 +147,9 @@ pub fn set_deadline(judge: &Judge, game: &mut Game, now: DateTime<Utc>) {
     game.grace = Some(d + Duration::minutes(timing.grace));
 }
 
-fn adjudicate(judge: &Judge, game: &Game) -> (Position, String, Vec<PowerId>) {
+/// The board after the phase, the results text, the winners, and the powers sharing a draw
+/// when the last year ended with several survivors (Deluge).
+fn adjudicate(judge: &Judge, game: &Game) -> (Position, String, Vec<PowerId>, Vec<PowerId>) {
     let variant = judge.variant(game);
     let map = judge.map_of(game);
     let pos = game.position.as_ref().expect("a running game has a board");
@@ -183,6 +197,11 @@ fn adjudicate(judge: &Judge, game: &Game) -> (Position, String, Vec<PowerId>) {
                     Outcome::Cut => notes.push("cut"),
                     Outcome::SupportVoid => notes.push("void"),
                     Outcome::Disrupted => notes.push("disrupted"),
+                    Outcome::NotEmbarked => notes.push("could not board"),
+                    Outcome::StayedAboard => notes.push("stays aboard"),
+                    Outcome::NoShip => notes.push("no army-fleet there"),
+                    Outcome::Aboard => notes.push("bounce, stays aboard"),
+                    Outcome::NotConverted => notes.push("not converted"),
                     _ => {}
                 }
                 if result.dislodged_by[i].is_some() {
@@ -285,6 +304,15 @@ fn adjudicate(judge: &Judge, game: &Game) -> (Position, String, Vec<PowerId>) {
             }
         }
     }
+    if !t.events.is_empty() {
+        lines.push(String::new());
+        lines.extend(flood_lines(
+            map,
+            judge.map_of_phase(game, t.position.phase),
+            &t.events,
+        ));
+    }
+    let map = judge.map_of_phase(game, t.position.phase);
     let after = &t.position;
     let took_centres = after.owners != pos.owners
         || (pos.phase.kind != PhaseKind::Adjustment && after.phase.kind == PhaseKind::Adjustment);
@@ -328,7 +356,78 @@ fn adjudicate(judge: &Judge, game: &Game) -> (Position, String, Vec<PowerId>) {
             ));
         }
     }
-    (t.position, lines.join("\n"), t.winners)
+    let winners = if t.winners.is_empty() && t.survivors.len() == 1 {
+        t.survivors.clone()
+    } else {
+        t.winners.clone()
+    };
+    let drawn = if t.survivors.len() > 1 {
+        t.survivors.clone()
+    } else {
+        Vec::new()
+    };
+    (t.position, lines.join("\n"), winners, drawn)
+}
+
+/// What the floods did, in words (Deluge): provinces under water, drowned armies,
+/// destroyed and new centres, spaces opened.
+fn flood_lines(before: &Map, after: &Map, events: &[MapEvent]) -> Vec<String> {
+    let name = |p: crate::game::ids::ProvinceId| after.province(p).name.clone();
+    let submerged: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            MapEvent::Submerged(p) => Some(name(*p)),
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    if !submerged.is_empty() {
+        out.push(format!(
+            "The waters rise: {} {} now sea.",
+            submerged.join(", "),
+            if submerged.len() == 1 { "is" } else { "are" }
+        ));
+    }
+    for e in events {
+        match *e {
+            MapEvent::Submerged(_) => {}
+            MapEvent::Drowned(u) => out.push(format!(
+                "The {} army in {} drowns.",
+                before.power(u.power).adjective,
+                before.province(before.province_of(u.region)).name
+            )),
+            MapEvent::CentreDestroyed { province, owner } => out.push(format!(
+                "The supply center of {} is destroyed{}.",
+                name(province),
+                owner.map_or(String::new(), |o| format!(
+                    " ({} loses it)",
+                    before.power(o).name
+                ))
+            )),
+            MapEvent::NewCentre {
+                province,
+                owner,
+                claim,
+            } => {
+                let why = match claim {
+                    Claim::Occupied => "its unit stands there",
+                    Claim::LastUnit => "the last to have had a unit there",
+                    Claim::HomeCountry => "it lies in its home country",
+                    Claim::Neutral => "",
+                };
+                out.push(match owner {
+                    Some(o) => format!(
+                        "{} becomes a supply center, controlled by {} ({why}).",
+                        name(province),
+                        after.power(o).name
+                    ),
+                    None => format!("{} becomes a supply center, neutral.", name(province)),
+                });
+            }
+            MapEvent::Opened(p) => out.push(format!("{} can be entered from now on.", name(p))),
+        }
+    }
+    out
 }
 
 fn results_mail(judge: &Judge, game: &Game, code: &str, text: &str) -> String {
