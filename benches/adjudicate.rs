@@ -46,17 +46,13 @@ fn peer_orders(p: &Prepared) -> Vec<MappedMainOrder> {
     let prov = |p| map.abbr(p).to_ascii_lowercase();
     let unit_at = |p| {
         let u = p_unit(&ordered, p);
-        format!("{} {}", u.unit.kind.letter(), region(u.unit.region))
+        format!("{} {}", u.unit.kind.code(), region(u.unit.region))
     };
     ordered
         .iter()
         .map(|o| {
             let nation = map.power(o.unit.power).name[..3].to_ascii_uppercase();
-            let me = format!(
-                "{nation}: {} {}",
-                o.unit.kind.letter(),
-                region(o.unit.region)
-            );
+            let me = format!("{nation}: {} {}", o.unit.kind.code(), region(o.unit.region));
             let text = match o.command {
                 Command::Hold => format!("{me} holds"),
                 Command::Move { to, .. } => format!("{me} -> {}", region(to)),
@@ -67,8 +63,11 @@ fn peer_orders(p: &Prepared) -> Vec<MappedMainOrder> {
                 Command::Convoy { from, to } => {
                     format!("{me} convoys {} -> {}", prov(from), prov(to))
                 }
-                Command::Portage { .. } => {
-                    panic!("the peer has no portage; the scenarios use none")
+                Command::Portage { .. }
+                | Command::Convert { .. }
+                | Command::Embark { .. }
+                | Command::Disembark { .. } => {
+                    panic!("the peer plays standard Diplomacy; the scenarios use none of these")
                 }
             };
             text.parse()

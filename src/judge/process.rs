@@ -339,7 +339,13 @@ fn adjudicate(judge: &Judge, game: &Game) -> (Position, String, Vec<PowerId>, Ve
             lines.push(format!("Unowned: {}.", free.join(", ")));
         }
         lines.push(String::new());
-        for p in map.power_ids() {
+        // After the adjustments the count would announce builds nobody can make now.
+        let counts = if pos.phase.kind == PhaseKind::Adjustment {
+            Vec::new()
+        } else {
+            map.power_ids().collect()
+        };
+        for p in counts {
             let (c, u) = (after.centre_count(p), after.unit_count(p));
             if c == 0 && u == 0 {
                 continue;
@@ -388,7 +394,17 @@ fn flood_lines(before: &Map, after: &Map, events: &[MapEvent]) -> Vec<String> {
             if submerged.len() == 1 { "is" } else { "are" }
         ));
     }
-    for e in events {
+    // Drownings, then destroyed centres, then new centres, then opened spaces.
+    let rank = |e: &MapEvent| match e {
+        MapEvent::Submerged(_) => 0,
+        MapEvent::Drowned(_) => 1,
+        MapEvent::CentreDestroyed { .. } => 2,
+        MapEvent::NewCentre { .. } => 3,
+        MapEvent::Opened(_) => 4,
+    };
+    let mut events = events.to_vec();
+    events.sort_by_key(rank);
+    for e in &events {
         match *e {
             MapEvent::Submerged(_) => {}
             MapEvent::Drowned(u) => out.push(format!(

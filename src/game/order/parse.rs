@@ -185,9 +185,9 @@ impl Cursor<'_> {
                 self.unit_kind();
             }
             let coast = match self.peek() {
-                Some("/") => self.coast()?,
-                Some(w) if matches!(w, "nc" | "sc" | "ec" | "wc") => self.coast()?,
-                Some(w) if matches!(w, "north" | "south" | "east" | "west") => self.coast()?,
+                Some("/" | "nc" | "sc" | "ec" | "wc" | "north" | "south" | "east" | "west") => {
+                    self.coast()?
+                }
                 _ => None,
             };
             return Ok(Action::Convert { coast });
