@@ -40,23 +40,11 @@ async fn order(w: &mut World, letter: char, orders: &str) -> support::Sent {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_classical_year_by_mail() {
     let mut w = World::new("classical").await;
-    let sent = w.mail(GM, "new", "CREATE ?rome gmpass classical\n").await;
+    let (created, sent) = support::start_game(&mut w, GM, "rome", "classical", &PLAYERS).await;
     assert!(
-        to(&sent, GM)
-            .body
-            .contains("Game 'rome' (classical) created."),
-        "{}",
-        to(&sent, GM).body
+        created.contains("Game 'rome' (classical) created."),
+        "{created}"
     );
-    for (addr, letter) in PLAYERS {
-        w.mail(
-            addr,
-            "join",
-            &format!("SIGNON ?rome pw{letter}\nSET PREFERENCE {letter}\n"),
-        )
-        .await;
-    }
-    let sent = w.mail(GM, "start", "SIGNON Mrome gmpass\nSTART\n").await;
     let start = find(&sent, who('A'), "Game Starting")[0];
     assert!(
         start.subject.starts_with("JUDGE:rome - S50M"),

@@ -5,18 +5,10 @@
 mod support;
 
 use chrono::Duration;
-use support::{find, to, World};
+use support::{find, World, SEVEN};
 
 const GM: &str = "gm@example.org";
-const PLAYERS: [(&str, char); 7] = [
-    ("ann@example.org", 'E'),
-    ("bob@example.org", 'F'),
-    ("cat@example.org", 'G'),
-    ("dan@example.org", 'I'),
-    ("eve@example.org", 'A'),
-    ("fay@example.org", 'R'),
-    ("guy@example.org", 'T'),
-];
+const PLAYERS: [(&str, char); 7] = SEVEN;
 
 fn builds(letter: char) -> &'static str {
     match letter {
@@ -43,14 +35,7 @@ fn holds(letter: char) -> &'static str {
 }
 
 async fn order(w: &mut World, addr: &str, letter: char, orders: &str) -> String {
-    let sent = w
-        .mail(
-            addr,
-            "orders",
-            &format!("SIGNON {letter}del pw{letter}\n{orders}\n"),
-        )
-        .await;
-    to(&sent, addr).body.clone()
+    support::order(w, "del", addr, letter, orders).await
 }
 
 async fn others_hold(w: &mut World) {
@@ -62,21 +47,11 @@ async fn others_hold(w: &mut World) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deluge_year_by_mail() {
     let mut w = World::new("deluge").await;
-    let sent = w.mail(GM, "new", "CREATE ?del gmpass deluge\n").await;
+    let (created, _) = support::start_game(&mut w, GM, "del", "deluge", &PLAYERS).await;
     assert!(
-        to(&sent, GM).body.contains("Game 'del' (deluge) created."),
-        "{}",
-        to(&sent, GM).body
+        created.contains("Game 'del' (deluge) created."),
+        "{created}"
     );
-    for (addr, letter) in PLAYERS {
-        w.mail(
-            addr,
-            "join",
-            &format!("SIGNON ?del pw{letter}\nSET PREFERENCE {letter}\n"),
-        )
-        .await;
-    }
-    w.mail(GM, "start", "SIGNON Mdel gmpass\nSTART\n").await;
     let (england, german) = (PLAYERS[0].0, PLAYERS[2].0);
 
     // Winter 1900: every power builds in its home centres, army or fleet as it chooses.

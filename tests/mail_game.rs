@@ -10,15 +10,7 @@ use chrono::Duration;
 use support::{find, to, World};
 
 const GM: &str = "gm@example.org";
-const PLAYERS: [(&str, char); 7] = [
-    ("ann@example.org", 'E'),
-    ("bob@example.org", 'F'),
-    ("cat@example.org", 'G'),
-    ("dan@example.org", 'I'),
-    ("eve@example.org", 'A'),
-    ("fay@example.org", 'R'),
-    ("guy@example.org", 'T'),
-];
+const PLAYERS: [(&str, char); 7] = support::SEVEN;
 
 fn who(letter: char) -> &'static str {
     PLAYERS.iter().find(|(_, l)| *l == letter).unwrap().0

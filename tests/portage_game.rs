@@ -4,18 +4,10 @@
 mod support;
 
 use chrono::Duration;
-use support::{find, to, World};
+use support::{find, World, SEVEN};
 
 const GM: &str = "gm@example.org";
-const PLAYERS: [(&str, char); 7] = [
-    ("ann@example.org", 'E'),
-    ("bob@example.org", 'F'),
-    ("cat@example.org", 'G'),
-    ("dan@example.org", 'I'),
-    ("eve@example.org", 'A'),
-    ("fay@example.org", 'R'),
-    ("guy@example.org", 'T'),
-];
+const PLAYERS: [(&str, char); 7] = SEVEN;
 
 fn holds(letter: char) -> &'static str {
     match letter {
@@ -30,36 +22,17 @@ fn holds(letter: char) -> &'static str {
 }
 
 async fn order(w: &mut World, addr: &str, letter: char, orders: &str) -> String {
-    let sent = w
-        .mail(
-            addr,
-            "orders",
-            &format!("SIGNON {letter}port pw{letter}\n{orders}\n"),
-        )
-        .await;
-    to(&sent, addr).body.clone()
+    support::order(w, "port", addr, letter, orders).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_portage_year_by_mail() {
     let mut w = World::new("portage").await;
-    let sent = w.mail(GM, "new", "CREATE ?port gmpass portage\n").await;
+    let (created, _) = support::start_game(&mut w, GM, "port", "portage", &PLAYERS).await;
     assert!(
-        to(&sent, GM)
-            .body
-            .contains("Game 'port' (portage) created."),
-        "{}",
-        to(&sent, GM).body
+        created.contains("Game 'port' (portage) created."),
+        "{created}"
     );
-    for (addr, letter) in PLAYERS {
-        w.mail(
-            addr,
-            "join",
-            &format!("SIGNON ?port pw{letter}\nSET PREFERENCE {letter}\n"),
-        )
-        .await;
-    }
-    w.mail(GM, "start", "SIGNON Mport gmpass\nSTART\n").await;
     let german = PLAYERS[2].0;
 
     // Spring 1901: the German fleet goes to sea, an army to Kiel.

@@ -239,48 +239,10 @@ fn check(case: &Case, prepared: &Prepared, turn: &turn::Turn) -> Result<(), Case
         }
     }
     if let Some(text) = &case.post_winners {
-        let mut want: Vec<String> = text
-            .split(',')
-            .map(|w| w.trim().to_string())
-            .filter(|w| !w.is_empty() && !w.eq_ignore_ascii_case("none"))
-            .map(|w| read_power(map, &w).map_or(w, |p| map.power(p).name.clone()))
-            .collect();
-        let mut got: Vec<String> = turn
-            .winners
-            .iter()
-            .map(|&p| map.power(p).name.clone())
-            .collect();
-        want.sort();
-        got.sort();
-        if want != got {
-            diffs.push(format!(
-                "expected winners [{}], got [{}]",
-                want.join(", "),
-                got.join(", ")
-            ));
-        }
+        compare_powers(map, "winners", text, &turn.winners, &mut diffs);
     }
     if let Some(text) = &case.post_survivors {
-        let mut want: Vec<String> = text
-            .split(',')
-            .map(|w| w.trim().to_string())
-            .filter(|w| !w.is_empty() && !w.eq_ignore_ascii_case("none"))
-            .map(|w| read_power(map, &w).map_or(w, |p| map.power(p).name.clone()))
-            .collect();
-        let mut got: Vec<String> = turn
-            .survivors
-            .iter()
-            .map(|&p| map.power(p).name.clone())
-            .collect();
-        want.sort();
-        got.sort();
-        if want != got {
-            diffs.push(format!(
-                "expected survivors [{}], got [{}]",
-                want.join(", "),
-                got.join(", ")
-            ));
-        }
+        compare_powers(map, "survivors", text, &turn.survivors, &mut diffs);
     }
     if diffs.is_empty() {
         Ok(())
@@ -362,6 +324,26 @@ fn read_order(map: &Map, line: &str) -> Result<(PowerId, Order), String> {
     let power = read_power(map, power)?;
     let order = parse_order(map, text).map_err(|e| e.why)?;
     Ok((power, order))
+}
+
+/// Compares a comma-separated list of powers (or `none`) with the powers the turn named.
+fn compare_powers(map: &Map, what: &str, text: &str, got: &[PowerId], diffs: &mut Vec<String>) {
+    let mut want: Vec<String> = text
+        .split(',')
+        .map(|w| w.trim().to_string())
+        .filter(|w| !w.is_empty() && !w.eq_ignore_ascii_case("none"))
+        .map(|w| read_power(map, &w).map_or(w, |p| map.power(p).name.clone()))
+        .collect();
+    let mut got: Vec<String> = got.iter().map(|&p| map.power(p).name.clone()).collect();
+    want.sort();
+    got.sort();
+    if want != got {
+        diffs.push(format!(
+            "expected {what} [{}], got [{}]",
+            want.join(", "),
+            got.join(", ")
+        ));
+    }
 }
 
 fn read_power_place(map: &Map, line: &str) -> Result<(PowerId, ProvinceId), String> {

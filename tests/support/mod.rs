@@ -12,6 +12,57 @@ use herald::config::Config;
 use herald::mail::maildir::Maildir;
 use herald::service::Service;
 
+/// The seven players of a standard-board game and the power each asks for.
+pub const SEVEN: [(&str, char); 7] = [
+    ("ann@example.org", 'E'),
+    ("bob@example.org", 'F'),
+    ("cat@example.org", 'G'),
+    ("dan@example.org", 'I'),
+    ("eve@example.org", 'A'),
+    ("fay@example.org", 'R'),
+    ("guy@example.org", 'T'),
+];
+
+/// Mails a power's orders to game `game` (password `pw<letter>`); returns the reply's body.
+pub async fn order(w: &mut World, game: &str, addr: &str, letter: char, orders: &str) -> String {
+    let sent = w
+        .mail(
+            addr,
+            "orders",
+            &format!("SIGNON {letter}{game} pw{letter}\n{orders}\n"),
+        )
+        .await;
+    to(&sent, addr).body.clone()
+}
+
+/// Creates game `game` of `variant` by mail from `gm` (password `gmpass`), has each player
+/// join asking for its power (password `pw<letter>`), and starts it. Returns the Master's
+/// reply to CREATE and every mail sent at the start.
+pub async fn start_game(
+    w: &mut World,
+    gm: &str,
+    game: &str,
+    variant: &str,
+    players: &[(&str, char)],
+) -> (String, Vec<Sent>) {
+    let sent = w
+        .mail(gm, "new", &format!("CREATE ?{game} gmpass {variant}\n"))
+        .await;
+    let created = to(&sent, gm).body.clone();
+    for (addr, letter) in players {
+        w.mail(
+            addr,
+            "join",
+            &format!("SIGNON ?{game} pw{letter}\nSET PREFERENCE {letter}\n"),
+        )
+        .await;
+    }
+    let started = w
+        .mail(gm, "start", &format!("SIGNON M{game} gmpass\nSTART\n"))
+        .await;
+    (created, started)
+}
+
 /// One mail herald wrote.
 #[derive(Clone, Debug)]
 pub struct Sent {

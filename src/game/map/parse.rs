@@ -272,36 +272,8 @@ fn directive(c: &mut Collected, line: &str, n: usize, in_block: bool) -> Result<
                 None => list.push(decl),
             }
         }
-        "home" => {
-            let Some((power, list)) = rest.split_once(':') else {
-                return Err(err(
-                    n,
-                    format!("'{line}': expected 'home <Power>: <Abbr> ...'"),
-                ));
-            };
-            let list = list
-                .split_whitespace()
-                .map(|s| s.to_ascii_lowercase())
-                .collect();
-            c.homes
-                .retain(|(p, _, _)| !(in_block && p.eq_ignore_ascii_case(power.trim())));
-            c.homes.push((power.trim().to_string(), list, n));
-        }
-        "territory" => {
-            let Some((power, list)) = rest.split_once(':') else {
-                return Err(err(
-                    n,
-                    format!("'{line}': expected 'territory <Power>: <Abbr> ...'"),
-                ));
-            };
-            let list = list
-                .split_whitespace()
-                .map(|s| s.to_ascii_lowercase())
-                .collect();
-            c.territory
-                .retain(|(p, _, _)| !(in_block && p.eq_ignore_ascii_case(power.trim())));
-            c.territory.push((power.trim().to_string(), list, n));
-        }
+        "home" => power_list(&mut c.homes, "home", line, rest, n, in_block)?,
+        "territory" => power_list(&mut c.territory, "territory", line, rest, n, in_block)?,
         "units" => {
             let Some((power, list)) = rest.split_once(':') else {
                 return Err(err(
@@ -316,6 +288,31 @@ fn directive(c: &mut Collected, line: &str, n: usize, in_block: bool) -> Result<
         }
         other => return Err(err(n, format!("unknown keyword '{other}'"))),
     }
+    Ok(())
+}
+
+/// A `home`/`territory` line, `<keyword> <Power>: <Abbr> ...`; inside a scheduled block it
+/// replaces the power's earlier list.
+fn power_list(
+    lists: &mut Vec<(String, Vec<String>, usize)>,
+    keyword: &str,
+    line: &str,
+    rest: &str,
+    n: usize,
+    in_block: bool,
+) -> Result<(), MapError> {
+    let Some((power, list)) = rest.split_once(':') else {
+        return Err(err(
+            n,
+            format!("'{line}': expected '{keyword} <Power>: <Abbr> ...'"),
+        ));
+    };
+    let list = list
+        .split_whitespace()
+        .map(|s| s.to_ascii_lowercase())
+        .collect();
+    lists.retain(|(p, _, _)| !(in_block && p.eq_ignore_ascii_case(power.trim())));
+    lists.push((power.trim().to_string(), list, n));
     Ok(())
 }
 
