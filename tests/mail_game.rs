@@ -594,3 +594,31 @@ async fn rule_switches_are_chosen_at_creation() {
     assert_eq!(rules.victory_centres, 20);
     assert!(!rules.ocean_convoys);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_last_year_game_ends_ranked_by_centres() {
+    let mut w = World::new("lastyear").await;
+    let (created, _) =
+        support::start_game(&mut w, GM, "short", "standard last_year=1901", &PLAYERS).await;
+    assert!(
+        created.contains("Rule switches: last_year=1901."),
+        "{created}"
+    );
+    let sent = w
+        .mail(who('G'), "o", "SIGNON Gshort pwG\nF Kie-Den\nA Mun-Ruh\n")
+        .await;
+    assert!(!find(&sent, who('G'), "Re: o").is_empty());
+    w.mail(GM, "go", "SIGNON Mshort gmpass\nPROCESS!\n").await;
+    w.mail(who('G'), "o", "SIGNON Gshort pwG\nA Ruh-Hol\n")
+        .await;
+    w.mail(GM, "go", "SIGNON Mshort gmpass\nPROCESS!\n").await;
+    let sent = w.mail(GM, "go", "SIGNON Mshort gmpass\nPROCESS!\n").await;
+    let results = find(&sent, who('G'), "W1901A Results")[0];
+    assert!(
+        results.body.contains(
+            "The game reached its last year; ranked by supply centres: Germany 5, Russia 4, Austria 3, England 3, France 3, Italy 3, Turkey 3."
+        ),
+        "{}",
+        results.body
+    );
+}

@@ -160,6 +160,19 @@ impl Calendar {
         }
     }
 
+    /// The world of 1880: the standard seasons from Spring 1880, after an opening phase in
+    /// Winter 1879 where each power chooses its units (builds in its home centres).
+    pub fn world1880() -> Calendar {
+        Calendar {
+            start: Phase {
+                year: 1879,
+                season: 2,
+                kind: PhaseKind::Adjustment,
+            },
+            ..Calendar::standard(1880)
+        }
+    }
+
     /// The season a phase is in.
     pub fn season(&self, phase: Phase) -> &Season {
         &self.seasons[phase.season as usize]

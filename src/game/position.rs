@@ -42,6 +42,10 @@ pub struct Position {
     /// Deluge's new centres); empty until a season has been played.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub last_seen: Vec<Option<PowerId>>,
+    /// Fleets in free oceans (the world variant's rule M.1): any number may share one, so
+    /// they are kept apart from `units`, each standing on its ocean's main region.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub afloat: Vec<Unit>,
 }
 
 impl Position {
@@ -55,6 +59,7 @@ impl Position {
             contested: vec![false; n],
             owners: vec![None; n],
             last_seen: Vec::new(),
+            afloat: Vec::new(),
         }
     }
 
@@ -81,21 +86,57 @@ impl Position {
 
     /// Puts a unit on the board, replacing whatever stood in its province.
     pub fn place(&mut self, map: &Map, unit: Unit) {
-        self.units[map.province_of(unit.region).index()] = Some(unit);
+        let p = map.province_of(unit.region);
+        if map.is_free_ocean(p) {
+            self.afloat.push(unit);
+        } else {
+            self.units[p.index()] = Some(unit);
+        }
     }
 
-    /// The unit in a province.
+    /// The unit in a province (in a free ocean, the first of those there).
     #[inline]
     pub fn unit_at(&self, p: ProvinceId) -> Option<Unit> {
-        self.units[p.index()]
+        match self.units[p.index()] {
+            Some(u) => Some(u),
+            None if self.afloat.is_empty() => None,
+            // An ocean's only region is its main one, whose id is the province's.
+            None => self.afloat.iter().copied().find(|u| u.region.0 == p.0),
+        }
     }
 
-    /// Every unit with its province, in province order.
+    /// A power's unit in a province (in a free ocean, the first of its own there).
+    pub fn own_unit_at(&self, p: ProvinceId, power: PowerId) -> Option<Unit> {
+        match self.units[p.index()] {
+            Some(u) if u.power == power => Some(u),
+            Some(_) => None,
+            None => self
+                .afloat
+                .iter()
+                .copied()
+                .find(|u| u.region.0 == p.0 && u.power == power),
+        }
+    }
+
+    /// Takes a power's unit off the board (in a free ocean, the first of its own there).
+    pub fn take_unit(&mut self, p: ProvinceId, power: PowerId) -> Option<Unit> {
+        if self.units[p.index()].is_some_and(|u| u.power == power) {
+            return self.units[p.index()].take();
+        }
+        let k = self
+            .afloat
+            .iter()
+            .position(|u| u.region.0 == p.0 && u.power == power)?;
+        Some(self.afloat.remove(k))
+    }
+
+    /// Every unit with its province: by province order, then the fleets in free oceans.
     pub fn all_units(&self) -> impl Iterator<Item = (ProvinceId, Unit)> + '_ {
         self.units
             .iter()
             .enumerate()
             .filter_map(|(i, u)| u.map(|u| (ProvinceId(i as u16), u)))
+            .chain(self.afloat.iter().map(|u| (ProvinceId(u.region.0), *u)))
     }
 
     /// Every dislodged unit with its province.
@@ -111,6 +152,7 @@ impl Position {
         self.units
             .iter()
             .flatten()
+            .chain(&self.afloat)
             .filter(|u| u.power == power)
             .count()
     }

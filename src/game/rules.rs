@@ -40,6 +40,21 @@ pub struct Rules {
     /// When the last year ends, the powers still on the board share the game (a sole
     /// survivor wins it) — Deluge's rule 9.
     pub survivors_share: bool,
+    /// Oceans are free: any number of fleets share one without combat, and entering one
+    /// always succeeds (the world variant's M.1).
+    pub free_oceans: bool,
+    /// For convoys the oceans count as one connected water (the world variant's M.2).
+    pub ocean_network: bool,
+    /// Before the first turn each power chooses army or fleet for each home centre, by
+    /// build orders in an opening adjustment phase; a centre left unordered gets the map's
+    /// starting unit.
+    pub unit_choice: bool,
+    /// Victory takes more than half of all the map's centres (`victory_centres` is set from
+    /// the map).
+    pub victory_majority: bool,
+    /// One player may hold several powers: a second SIGNON to a forming game from the same
+    /// address with another password takes another seat.
+    pub several_powers: bool,
 }
 
 impl Rules {
@@ -56,6 +71,11 @@ impl Rules {
             dip_points: false,
             last_year: None,
             survivors_share: false,
+            free_oceans: false,
+            ocean_network: false,
+            unit_choice: false,
+            victory_majority: false,
+            several_powers: false,
         }
     }
 
@@ -75,6 +95,13 @@ impl Rules {
             self.victory_centres = n;
             return Ok(());
         }
+        if let Some(y) = s.strip_prefix("last_year=") {
+            let y: i32 = y
+                .parse()
+                .map_err(|_| format!("'{switch}': last_year=N needs a judge year (1910)"))?;
+            self.last_year = Some(y);
+            return Ok(());
+        }
         match s.as_str() {
             "remote_builds" | "any_centre" | "anycentre" => self.build_sites = BuildSites::AnyOwned,
             "home_builds" => self.build_sites = BuildSites::Home,
@@ -84,10 +111,11 @@ impl Rules {
             "conversion" => self.conversion = true,
             "army_fleets" => self.army_fleets = true,
             "fast_ferry_only" => self.fast_ferry_only = true,
+            "several_powers" => self.several_powers = true,
             "dip_points" => return Err(format!("the '{s}' switch is not available yet")),
             _ => {
                 return Err(format!(
-                    "unknown rule switch '{switch}' (remote_builds, home_builds, victory=N, ocean_convoys, no_ocean_convoys, portage, conversion, army_fleets, fast_ferry_only)"
+                    "unknown rule switch '{switch}' (remote_builds, home_builds, victory=N, last_year=N, ocean_convoys, no_ocean_convoys, portage, conversion, army_fleets, fast_ferry_only, several_powers)"
                 ))
             }
         }
@@ -112,6 +140,20 @@ impl Rules {
             fast_ferry_only: true,
             last_year: Some(1908),
             survivors_share: true,
+            ..Rules::standard()
+        }
+    }
+
+    /// The world of 1880 (Paul Barker): free oceans joined for convoys, unit choice before
+    /// the first turn, victory with more than half the centres, the game over after 1900.
+    pub fn world1880() -> Rules {
+        Rules {
+            free_oceans: true,
+            ocean_network: true,
+            unit_choice: true,
+            victory_majority: true,
+            several_powers: true,
+            last_year: Some(1900),
             ..Rules::standard()
         }
     }

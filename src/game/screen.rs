@@ -148,9 +148,15 @@ pub fn screen_movement(
 ) -> (Vec<Ordered>, Vec<Rejection>) {
     let mut commands: Vec<Option<Command>> = vec![None; map.province_count()];
     let mut landings: Vec<Option<(PowerId, Command)>> = Vec::new();
+    // Orders for fleets in free oceans, where several may share a province: in the order
+    // given, one for each of the power's fleets there.
+    let mut ocean_orders: Vec<(PowerId, ProvinceId, Command)> = Vec::new();
     let mut rejections = Vec::new();
     for (power, order) in orders {
         match check_one(map, rules, pos, *power, order) {
+            Ok((at, command)) if map.is_free_ocean(at) => {
+                ocean_orders.push((*power, at, command));
+            }
             Ok((at, command @ Command::Disembark { .. })) => {
                 if landings.is_empty() {
                     landings = vec![None; map.province_count()];
@@ -174,10 +180,20 @@ pub fn screen_movement(
     }
     let mut ordered: Vec<Ordered> = pos
         .all_units()
-        .map(|(at, unit)| Ordered {
-            at,
-            unit,
-            command: commands[at.index()].unwrap_or(Command::Hold),
+        .map(|(at, unit)| {
+            let command = if map.is_free_ocean(at) {
+                ocean_orders
+                    .iter()
+                    .position(|(p, a, _)| *p == unit.power && *a == at)
+                    .map(|k| ocean_orders.remove(k).2)
+            } else {
+                commands[at.index()]
+            };
+            Ordered {
+                at,
+                unit,
+                command: command.unwrap_or(Command::Hold),
+            }
         })
         .collect();
     // Landings come after the units, one per sea: the army aboard is ordered apart from its
@@ -474,6 +490,9 @@ fn landing(
 }
 
 fn own_unit(map: &Map, pos: &Position, power: PowerId, at: ProvinceId) -> Result<Unit, String> {
+    if let Some(u) = pos.own_unit_at(at, power) {
+        return Ok(u);
+    }
     match pos.unit_at(at) {
         None => Err(format!("there is no unit in {}", map.abbr(at))),
         Some(u) if u.power != power => Err(format!("the unit in {} is not yours", map.abbr(at))),

@@ -22,7 +22,7 @@ pub enum Report {
         /// The orders as adjudicated, one per unit.
         orders: Vec<Ordered>,
         /// The adjudication.
-        result: MovementResult,
+        result: Box<MovementResult>,
         /// Dislodged units with no retreat, removed.
         destroyed: Vec<Unit>,
     },
@@ -104,7 +104,7 @@ pub fn play_with(
                 next,
                 Report::Movement {
                     orders: ordered,
-                    result,
+                    result: Box::new(result),
                     destroyed,
                 },
                 rejections,
@@ -118,8 +118,26 @@ pub fn play_with(
             (next, Report::Retreat(outcomes), rejections)
         }
         PhaseKind::Adjustment => {
-            let (next, done, rejections) =
+            let (mut next, mut done, rejections) =
                 resolve::resolve_adjustments(map, &variant.rules, pos, orders);
+            if rules.unit_choice && pos.phase == variant.calendar.start {
+                // Unit choice: a home centre still without a unit gets the map's.
+                let defaults = default_units(map, &next);
+                let (filled, more, _) =
+                    resolve::resolve_adjustments(map, &variant.rules, &next, &defaults);
+                for a in more {
+                    if let resolve::Adjustment::Built(u) = a {
+                        if let Some(k) = done
+                            .iter()
+                            .position(|d| *d == resolve::Adjustment::Waived(u.power))
+                        {
+                            done.remove(k);
+                        }
+                        done.push(a);
+                    }
+                }
+                next = filled;
+            }
             (next, Report::Adjustment(done), rejections)
         }
     };
@@ -132,6 +150,32 @@ pub fn play_with(
         events: moved_on.events,
         survivors: moved_on.survivors,
     }
+}
+
+/// The builds of the map's starting units in the home centres that are still vacant and
+/// owned by their power (unit choice: what a power did not choose).
+fn default_units(map: &Map, pos: &Position) -> Vec<(PowerId, Order)> {
+    map.start
+        .iter()
+        .filter(|s| {
+            let p = map.province_of(s.region);
+            pos.unit_at(p).is_none() && pos.owners[p.index()] == Some(s.power)
+        })
+        .map(|s| {
+            let p = map.province_of(s.region);
+            let at = crate::game::order::Loc {
+                province: p,
+                coast: map.region(s.region).coast,
+            };
+            (
+                s.power,
+                Order::Build {
+                    kind: Some(s.kind),
+                    at,
+                },
+            )
+        })
+        .collect()
 }
 
 /// Moves the board's phase on to the next one that needs orders, laying scheduled map

@@ -4,7 +4,16 @@ use std::sync::OnceLock;
 
 use super::calendar::{Calendar, Phase};
 use super::map::{builtin, Map, MapError, MapSource};
+use super::position::Position;
 use super::rules::Rules;
+
+/// Lays the rules that change geography onto a map: free oceans, oceans joined for convoys.
+fn rules_into_map(rules: &Rules, map: &mut Map) {
+    map.free_oceans = rules.free_oceans;
+    if rules.ocean_network {
+        map.join_oceans();
+    }
+}
 
 /// A playable variant.
 #[derive(Clone, Debug)]
@@ -28,7 +37,7 @@ pub struct Variant {
 #[derive(Debug, thiserror::Error)]
 pub enum VariantError {
     /// No built-in variant of that name.
-    #[error("unknown variant '{0}' (known: standard, classical, portage, deluge)")]
+    #[error("unknown variant '{0}' (known: standard, classical, portage, deluge, world1880)")]
     Unknown(String),
     /// A scheduled map change names a season the calendar does not have.
     #[error("the map of variant '{name}' schedules a change for '{season}', which is not a season of its calendar")]
@@ -57,10 +66,15 @@ impl Variant {
         rules: Rules,
     ) -> Result<Variant, VariantError> {
         let source = MapSource::new(map_text);
-        let map = source.initial().map_err(|errors| VariantError::Map {
+        let mut map = source.initial().map_err(|errors| VariantError::Map {
             name: name.to_string(),
             errors,
         })?;
+        let mut rules = rules;
+        rules_into_map(&rules, &mut map);
+        if rules.victory_majority {
+            rules.victory_centres = map.centres().count() / 2 + 1;
+        }
         let mut when = Vec::new();
         for change in &source.changes {
             let Some(s) = calendar
@@ -79,7 +93,7 @@ impl Variant {
         when.dedup();
         let mut schedule = Vec::with_capacity(when.len());
         for &(year, season) in &when {
-            let built = source
+            let mut built = source
                 .build(|c| {
                     let s = calendar
                         .seasons
@@ -92,6 +106,7 @@ impl Variant {
                     name: name.to_string(),
                     errors,
                 })?;
+            rules_into_map(&rules, &mut built);
             schedule.push(((year, season), built));
         }
         Ok(Variant {
@@ -102,6 +117,17 @@ impl Variant {
             rules,
             schedule,
         })
+    }
+
+    /// The board a new game starts with: the map's units and home centres, or with unit
+    /// choice only the home centres (the powers build their units in the opening phase).
+    pub fn opening(&self) -> Position {
+        let mut pos = Position::initial(&self.map, self.calendar.start);
+        if self.rules.unit_choice {
+            pos.units.iter_mut().for_each(|u| *u = None);
+            pos.afloat.clear();
+        }
+        pos
     }
 
     /// The map as it stands at a phase: the start map with every scheduled change whose
@@ -168,8 +194,20 @@ impl Variant {
         .expect("the built-in deluge map loads")
     }
 
+    /// The world of 1880 to 1900 (Paul Barker), on herald's reconstruction of its map.
+    pub fn world1880() -> Variant {
+        Variant::new(
+            "world1880",
+            builtin::WORLD1880,
+            Calendar::world1880(),
+            Rules::world1880(),
+        )
+        .expect("the built-in world1880 map loads")
+    }
+
     /// The names of the built-in variants.
-    pub const BUILTIN: &'static [&'static str] = &["standard", "classical", "portage", "deluge"];
+    pub const BUILTIN: &'static [&'static str] =
+        &["standard", "classical", "portage", "deluge", "world1880"];
 
     /// A built-in variant by name, any case; built once and shared.
     pub fn builtin(name: &str) -> Result<&'static Variant, VariantError> {
@@ -177,11 +215,13 @@ impl Variant {
         static CLASSICAL: OnceLock<Variant> = OnceLock::new();
         static PORTAGE: OnceLock<Variant> = OnceLock::new();
         static DELUGE: OnceLock<Variant> = OnceLock::new();
+        static WORLD1880: OnceLock<Variant> = OnceLock::new();
         match name.to_ascii_lowercase().as_str() {
             "standard" => Ok(STANDARD.get_or_init(Variant::standard)),
             "classical" => Ok(CLASSICAL.get_or_init(Variant::classical)),
             "portage" => Ok(PORTAGE.get_or_init(Variant::portage)),
             "deluge" => Ok(DELUGE.get_or_init(Variant::deluge)),
+            "world1880" => Ok(WORLD1880.get_or_init(Variant::world1880)),
             _ => Err(VariantError::Unknown(name.to_string())),
         }
     }

@@ -40,6 +40,8 @@ pub enum Command {
     Help,
     /// `GET topic`
     Get(String),
+    /// `GET MAP <variant or game>`: every space with its kind, coasts and neighbours.
+    Map(Option<String>),
     /// `LIST [game]`
     List(Option<String>),
     /// `CREATE ?game password [variant]`
@@ -202,6 +204,9 @@ pub fn parse_command(line: &str) -> Command {
         _ => {}
     }
     match first {
+        "GET" | "SEND" if arg(1).is_some_and(|t| t.eq_ignore_ascii_case("map")) => {
+            return Command::Map(arg(2))
+        }
         "GET" | "SEND" => {
             return arg(1).map_or(Command::Help, |t| Command::Get(t.to_ascii_lowercase()))
         }

@@ -17,6 +17,7 @@
 pub mod command;
 pub mod deadline;
 pub mod game;
+pub mod mapinfo;
 pub mod orders;
 pub mod password;
 pub mod process;

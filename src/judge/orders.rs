@@ -139,7 +139,25 @@ pub fn submit(
         match check {
             Ok(()) => {
                 if pos.phase.kind != PhaseKind::Adjustment {
-                    on_file.retain(|o| o.slot() != order.slot());
+                    // In a free ocean a power may have several fleets: it keeps one order
+                    // for each, the newest.
+                    let room = match order.province() {
+                        Some(p) if map.is_free_ocean(p) => pos
+                            .all_units()
+                            .filter(|(q, u)| *q == p && u.power == power)
+                            .count(),
+                        _ => 1,
+                    };
+                    let same: Vec<usize> = on_file
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, o)| o.slot() == order.slot())
+                        .map(|(i, _)| i)
+                        .collect();
+                    let excess = (same.len() + 1).saturating_sub(room.max(1));
+                    for &i in same[..excess].iter().rev() {
+                        on_file.remove(i);
+                    }
                 } else {
                     on_file.retain(|o| o.province().is_none() || o.province() != order.province());
                 }
@@ -170,12 +188,28 @@ pub fn echo(judge: &Judge, game: &Game, power: PowerId) -> (Vec<String>, String)
     let mut lines = Vec::new();
     match pos.phase.kind {
         PhaseKind::Movement => {
+            let mut shown: Vec<(crate::game::ids::ProvinceId, usize)> = Vec::new();
             for (p, u) in pos.all_units().filter(|(_, u)| u.power == power) {
+                // Several fleets may share a free ocean: each takes the next order there.
+                let k = match shown.iter_mut().find(|(q, _)| *q == p) {
+                    Some((_, k)) => {
+                        *k += 1;
+                        *k
+                    }
+                    None => {
+                        shown.push((p, 0));
+                        0
+                    }
+                };
                 let mine: Vec<&Order> = orders.iter().filter(|o| o.province() == Some(p)).collect();
-                if mine.is_empty() {
-                    lines.push(format!("{}: No order", describe(map, u)));
+                let ocean = map.is_free_ocean(p);
+                match (ocean, mine.get(k)) {
+                    (true, Some(o)) => lines.push(o.canonical(map)),
+                    (false, _) if !mine.is_empty() => {
+                        lines.extend(mine.iter().map(|o| o.canonical(map)))
+                    }
+                    _ => lines.push(format!("{}: No order", describe(map, u))),
                 }
-                lines.extend(mine.iter().map(|o| o.canonical(map)));
             }
             // Landings at the end of a voyage name a sea where the power has no unit yet.
             for o in &orders {

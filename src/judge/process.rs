@@ -70,7 +70,19 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
         game.outcome = Some(if judge.rules(game).survivors_share {
             "No power survived the last year: the game ends without a winner".into()
         } else {
-            "The game reached its last year".into()
+            // No winner by then: the supply centres rank the powers.
+            let pos = game.position.as_ref().expect("a running game has a board");
+            let mut rank: Vec<(usize, String)> = map
+                .power_ids()
+                .map(|p| (pos.centre_count(p), map.power(p).name.clone()))
+                .filter(|(c, _)| *c > 0)
+                .collect();
+            rank.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            let list: Vec<String> = rank.iter().map(|(c, n)| format!("{n} {c}")).collect();
+            format!(
+                "The game reached its last year; ranked by supply centres: {}",
+                list.join(", ")
+            )
         });
         game.status = Status::Finished;
     }

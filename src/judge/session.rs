@@ -18,7 +18,6 @@ use super::text::typed_lines;
 use super::{Action, Effects, Games, Judge};
 use crate::game::calendar::PhaseKind;
 use crate::game::ids::PowerId;
-use crate::game::position::Position;
 use crate::mail::{Letter, Outgoing};
 
 /// The games a mail needs loaded: those it names, and all of them for a bare LIST.
@@ -253,6 +252,25 @@ impl Session<'_> {
                         line,
                         format!("no help topic '{topic}'; topics: {}", TOPICS.join(", ")),
                     );
+                }
+            }
+            Command::Map(name) => {
+                self.recognised = true;
+                let name = name.unwrap_or_else(|| "standard".into());
+                let judge = self.judge;
+                let found = match self.games.get(&name.to_ascii_lowercase()) {
+                    Some(g) => Ok((judge.variant(g), judge.map_of(g))),
+                    None => judge
+                        .catalog
+                        .variant(&name)
+                        .map(|v| (v, &v.map))
+                        .map_err(|e| e.to_string()),
+                };
+                match found {
+                    Ok((variant, map)) => {
+                        self.lines.extend(super::mapinfo::describe(variant, map));
+                    }
+                    Err(why) => self.error(line, format!("GET MAP: {why}")),
                 }
             }
             Command::Version => {
@@ -606,17 +624,31 @@ impl Session<'_> {
                     self.game = None;
                     return false;
                 }
-                if let Some(i) = g.seats.iter().position(|s| s.member.address == from) {
-                    if !judge
+                let mine: Vec<usize> = (0..g.seats.len())
+                    .filter(|&i| g.seats[i].member.address == from)
+                    .collect();
+                let matching = mine.iter().copied().find(|&i| {
+                    judge
                         .passwords
                         .verify(&g.seats[i].member.password, password)
-                    {
-                        self.error(line, "Invalid password or power ID specified.");
-                        self.game = None;
-                        return false;
-                    }
+                });
+                let another = judge.rules(g).several_powers;
+                if let Some(i) = matching {
                     self.role = Role::Joiner(i);
+                } else if !mine.is_empty() && !another {
+                    self.error(line, "Invalid password or power ID specified.");
+                    self.game = None;
+                    return false;
                 } else {
+                    if !mine.is_empty() {
+                        let text = format!(
+                            "You already hold {} seat(s) in '{}'; this password opens another (this game lets one player hold several powers). If you meant a seat you have, its password is different: RESIGN here (it gives this seat up) and send SIGNON again with that password.",
+                            mine.len(),
+                            g.name
+                        );
+                        self.say(text);
+                    }
+                    let g = self.game();
                     let powers = judge.variant(g).map.powers.len();
                     if g.seats.len() >= powers {
                         self.error(line, format!("game '{}' is full", g.name));
@@ -1386,7 +1418,7 @@ impl Session<'_> {
             let k = (seed % free.len() as u64) as usize;
             *a = Some(free.remove(k));
         }
-        let position = Position::initial(map, variant.calendar.start);
+        let position = variant.opening();
         let code = variant.calendar.code(position.phase);
         let g = self.game_mut();
         for (seat, power) in g.seats.iter_mut().zip(assigned) {

@@ -9,11 +9,15 @@ pub const CLASSICAL: &str = include_str!("../../../maps/classical.map");
 /// The Deluge II map: the standard board with Iceland, Switzerland and the floods.
 pub const DELUGE: &str = include_str!("../../../maps/deluge.map");
 
+/// herald's reconstruction of the world map of 1880 (Paul Barker's variant).
+pub const WORLD1880: &str = include_str!("../../../maps/world1880.map");
+
 /// Every built-in map as (name, source text).
 pub const ALL: &[(&str, &str)] = &[
     ("standard", STANDARD),
     ("classical", CLASSICAL),
     ("deluge", DELUGE),
+    ("world1880", WORLD1880),
 ];
 
 /// The source text of a built-in map by name (any case).

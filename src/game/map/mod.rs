@@ -128,6 +128,9 @@ pub struct Map {
     fleet_touch: Vec<Vec<ProvinceId>>,
     names: HashMap<String, ProvinceId>,
     name_words: usize,
+    /// Oceans are free (the world variant's rule M.1): any number of fleets share one,
+    /// without combat. Set by the variant from its rules.
+    pub free_oceans: bool,
 }
 
 impl Map {
@@ -268,6 +271,39 @@ impl Map {
         }
     }
 
+    /// Makes the oceans one water for convoys: every ocean touches whatever any ocean
+    /// touches (the world variant's M.2).
+    pub fn join_oceans(&mut self) {
+        let oceans: Vec<ProvinceId> = self
+            .province_ids()
+            .filter(|&p| self.province(p).terrain == Terrain::Ocean)
+            .collect();
+        let mut shore: Vec<ProvinceId> = Vec::new();
+        for &o in &oceans {
+            for &q in &self.fleet_touch[o.index()] {
+                if !shore.contains(&q) {
+                    shore.push(q);
+                }
+            }
+        }
+        for &o in &oceans {
+            for &q in &shore {
+                if q != o && !self.fleet_touch[o.index()].contains(&q) {
+                    self.fleet_touch[o.index()].push(q);
+                }
+                if q != o && !self.fleet_touch[q.index()].contains(&o) {
+                    self.fleet_touch[q.index()].push(o);
+                }
+            }
+        }
+    }
+
+    /// Whether fleets share this province without combat (an ocean, where oceans are free).
+    #[inline]
+    pub fn is_free_ocean(&self, p: ProvinceId) -> bool {
+        self.free_oceans && self.provinces[p.index()].terrain == Terrain::Ocean
+    }
+
     /// The province's abbreviation.
     pub fn abbr(&self, p: ProvinceId) -> &str {
         &self.province(p).abbr
@@ -371,6 +407,7 @@ impl Map {
             fleet_reach,
             fleet_touch,
             names,
+            free_oceans: false,
         }
     }
 }

@@ -135,7 +135,8 @@ impl<'a> Resolver<'a> {
                     landing_from = vec![NONE; np];
                 }
                 landing_from[o.at.index()] = i as u16;
-            } else {
+            } else if !map.is_free_ocean(o.at) {
+                // Fleets in a free ocean share it; none of them holds it (rule M.1).
                 at[o.at.index()] = i as u16;
             }
         }
@@ -217,9 +218,10 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
+        let into_ocean = |i: usize| dest[i] != NONE && map.is_free_ocean(ProvinceId(dest[i]));
         let mut h2h = vec![NONE; n];
         for i in 0..n {
-            if dest[i] == NONE || convoyed[i] {
+            if dest[i] == NONE || convoyed[i] || into_ocean(i) || map.is_free_ocean(orders[i].at) {
                 continue;
             }
             let j = at[dest[i] as usize];
@@ -229,7 +231,8 @@ impl<'a> Resolver<'a> {
         }
         let mut attack_pairs = Vec::with_capacity(n);
         for i in 0..n {
-            if dest[i] != NONE {
+            // Entering a free ocean is no attack: it always succeeds and cuts nothing.
+            if dest[i] != NONE && !into_ocean(i) {
                 attack_pairs.push((dest[i], i as u16));
             }
         }
@@ -247,6 +250,14 @@ impl<'a> Resolver<'a> {
                         .copied()
                         .filter(|&l| l != NONE && dest[l as usize] == to.0);
                     let t = landing.unwrap_or(at[from.index()]);
+                    // A fleet in a free ocean is found by its move.
+                    let t = if t == NONE && map.is_free_ocean(from) {
+                        (0..n)
+                            .find(|&k| orders[k].at == from && dest[k] == to.0)
+                            .map_or(NONE, |k| k as u16)
+                    } else {
+                        t
+                    };
                     let fits = t != NONE
                         && dest[t as usize] == to.0
                         && match (coast, orders[t as usize].command) {
@@ -551,6 +562,9 @@ impl<'a> Resolver<'a> {
     }
 
     fn move_succeeds(&mut self, m: usize) -> bool {
+        if self.map.is_free_ocean(ProvinceId(self.dest[m])) {
+            return true;
+        }
         // A fleet sails on after landing its army only if the landing succeeds (rule 3).
         if let Some(l) = self.landing_of(m) {
             if !self.resolve(l) {
@@ -658,6 +672,7 @@ impl<'a> Resolver<'a> {
             contested: vec![false; pos.units.len()],
             owners: pos.owners.clone(),
             last_seen: pos.last_seen.clone(),
+            afloat: Vec::new(),
         };
         for i in 0..n {
             let o = self.orders[i];
@@ -692,10 +707,17 @@ impl<'a> Resolver<'a> {
                 let Command::Move { to, .. } = o.command else {
                     unreachable!()
                 };
-                next.units[self.dest[i] as usize] = Some(crate::game::position::Unit {
-                    region: to,
-                    ..o.unit
-                });
+                next.place(
+                    self.map,
+                    crate::game::position::Unit {
+                        region: to,
+                        ..o.unit
+                    },
+                );
+                continue;
+            }
+            if self.map.is_free_ocean(o.at) {
+                next.afloat.push(o.unit);
                 continue;
             }
             if self.is_landing(i) {

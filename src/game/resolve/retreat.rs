@@ -25,7 +25,8 @@ pub fn retreat_options(map: &Map, pos: &Position, at: ProvinceId) -> Vec<RegionI
         return Vec::new();
     };
     let open = |p: ProvinceId| {
-        pos.unit_at(p).is_none() && !pos.contested[p.index()] && Some(p) != d.attacker_from
+        (map.is_free_ocean(p) || (pos.unit_at(p).is_none() && !pos.contested[p.index()]))
+            && Some(p) != d.attacker_from
     };
     match d.unit.kind {
         UnitKind::Army => map
@@ -184,7 +185,7 @@ pub fn resolve_retreats(
                     .iter()
                     .filter(|(_, t)| t.is_some_and(|t| map.province_of(t) == target))
                     .count();
-                if rivals > 1 {
+                if rivals > 1 && !map.is_free_ocean(target) {
                     RetreatOutcome::Bounced(target)
                 } else {
                     let mut unit = pos.dislodged[p.index()].expect("dislodged").unit;
