@@ -112,7 +112,7 @@ impl Rules {
             "army_fleets" => self.army_fleets = true,
             "fast_ferry_only" => self.fast_ferry_only = true,
             "several_powers" => self.several_powers = true,
-            "dip_points" => return Err(format!("the '{s}' switch is not available yet")),
+            "dip_points" => self.dip_points = true,
             _ => {
                 return Err(format!(
                     "unknown rule switch '{switch}' (remote_builds, home_builds, victory=N, last_year=N, ocean_convoys, no_ocean_convoys, portage, conversion, army_fleets, fast_ferry_only, several_powers)"
@@ -153,6 +153,7 @@ impl Rules {
             unit_choice: true,
             victory_majority: true,
             several_powers: true,
+            dip_points: true,
             last_year: Some(1900),
             ..Rules::standard()
         }
@@ -178,10 +179,8 @@ mod tests {
         assert_eq!(r.build_sites, BuildSites::AnyOwned);
         r.apply_switch("victory=20").unwrap();
         assert_eq!(r.victory_centres, 20);
-        assert!(r
-            .apply_switch("dip_points")
-            .unwrap_err()
-            .contains("not available yet"));
+        r.apply_switch("dip_points").unwrap();
+        assert!(r.dip_points);
         r.apply_switch("conversion").unwrap();
         assert!(r.conversion);
         r.apply_switch("portage").unwrap();

@@ -153,6 +153,10 @@ pub fn screen_movement(
     let mut ocean_orders: Vec<(PowerId, ProvinceId, Command)> = Vec::new();
     let mut rejections = Vec::new();
     for (power, order) in orders {
+        if matches!(order, Order::DipSupport { .. }) {
+            // Checked apart: see `screen_dip_supports`.
+            continue;
+        }
         match check_one(map, rules, pos, *power, order) {
             Ok((at, command)) if map.is_free_ocean(at) => {
                 ocean_orders.push((*power, at, command));
@@ -213,6 +217,41 @@ pub fn screen_movement(
         }
     }
     (ordered, rejections)
+}
+
+/// Checks the standing supports bought with dip points (`4 DIPS S A Lon`): the game must
+/// play dip points and a unit must stand there. Returns the supported provinces, one entry
+/// per support (two supports on one unit count twice), with who bought each.
+pub fn screen_dip_supports(
+    map: &Map,
+    rules: &Rules,
+    pos: &Position,
+    orders: &[(PowerId, Order)],
+) -> (Vec<(PowerId, ProvinceId)>, Vec<Rejection>) {
+    let mut given = Vec::new();
+    let mut rejections = Vec::new();
+    for (power, order) in orders {
+        let Order::DipSupport { target } = order else {
+            continue;
+        };
+        let p = target.at.province;
+        let why = if !rules.dip_points {
+            Some("dip points are not played in this game".to_string())
+        } else if pos.unit_at(p).is_none() || map.is_free_ocean(p) {
+            Some(format!("there is no unit in {} to support", map.abbr(p)))
+        } else {
+            None
+        };
+        match why {
+            None => given.push((*power, p)),
+            Some(why) => rejections.push(Rejection {
+                power: *power,
+                order: order.canonical(map),
+                why,
+            }),
+        }
+    }
+    (given, rejections)
 }
 
 fn check_one(

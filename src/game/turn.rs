@@ -5,12 +5,13 @@
 use super::calendar::PhaseKind;
 use super::flood::{self, MapEvent};
 use super::ids::PowerId;
+use super::ids::ProvinceId;
 use super::map::Map;
 use super::order::Order;
 use super::position::{Position, Unit};
 use super::resolve::{self, Adjustment, MovementResult, RetreatOutcome};
 use super::rules::Rules;
-use super::screen::{screen_movement, Ordered, Rejection};
+use super::screen::{screen_dip_supports, screen_movement, Command, Ordered, Rejection};
 use super::variant::Variant;
 
 /// What a phase produced, for the results mail.
@@ -25,6 +26,9 @@ pub enum Report {
         result: Box<MovementResult>,
         /// Dislodged units with no retreat, removed.
         destroyed: Vec<Unit>,
+        /// Standing supports bought with dip points: who bought it, the supported unit's
+        /// province, and whether it was given (void when that unit was ordered to move).
+        dip_supports: Vec<(PowerId, ProvinceId, bool)>,
     },
     /// A retreat phase: each dislodged unit's fate.
     Retreat(Vec<(super::ids::ProvinceId, RetreatOutcome)>),
@@ -77,16 +81,28 @@ pub fn play_with(
 ) -> Turn {
     let (mut next, report, rejections) = match pos.phase.kind {
         PhaseKind::Movement => {
-            let (ordered, rejections) = screen_movement(map, rules, pos, orders);
+            let (ordered, mut rejections) = screen_movement(map, rules, pos, orders);
+            let (bought, refused) = screen_dip_supports(map, rules, pos, orders);
+            rejections.extend(refused);
+            let dips: Vec<ProvinceId> = bought.iter().map(|&(_, p)| p).collect();
             let (ordered, result) = if resolve::afloat::needed(rules, &ordered) {
                 let plan = resolve::afloat::prepare(map, pos, ordered);
-                let result = resolve::resolve_movement(map, pos, &plan.resolver);
+                let result = resolve::resolve_movement_with_dips(map, pos, &plan.resolver, &dips);
                 let given = plan.given.clone();
                 (given, resolve::afloat::settle(map, rules, plan, result))
             } else {
-                let result = resolve::resolve_movement(map, pos, &ordered);
+                let result = resolve::resolve_movement_with_dips(map, pos, &ordered, &dips);
                 (ordered, result)
             };
+            let dip_supports = bought
+                .iter()
+                .map(|&(by, p)| {
+                    let still = ordered
+                        .iter()
+                        .any(|o| o.at == p && !matches!(o.command, Command::Move { .. }));
+                    (by, p, still)
+                })
+                .collect();
             let mut next = result.position.clone();
             let mut destroyed = Vec::new();
             for p in map.province_ids() {
@@ -106,6 +122,7 @@ pub fn play_with(
                     orders: ordered,
                     result: Box::new(result),
                     destroyed,
+                    dip_supports,
                 },
                 rejections,
             )

@@ -184,6 +184,7 @@ fn adjudicate(judge: &Judge, game: &Game) -> (Position, String, Vec<PowerId>, Ve
             orders,
             result,
             destroyed,
+            dip_supports,
         } => {
             // njudge's order: by power, then by the unit's province name.
             let mut sorted: Vec<usize> = (0..orders.len()).collect();
@@ -227,6 +228,20 @@ fn adjudicate(judge: &Judge, game: &Game) -> (Position, String, Vec<PowerId>, Ve
                     line.push_str(&format!("  (*{n}*)"));
                 }
                 lines.push(line);
+            }
+            for &(by, p, given) in dip_supports {
+                let Some(u) = pos.unit_at(p) else { continue };
+                let nation = if u.power == by {
+                    String::new()
+                } else {
+                    format!("{} ", map.power(u.power).adjective)
+                };
+                lines.push(format!(
+                    "{}: 4 DIPS SUPPORT {nation}{}.{}",
+                    map.power(by).name,
+                    unit_text(map, u),
+                    if given { "" } else { "  (*void: it moved*)" }
+                ));
             }
             for r in &t.rejections {
                 lines.push(format!(

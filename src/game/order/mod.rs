@@ -116,6 +116,12 @@ pub enum Order {
     },
     /// `Waive`: a build not taken.
     Waive,
+    /// `4 DIPS S A Lon`: a standing support bought with dip points (the world variant's
+    /// D.2): +1 to the defence of that unit if it does not move; it cannot be cut.
+    DipSupport {
+        /// The supported unit.
+        target: Target,
+    },
 }
 
 impl Loc {
@@ -193,6 +199,7 @@ impl Order {
             Order::Build { kind, at } => format!("Build {}", unit(kind, at)),
             Order::Remove { kind, at } => format!("Remove {}", unit(kind, at)),
             Order::Waive => "Waive".to_string(),
+            Order::DipSupport { target } => format!("4 DIPS S {}", target.show(map)),
         }
     }
 
@@ -216,7 +223,7 @@ impl Order {
             Order::Unit { at, .. } | Order::Build { at, .. } | Order::Remove { at, .. } => {
                 Some(at.province)
             }
-            Order::Waive => None,
+            Order::Waive | Order::DipSupport { .. } => None,
         }
     }
 }

@@ -111,6 +111,26 @@ impl Cursor<'_> {
                 self.pos += 1;
                 Ok(Order::Waive)
             }
+            Some(n) if n.chars().all(|c| c.is_ascii_digit()) => {
+                let n = n.to_string();
+                self.pos += 1;
+                if !self.eat(&["dips", "dip", "dp"]) {
+                    return Err(self.fail(format!(
+                        "'{n}' starts a standing support only as '4 DIPS S A Lon'"
+                    )));
+                }
+                if n != "4" {
+                    return Err(self.fail(format!(
+                        "a standing support costs 4 dips, not {n}: write '4 DIPS S A Lon'"
+                    )));
+                }
+                if !self.eat(SUPPORT_WORDS) {
+                    return Err(self.fail("dips buy a standing support: '4 DIPS S A Lon'"));
+                }
+                let target = self.target("after '4 DIPS S'")?;
+                self.eat(HOLD_WORDS);
+                Ok(Order::DipSupport { target })
+            }
             Some("build" | "builds" | "b") => {
                 self.pos += 1;
                 let kind = self.unit_kind();

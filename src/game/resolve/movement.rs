@@ -94,6 +94,8 @@ struct Resolver<'a> {
     porters: Csr,
     /// For each province, the landing made from the army-fleet there (empty when none).
     landing_from: Vec<u16>,
+    /// For each province, the standing supports bought with dip points (empty when none).
+    dips: Vec<u32>,
     h2h: Vec<u16>,
     matched: Vec<bool>,
     attackers: Csr,
@@ -106,7 +108,24 @@ struct Resolver<'a> {
 
 /// Adjudicates a movement phase: `orders` holds one checked order per unit on the board.
 pub fn resolve_movement(map: &Map, pos: &Position, orders: &[Ordered]) -> MovementResult {
+    resolve_movement_with_dips(map, pos, orders, &[])
+}
+
+/// [`resolve_movement`] with standing supports bought with dip points: each entry adds 1 to
+/// the defence of the unit in that province if it is not ordered to move; none can be cut.
+pub fn resolve_movement_with_dips(
+    map: &Map,
+    pos: &Position,
+    orders: &[Ordered],
+    dip_supports: &[ProvinceId],
+) -> MovementResult {
     let mut r = Resolver::new(map, orders);
+    if !dip_supports.is_empty() {
+        r.dips = vec![0; map.province_count()];
+        for p in dip_supports {
+            r.dips[p.index()] += 1;
+        }
+    }
     let n = orders.len();
     for i in 0..n {
         r.resolve(i);
@@ -302,6 +321,7 @@ impl<'a> Resolver<'a> {
             portaged,
             route_broken,
             landing_from,
+            dips: Vec::new(),
             porters: if has_portage {
                 Csr::build(n, &porter_pairs)
             } else {
@@ -526,7 +546,8 @@ impl<'a> Resolver<'a> {
         if self.dest[u] != NONE {
             return if self.resolve(u) { 0 } else { 1 };
         }
-        1 + self.support_count(u, None)
+        let dips = self.dips.get(p).copied().unwrap_or(0);
+        1 + dips + self.support_count(u, None)
     }
 
     fn attack_strength(&mut self, m: usize) -> u32 {
