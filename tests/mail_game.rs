@@ -559,12 +559,12 @@ async fn rule_switches_are_chosen_at_creation() {
         to(&sent, GM).body
     );
     let sent = w
-        .mail(GM, "new", "CREATE ?bad gmpass standard dip_points\n")
+        .mail(GM, "new", "CREATE ?bad gmpass standard flying\n")
         .await;
     let r = to(&sent, GM);
     assert!(
-        r.body
-            .contains("the 'dip_points' switch is not available yet; the game was not created"),
+        r.body.contains("unknown rule switch 'flying'")
+            && r.body.contains("the game was not created"),
         "{}",
         r.body
     );

@@ -1,6 +1,7 @@
 //! A world1880 game by mail through its opening and first year: CREATE by mail, sixteen
 //! powers with one player holding two (Great Britain and Chile, one address, a SIGNON and a
-//! password for each), the unit-choice phase, fleets sharing an ocean, and GET MAP.
+//! password for each), the unit-choice phase, fleets sharing an ocean, GET MAP, and press
+//! metered in dip points.
 
 mod support;
 
@@ -155,6 +156,11 @@ async fn a_world1880_year_by_mail() {
             "SIGNON Cw pwC\nPRESS TO F\nGreetings from Santiago.\nENDPRESS\n",
         )
         .await;
+    let reply = &to(&sent, ANN).body;
+    assert!(
+        reply.contains("Dip points: 4 of 5 left this turn; spent on press to France (1)."),
+        "press is metered: Chile, a minor power, has 5 dips a turn: {reply}"
+    );
     let press = to(&sent, "pf@example.org");
     assert!(
         press

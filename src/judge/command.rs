@@ -108,6 +108,10 @@ pub enum Command {
     },
     /// `ENDPRESS` / `ENDBROADCAST`
     EndPress,
+    /// `INTERCEPT X Y`: buy the copies of all messages between two countries this turn.
+    Intercept(String, String),
+    /// `PROTECT`: buy protection of all one's messages from interception this turn.
+    Protect,
     /// `RESIGN` / `WITHDRAW`
     Resign,
     /// `START`
@@ -243,6 +247,10 @@ pub fn parse_command(line: &str) -> Command {
             }
         }
         "PRESS" | "BROADCAST" => return press(&upper),
+        "INTERCEPT" if words.len() == 3 => {
+            return Command::Intercept(words[1].to_string(), words[2].to_string())
+        }
+        "PROTECT" if words.len() == 1 => return Command::Protect,
         "BECOME" if words.len() == 2 && words[1].len() == 1 => {
             return Command::Become(upper[1].chars().next().unwrap_or('?'))
         }

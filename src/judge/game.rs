@@ -208,6 +208,9 @@ pub struct Game {
     /// Rule switches the Master chose at creation (`CREATE ?g pw standard remote_builds`).
     #[serde(default)]
     pub rules: Vec<String>,
+    /// The dip-point ledger of the current turn (games with dip points).
+    #[serde(default)]
+    pub dips: super::dips::Ledger,
 }
 
 impl Game {

@@ -16,6 +16,7 @@
 
 pub mod command;
 pub mod deadline;
+pub mod dips;
 pub mod game;
 pub mod mapinfo;
 pub mod orders;

@@ -9,7 +9,7 @@ use crate::game::ids::PowerId;
 use crate::game::order::{parse_order, Order};
 use crate::game::resolve::adjust::{adjustment_count, resolve_adjustments};
 use crate::game::resolve::screen_retreats;
-use crate::game::screen::{describe, screen_movement};
+use crate::game::screen::{describe, screen_dip_supports, screen_movement};
 
 /// The powers that must order in the current phase: with units (movement), with dislodged
 /// units (retreat), with builds or removals (adjustment).
@@ -113,6 +113,24 @@ pub fn submit(
             }
         };
         let check: Result<(), String> = match pos.phase.kind {
+            PhaseKind::Movement if matches!(order, Order::DipSupport { .. }) => {
+                let (_, rejected) =
+                    screen_dip_supports(map, &rules, &pos, &[(power, order.clone())]);
+                let on_file_dips = on_file
+                    .iter()
+                    .filter(|o| matches!(o, Order::DipSupport { .. }))
+                    .count() as u32;
+                let left = super::dips::left_for_orders(judge, game, power)
+                    .saturating_sub(super::dips::STANDING_SUPPORT * on_file_dips);
+                match rejected.first() {
+                    Some(r) => Err(r.why.clone()),
+                    None if left < super::dips::STANDING_SUPPORT => Err(format!(
+                        "a standing support costs {} dips, and you have {left} left this turn",
+                        super::dips::STANDING_SUPPORT
+                    )),
+                    None => Ok(()),
+                }
+            }
             PhaseKind::Movement => {
                 let (_, rejected) = screen_movement(map, &rules, &pos, &[(power, order.clone())]);
                 rejected.first().map_or(Ok(()), |r| Err(r.why.clone()))
@@ -138,7 +156,9 @@ pub fn submit(
         };
         match check {
             Ok(()) => {
-                if pos.phase.kind != PhaseKind::Adjustment {
+                if matches!(order, Order::DipSupport { .. }) {
+                    // Each standing support is a purchase of its own: none replaces another.
+                } else if pos.phase.kind != PhaseKind::Adjustment {
                     // In a free ocean a power may have several fleets: it keeps one order
                     // for each, the newest.
                     let room = match order.province() {
@@ -210,6 +230,13 @@ pub fn echo(judge: &Judge, game: &Game, power: PowerId) -> (Vec<String>, String)
                     }
                     _ => lines.push(format!("{}: No order", describe(map, u))),
                 }
+            }
+            // Standing supports bought with dips name no unit of the power's own.
+            for o in orders
+                .iter()
+                .filter(|o| matches!(o, Order::DipSupport { .. }))
+            {
+                lines.push(o.canonical(map));
             }
             // Landings at the end of a voyage name a sea where the power has no unit yet.
             for o in &orders {

@@ -51,6 +51,12 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     game.start_after = None;
     game.waiting = false;
     let mut effects = Effects::default();
+    if before.phase.kind == PhaseKind::Movement && super::dips::played(judge, game) {
+        // The dip turn ends with its movement phase: interceptions go out, the ledger resets.
+        effects
+            .mails
+            .extend(super::dips::close_turn(judge, game, &code));
+    }
     if !winners.is_empty() {
         let names: Vec<String> = winners.iter().map(|&p| map.power(p).name.clone()).collect();
         game.outcome = Some(format!("Victory for {}", names.join(" and ")));

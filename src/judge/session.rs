@@ -8,6 +8,7 @@ use chrono::{DateTime, Duration, Utc};
 
 use super::command::{parse_command, Command, Recipients, SignonAs};
 use super::deadline;
+use super::dips;
 use super::game::{
     Archived, Game, Member, PressPolicy, Seat, SeatState, Settings, Status, Tenure, Timing,
 };
@@ -550,6 +551,7 @@ impl Session<'_> {
             outcome: None,
             waiting: false,
             rules: options.to_vec(),
+            dips: Default::default(),
         };
         self.games.insert(key.clone(), game);
         self.game = Some(key.clone());
@@ -920,6 +922,8 @@ impl Session<'_> {
                 });
             }
             Command::EndPress => self.error(line, "ENDPRESS without PRESS"),
+            Command::Intercept(a, b) => self.intercept(line, &a, &b),
+            Command::Protect => self.protect(line),
             Command::Resign => self.resign(line),
             _ if !is_master => self.error(line, "only the Master may do this"),
             master => self.master_command(line, master),
@@ -994,6 +998,93 @@ impl Session<'_> {
             let mails = process::summary_mails(judge, g, now);
             self.effects.mails.extend(mails);
             self.log("game drawn by unanimous vote");
+        }
+    }
+
+    /// The power this session speaks for in a game with dip points, or an error said.
+    fn dip_power(&mut self, line: &str) -> Option<PowerId> {
+        let judge = self.judge;
+        let Role::Power(p) = self.role else {
+            self.error(line, "only a power spends dip points");
+            return None;
+        };
+        let g = self.game();
+        if !dips::played(judge, g) {
+            self.error(line, "dip points are not played in this game");
+            return None;
+        }
+        if g.status != Status::Running {
+            self.error(line, format!("the game is {}", g.status.word()));
+            return None;
+        }
+        Some(p)
+    }
+
+    fn intercept(&mut self, line: &str, a: &str, b: &str) {
+        let judge = self.judge;
+        let Some(me) = self.dip_power(line) else {
+            return;
+        };
+        let map = judge.map_of(self.game());
+        let (Some(x), Some(y)) = (map.power_by_word(a), map.power_by_word(b)) else {
+            let bad = if map.power_by_word(a).is_none() { a } else { b };
+            self.error(line, format!("'{bad}' is no country of this game"));
+            return;
+        };
+        let (nx, ny) = (map.power(x).name.clone(), map.power(y).name.clone());
+        if x == y {
+            self.error(line, "an interception names two different countries");
+            return;
+        }
+        if x == me || y == me {
+            self.error(line, "you already see your own messages");
+            return;
+        }
+        if dips::same_player(self.game(), x, y) {
+            // D.2: the GM tells the interceptor; nothing is bought, so nothing is paid.
+            self.say(format!(
+                "{nx} and {ny} are played by the same player: there is nothing between them to intercept. No dips were spent."
+            ));
+            return;
+        }
+        if self.game().dips.intercepts.contains(&(me, x, y))
+            || self.game().dips.intercepts.contains(&(me, y, x))
+        {
+            self.error(
+                line,
+                format!("you already intercept {nx} and {ny} this turn"),
+            );
+            return;
+        }
+        let what = format!("INTERCEPT {nx} {ny}");
+        let g = self.game_mut();
+        match dips::spend(judge, g, me, dips::INTERCEPT, what) {
+            Ok(()) => {
+                g.dips.intercepts.push((me, x, y));
+                self.say(format!(
+                    "You will have copies of all messages between {nx} and {ny} this turn when it is processed."
+                ));
+            }
+            Err(why) => self.error(line, why),
+        }
+    }
+
+    fn protect(&mut self, line: &str) {
+        let judge = self.judge;
+        let Some(me) = self.dip_power(line) else {
+            return;
+        };
+        if self.game().dips.protected.contains(&me) {
+            self.error(line, "your messages are already protected this turn");
+            return;
+        }
+        let g = self.game_mut();
+        match dips::spend(judge, g, me, dips::PROTECT, "PROTECT".into()) {
+            Ok(()) => {
+                g.dips.protected.push(me);
+                self.say("Your messages are protected from interception this turn.");
+            }
+            Err(why) => self.error(line, why),
         }
     }
 
@@ -1632,6 +1723,26 @@ impl Session<'_> {
         }
         addresses.sort();
         addresses.dedup();
+        // Dip points: press costs 1 to any number of countries; to or from the Master it is
+        // free. It is paid before it goes, or it does not go.
+        let to_powers: Vec<PowerId> = recipients
+            .iter()
+            .filter_map(|c| map.powers.iter().position(|p| p.letter == *c))
+            .map(|i| PowerId(i as u8))
+            .collect();
+        if let (Role::Power(p), true) = (self.role, dips::played(judge, g) && !only_master) {
+            let what = format!("press to {to_text}");
+            let g = self.game_mut();
+            if let Err(why) = dips::spend(judge, g, p, dips::PRESS, what) {
+                self.error("PRESS", format!("{why}: the press was not sent"));
+                return;
+            }
+            g.dips.messages.push(dips::Sent {
+                from: p,
+                to: to_powers,
+                body: format!("{intro}\n\n{}", text.join("\n")),
+            });
+        }
         for to in addresses {
             self.effects.mails.push(Outgoing {
                 to,
@@ -1709,6 +1820,24 @@ impl Session<'_> {
             });
             return;
         }
+        let dip_lines = match (
+            self.game.as_ref().and_then(|n| self.games.get(n)),
+            self.role,
+        ) {
+            (Some(g), role) if dips::played(judge, g) && g.status == Status::Running => {
+                match role {
+                    Role::Power(p) => vec![String::new(), dips::status_line(judge, g, p)],
+                    Role::Master => {
+                        let mut v = vec![String::new()];
+                        v.extend(dips::master_lines(judge, g));
+                        v
+                    }
+                    _ => Vec::new(),
+                }
+            }
+            _ => Vec::new(),
+        };
+        self.lines.extend(dip_lines);
         let game = self.game.as_ref().and_then(|n| self.games.get(n));
         let header = game.map_or_else(
             || format!(":: Judge: {}", judge.address),

@@ -119,6 +119,23 @@ impl World {
         self.round().await
     }
 
+    /// Drops several mails into the inbox at once, so herald reads them in one batch (one
+    /// transaction), and returns what it wrote.
+    pub async fn mails(&mut self, mails: &[(&str, &str, &str)]) -> Vec<Sent> {
+        let inbox = Maildir::open(&self.dir.join("inbox")).unwrap();
+        for (from, subject, body) in mails {
+            self.seq += 1;
+            let raw = format!(
+                "From: {from}\r\nTo: judge@herald.test\r\nSubject: {subject}\r\nMessage-ID: <m{}@test>\r\nDate: {}\r\n\r\n{}",
+                self.seq,
+                self.now.to_rfc2822(),
+                body.replace('\n', "\r\n")
+            );
+            inbox.deliver(self.now.timestamp(), raw.as_bytes()).unwrap();
+        }
+        self.round().await
+    }
+
     /// Drops a mail with extra header lines (each ending in CRLF) into the inbox.
     pub async fn mail_with_headers(
         &mut self,

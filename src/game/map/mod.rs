@@ -92,6 +92,8 @@ pub struct Power {
     pub adjective: String,
     /// Its home supply centres.
     pub homes: Vec<ProvinceId>,
+    /// Its dip-point allowance per turn, where dip points are played (0: not given).
+    pub dips: u32,
 }
 
 /// A unit on the board at the start of the game.

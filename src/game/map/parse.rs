@@ -112,6 +112,7 @@ struct Collected {
     fleet: Vec<AdjDecl>,
     homes: Vec<(String, Vec<String>, usize)>,
     territory: Vec<(String, Vec<String>, usize)>,
+    dips: Vec<(String, String, usize)>,
     units: Vec<(String, String, usize)>,
 }
 
@@ -203,6 +204,7 @@ fn directive(c: &mut Collected, line: &str, n: usize, in_block: bool) -> Result<
                     letter: l,
                     adjective: adjective.to_string(),
                     homes: Vec::new(),
+                    dips: 0,
                 },
                 n,
             ));
@@ -274,6 +276,17 @@ fn directive(c: &mut Collected, line: &str, n: usize, in_block: bool) -> Result<
         }
         "home" => power_list(&mut c.homes, "home", line, rest, n, in_block)?,
         "territory" => power_list(&mut c.territory, "territory", line, rest, n, in_block)?,
+        "dips" => {
+            let line_no = n;
+            let Some((power, n)) = rest.split_once(':') else {
+                return Err(err(
+                    line_no,
+                    format!("'{line}': expected 'dips <Power>: <number>'"),
+                ));
+            };
+            c.dips
+                .push((power.trim().to_string(), n.trim().to_string(), line_no));
+        }
         "units" => {
             let Some((power, list)) = rest.split_once(':') else {
                 return Err(err(
@@ -640,6 +653,19 @@ fn assemble(c: Collected, errors: &mut Vec<MapError>) -> Option<Map> {
                     _ => territory[p.index()] = Some(PowerId(pi as u8)),
                 },
             }
+        }
+    }
+    for (power, n, line) in &c.dips {
+        let Some(pi) = power_of(&powers, power) else {
+            errors.push(err(*line, format!("dips of unknown power '{power}'")));
+            continue;
+        };
+        match n.parse::<u32>() {
+            Ok(n) => powers[pi].dips = n,
+            Err(_) => errors.push(err(
+                *line,
+                format!("dips of {power}: '{n}' is not a number"),
+            )),
         }
     }
     let mut start = Vec::new();

@@ -1,0 +1,221 @@
+//! Dip points by mail, in a standard game with the `dip_points` switch (8 dips a turn for
+//! every power): metered press, interceptions delivered with the results, PROTECT, an
+//! interception aimed at two countries of one player, standing supports, the balance in
+//! every reply, the allowance starting again next turn, and two mails at once.
+
+mod support;
+
+use support::{find, to, World};
+
+const GM: &str = "gm@example.org";
+/// Ann plays England and France; the others one power each.
+const PLAYERS: [(&str, char); 7] = [
+    ("ann@example.org", 'E'),
+    ("ann@example.org", 'F'),
+    ("cat@example.org", 'G'),
+    ("dan@example.org", 'I'),
+    ("eve@example.org", 'A'),
+    ("fay@example.org", 'R'),
+    ("guy@example.org", 'T'),
+];
+const ANN: &str = "ann@example.org";
+const CAT: &str = "cat@example.org";
+const DAN: &str = "dan@example.org";
+const FAY: &str = "fay@example.org";
+
+async fn signed(w: &mut World, addr: &str, letter: char, body: &str) -> String {
+    support::order(w, "d", addr, letter, body).await
+}
+
+fn press(to: char, text: &str) -> String {
+    format!("PRESS TO {to}\n{text}\nENDPRESS")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dip_points_by_mail() {
+    let mut w = World::new("dips").await;
+    let (created, _) = support::start_game(
+        &mut w,
+        GM,
+        "d",
+        "standard dip_points several_powers",
+        &PLAYERS,
+    )
+    .await;
+    assert!(
+        created.contains("Rule switches: dip_points, several_powers."),
+        "{created}"
+    );
+
+    // The balance shows in every reply; press costs 1 to any number of countries.
+    let reply = signed(&mut w, CAT, 'G', "A Mun H").await;
+    assert!(
+        reply.contains("Dip points: 8 of 8 left this turn; nothing spent yet."),
+        "{reply}"
+    );
+    let reply = signed(&mut w, CAT, 'G', &press('R', "Shall we?")).await;
+    assert!(
+        reply.contains("Dip points: 7 of 8 left this turn; spent on press to Russia (1)."),
+        "{reply}"
+    );
+
+    // Italy intercepts Germany and Russia: messages before and after the order count.
+    signed(&mut w, FAY, 'R', &press('G', "Russia speaks first.")).await;
+    let reply = signed(&mut w, DAN, 'I', "INTERCEPT G R").await;
+    assert!(
+        reply.contains("You will have copies of all messages between Germany and Russia"),
+        "{reply}"
+    );
+    assert!(reply.contains("6 of 8 left"), "{reply}");
+    let reply = signed(&mut w, FAY, 'R', &press('G', "Yes, Galicia is yours.")).await;
+    assert!(reply.contains("6 of 8 left"), "{reply}");
+
+    // Italy also intercepts England and Germany; Germany buys protection, so its messages
+    // to England are not copied, but England's to Germany are.
+    signed(&mut w, DAN, 'I', "INTERCEPT England Germany").await;
+    let reply = signed(&mut w, CAT, 'G', "PROTECT").await;
+    assert!(
+        reply.contains("Your messages are protected from interception this turn."),
+        "{reply}"
+    );
+    assert!(reply.contains("6 of 8 left"), "{reply}");
+    signed(&mut w, CAT, 'G', &press('E', "A secret for England.")).await;
+    signed(&mut w, ANN, 'E', &press('G', "England answers Germany.")).await;
+
+    // An interception aimed at two countries of one player is not carried out: Italy is
+    // told, and pays nothing.
+    let reply = signed(&mut w, DAN, 'I', "INTERCEPT E F").await;
+    assert!(
+        reply.contains("England and France are played by the same player: there is nothing between them to intercept. No dips were spent."),
+        "{reply}"
+    );
+    assert!(reply.contains("Dip points: 4 of 8 left"), "{reply}");
+
+    // Standing supports: 4 dips each, shown with the orders; a third is more than 8 dips.
+    let reply = signed(
+        &mut w,
+        FAY,
+        'R',
+        "4 DIPS S A War\n4 DIPS S German A Mun\n4 DIPS S A Mos",
+    )
+    .await;
+    assert!(reply.contains("  4 DIPS S A War\n"), "{reply}");
+    assert!(reply.contains("  4 DIPS S German A Mun\n"), "{reply}");
+    assert!(
+        reply.contains("a standing support costs 4 dips, and you have 2 left this turn"),
+        "{reply}"
+    );
+    // Russia's press earlier left 6: a second support would need 8.
+
+    // Press the balance cannot pay for is not sent, and the reply says so.
+    let reply = signed(&mut w, FAY, 'R', &press('T', "One more?")).await;
+    assert!(reply.contains("Press sent to Turkey."), "{reply}");
+    assert!(reply.contains("Dip points: 1 of 8 left"), "{reply}");
+    let mut texts = Vec::new();
+    for i in 0..3 {
+        texts.push(press('T', &format!("Note {i}")));
+    }
+    let reply = signed(&mut w, FAY, 'R', &texts.join("\n")).await;
+    assert!(
+        reply.contains("costs 1 dip, and you have 0 left this turn: the press was not sent"),
+        "{reply}"
+    );
+    assert!(reply.contains("Dip points: 0 of 8 left"), "{reply}");
+    // Press to the Master is free.
+    let reply = signed(&mut w, FAY, 'R', &press('M', "A word for the Master.")).await;
+    assert!(reply.contains("Press sent to the Master."), "{reply}");
+
+    // Two mails from Germany together, with one dip for two messages: one goes.
+    signed(&mut w, CAT, 'G', &press('A', "First.")).await;
+    signed(&mut w, CAT, 'G', &press('A', "Second.")).await;
+    signed(&mut w, CAT, 'G', &press('A', "Third.")).await;
+    signed(&mut w, CAT, 'G', &press('A', "Fourth.")).await;
+    let before = signed(&mut w, CAT, 'G', "A Mun H").await;
+    assert!(before.contains("Dip points: 1 of 8 left"), "{before}");
+    let a = format!("SIGNON Gd pwG\n{}\n", press('A', "Together one."));
+    let b = format!("SIGNON Gd pwG\n{}\n", press('A', "Together two."));
+    let sent = w.mails(&[(CAT, "one", &a), (CAT, "two", &b)]).await;
+    let to_austria = find(&sent, "eve@example.org", "Press from G");
+    assert_eq!(to_austria.len(), 1, "only one of the two was paid for");
+    let refused: Vec<_> = find(&sent, CAT, "Re: ")
+        .into_iter()
+        .filter(|m| {
+            m.body
+                .contains("you have 0 left this turn: the press was not sent")
+        })
+        .collect();
+    assert_eq!(refused.len(), 1);
+
+    // The Master sees every balance and the interceptions.
+    let sent = w.mail(GM, "look", "SIGNON Md gmpass\n").await;
+    let master = &to(&sent, GM).body;
+    for line in [
+        "Dip points this turn:",
+        "  Germany: 0 of 8 left",
+        "  Italy intercepts Germany and Russia",
+        "  Germany is protected",
+    ] {
+        assert!(master.contains(line), "{line}:\n{master}");
+    }
+
+    // The turn is processed: the standing support shows in the results, the interceptions
+    // arrive, and the allowance starts again.
+    let sent = w.mail(GM, "go", "SIGNON Md gmpass\nPROCESS!\n").await;
+    let results = find(&sent, DAN, "S1901M Results")[0];
+    assert!(
+        results.body.contains("Russia: 4 DIPS SUPPORT Army Warsaw."),
+        "{}",
+        results.body
+    );
+    let caught = find(&sent, DAN, "Intercepted Germany-Russia");
+    assert_eq!(caught.len(), 1);
+    assert!(
+        caught[0]
+            .body
+            .contains("Message from Russia to Germany in 'd':\n\nYes, Galicia is yours."),
+        "{}",
+        caught[0].body
+    );
+    assert!(
+        caught[0].body.contains("Russia speaks first."),
+        "sent before the order: {}",
+        caught[0].body
+    );
+    assert!(
+        !caught[0].body.contains("Shall we?"),
+        "Germany's protection covers the whole turn, before it was bought too: {}",
+        caught[0].body
+    );
+    let caught = find(&sent, DAN, "Intercepted England-Germany");
+    assert_eq!(caught.len(), 1);
+    assert!(caught[0].body.contains("England answers Germany."));
+    assert!(
+        !caught[0].body.contains("A secret for England."),
+        "Germany's messages are protected: {}",
+        caught[0].body
+    );
+    let reply = signed(&mut w, CAT, 'G', "A Mun H").await;
+    assert!(
+        reply.contains("Dip points: 8 of 8 left this turn; nothing spent yet."),
+        "{reply}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_dip_points_press_is_free_and_dips_are_refused() {
+    let mut w = World::new("nodips").await;
+    support::start_game(&mut w, GM, "d", "standard", &support::SEVEN).await;
+    let reply = signed(&mut w, CAT, 'G', &press('R', "Free.")).await;
+    assert!(reply.contains("Press sent to Russia."), "{reply}");
+    assert!(!reply.contains("Dip points"), "{reply}");
+    let reply = signed(&mut w, CAT, 'G', "INTERCEPT R T").await;
+    assert!(
+        reply.contains("dip points are not played in this game"),
+        "{reply}"
+    );
+    let reply = signed(&mut w, CAT, 'G', "4 DIPS S A Mun").await;
+    assert!(
+        reply.contains("dip points are not played in this game"),
+        "{reply}"
+    );
+}
