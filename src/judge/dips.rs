@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::game::Game;
 use super::Judge;
 use crate::game::ids::PowerId;
-use crate::game::order::{parse_order, Order};
+use crate::game::order::Order;
 use crate::mail::Outgoing;
 
 /// The allowance of a power the map gives none (the world map gives 8 to majors, 5 to
@@ -83,16 +83,11 @@ pub fn played(judge: &Judge, game: &Game) -> bool {
 /// The standing supports a power has on file now, as order texts.
 fn standing_supports(judge: &Judge, game: &Game, power: PowerId) -> Vec<String> {
     let map = judge.map_of(game);
-    game.orders
-        .get(&power.0)
-        .map(|o| {
-            o.lines
-                .iter()
-                .filter(|l| matches!(parse_order(map, l), Ok(Order::DipSupport { .. })))
-                .cloned()
-                .collect()
-        })
-        .unwrap_or_default()
+    super::orders::stored(judge, game, power)
+        .into_iter()
+        .filter(|o| matches!(o, Order::DipSupport { .. }))
+        .map(|o| o.canonical(map))
+        .collect()
 }
 
 /// What a power has spent this turn: purchases and standing supports on file.

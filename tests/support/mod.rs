@@ -107,16 +107,7 @@ impl World {
 
     /// Drops a mail into the inbox Maildir, lets herald read it, and returns what it wrote.
     pub async fn mail(&mut self, from: &str, subject: &str, body: &str) -> Vec<Sent> {
-        self.seq += 1;
-        let raw = format!(
-            "From: {from}\r\nTo: judge@herald.test\r\nSubject: {subject}\r\nMessage-ID: <m{}@test>\r\nDate: {}\r\n\r\n{}",
-            self.seq,
-            self.now.to_rfc2822(),
-            body.replace('\n', "\r\n")
-        );
-        let inbox = Maildir::open(&self.dir.join("inbox")).unwrap();
-        inbox.deliver(self.now.timestamp(), raw.as_bytes()).unwrap();
-        self.round().await
+        self.mails(&[(from, subject, body)]).await
     }
 
     /// Drops several mails into the inbox at once, so herald reads them in one batch (one
