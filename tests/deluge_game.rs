@@ -156,4 +156,16 @@ async fn a_deluge_year_by_mail() {
         "{}",
         results.body
     );
+
+    // LIST shows the board in words: units, what is under water, the new centres.
+    let sent = w.mail(england, "list", "LIST del\n").await;
+    let list = &support::to(&sent, england).body;
+    for line in [
+        "  England: Army Portugal, Fleet Edinburgh, Fleet Mid-Atlantic Ocean.",
+        "  Germany: Army Berlin, Army Munich, Fleet Kiel.",
+        "Under water: Belgium, Gascony, Holland, London, Livonia, Venice.",
+        "New supply centres: Ruhr (Germany), Tyrolia (Austria), Wales (England).",
+    ] {
+        assert!(list.contains(line), "{line}:\n{list}");
+    }
 }

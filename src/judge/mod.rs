@@ -14,6 +14,7 @@
 //! - [`render`]: the templates.
 //! - [`password`]: argon2 hashes.
 
+pub mod board;
 pub mod command;
 pub mod deadline;
 pub mod dips;

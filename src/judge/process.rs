@@ -586,11 +586,7 @@ pub fn summary_mails(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Vec<
 }
 
 fn kind_word(kind: UnitKind) -> &'static str {
-    match kind {
-        UnitKind::Army => "Army",
-        UnitKind::Fleet => "Fleet",
-        UnitKind::ArmyFleet => "Army-fleet",
-    }
+    super::board::kind_name(kind)
 }
 
 fn article(kind: UnitKind) -> &'static str {

@@ -470,6 +470,10 @@ impl Session<'_> {
                             map.power(p).letter
                         ));
                     }
+                    if let Some(pos) = &g.position {
+                        out.push(String::new());
+                        out.extend(super::board::describe(variant, map, pos));
+                    }
                 }
                 self.lines.extend(out);
             }
