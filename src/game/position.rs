@@ -147,14 +147,31 @@ impl Position {
             .filter_map(|(i, d)| d.map(|d| (ProvinceId(i as u16), d)))
     }
 
-    /// How many units a power has on the board.
+    /// How many units a power has on the board (an army-fleet is two: its army and its
+    /// fleet).
     pub fn unit_count(&self, power: PowerId) -> usize {
         self.units
             .iter()
             .flatten()
             .chain(&self.afloat)
             .filter(|u| u.power == power)
-            .count()
+            .map(|u| if u.kind == UnitKind::ArmyFleet { 2 } else { 1 })
+            .sum()
+    }
+
+    /// Removes one of a power's units in a province for an adjustment: an army-fleet loses
+    /// its army and stays a fleet. Returns the unit removed.
+    pub fn remove_one(&mut self, p: ProvinceId, power: PowerId) -> Option<Unit> {
+        if let Some(u) = self.units[p.index()].as_mut() {
+            if u.power == power && u.kind == UnitKind::ArmyFleet {
+                u.kind = UnitKind::Fleet;
+                return Some(Unit {
+                    kind: UnitKind::Army,
+                    ..*u
+                });
+            }
+        }
+        self.take_unit(p, power)
     }
 
     /// How many supply centres a power owns.

@@ -107,7 +107,7 @@ pub fn resolve_adjustments(
                         false,
                     ) => match next.unit_at(at.province) {
                         Some(_) if next.own_unit_at(at.province, power).is_some() => {
-                            let u = next.take_unit(at.province, power).expect("own unit");
+                            let u = next.remove_one(at.province, power).expect("own unit");
                             done.push(Adjustment::Removed(u));
                             Ok(())
                         }
@@ -137,7 +137,7 @@ pub fn resolve_adjustments(
         } else {
             for _ in 0..left {
                 if let Some(p) = disorder_pick(map, &next, power) {
-                    let u = next.take_unit(p, power).expect("picked unit");
+                    let u = next.remove_one(p, power).expect("picked unit");
                     done.push(Adjustment::RemovedInDisorder(u));
                 }
             }

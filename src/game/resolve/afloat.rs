@@ -72,15 +72,17 @@ pub fn prepare(map: &Map, pos: &Position, given: Vec<Ordered>) -> Plan {
             continue;
         };
         let fleet_order = order_at(fleet).map(|f| given[f].command);
-        let fleet_busy = matches!(
-            fleet_order,
+        // The fleet must not support or convoy, and an army-fleet only sails between waters.
+        let fleet_busy = match fleet_order {
             Some(
                 Command::SupportHold { .. }
-                    | Command::SupportMove { .. }
-                    | Command::Convoy { .. }
-                    | Command::Portage { .. }
-            )
-        );
+                | Command::SupportMove { .. }
+                | Command::Convoy { .. }
+                | Command::Portage { .. },
+            ) => true,
+            Some(Command::Move { to, .. }) => !map.province(map.province_of(to)).terrain.is_water(),
+            _ => false,
+        };
         let attacked_from_sea = given.iter().any(|a| {
             matches!(a.command, Command::Move { to, .. } if map.province_of(to) == fleet)
                 && map.province(a.at).terrain.is_water()
