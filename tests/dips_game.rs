@@ -199,6 +199,17 @@ async fn dip_points_by_mail() {
         reply.contains("Dip points: 8 of 8 left this turn; nothing spent yet."),
         "{reply}"
     );
+
+    // A rollback plays the turn again from the full allowance.
+    let reply = signed(&mut w, CAT, 'G', "PROTECT").await;
+    assert!(reply.contains("7 of 8 left"), "{reply}");
+    w.mail(GM, "back", "SIGNON Md gmpass\nROLLBACK S1901M\n")
+        .await;
+    let reply = signed(&mut w, CAT, 'G', "A Mun H").await;
+    assert!(
+        reply.contains("Dip points: 8 of 8 left this turn; nothing spent yet."),
+        "{reply}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

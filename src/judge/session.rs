@@ -1418,6 +1418,9 @@ impl Session<'_> {
                 g.history.truncate(i);
                 g.centre_counts.retain(|(_, _, played)| *played <= i);
                 g.orders.clear();
+                // The turn is played again from its full allowance (press already sent stays
+                // sent).
+                g.dips = Default::default();
                 g.status = Status::Running;
                 g.outcome = None;
                 g.ready_at = None;
