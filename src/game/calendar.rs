@@ -173,6 +173,14 @@ impl Calendar {
         }
     }
 
+    /// The index of the season with this name (any case).
+    pub fn season_index(&self, name: &str) -> Option<u8> {
+        self.seasons
+            .iter()
+            .position(|s| s.name.eq_ignore_ascii_case(name))
+            .map(|i| i as u8)
+    }
+
     /// The season a phase is in.
     pub fn season(&self, phase: Phase) -> &Season {
         &self.seasons[phase.season as usize]

@@ -194,6 +194,18 @@ impl Position {
         }
     }
 
+    /// Records the power of every unit on this board as the last seen in its province.
+    pub fn note_own_occupants(&mut self) {
+        if self.last_seen.len() < self.units.len() {
+            self.last_seen.resize(self.units.len(), None);
+        }
+        for (i, u) in self.units.iter().enumerate() {
+            if let Some(u) = u {
+                self.last_seen[i] = Some(u.power);
+            }
+        }
+    }
+
     /// Gives every occupied supply centre to the occupier's power (after a Fall season).
     pub fn take_centres(&mut self, map: &Map) {
         for p in map.centres() {

@@ -113,9 +113,11 @@ pub fn play_with(
                     }
                 }
             }
-            next.note_occupants(pos);
-            let after = next.clone();
-            next.note_occupants(&after);
+            // Only a map that changes needs the record (Deluge's new centres).
+            if !variant.schedule.is_empty() {
+                next.note_occupants(pos);
+                next.note_own_occupants();
+            }
             (
                 next,
                 Report::Movement {
@@ -130,8 +132,9 @@ pub fn play_with(
         PhaseKind::Retreat => {
             let (retreats, rejections) = resolve::screen_retreats(map, pos, orders);
             let (mut next, outcomes) = resolve::resolve_retreats(map, pos, &retreats);
-            let after = next.clone();
-            next.note_occupants(&after);
+            if !variant.schedule.is_empty() {
+                next.note_own_occupants();
+            }
             (next, Report::Retreat(outcomes), rejections)
         }
         PhaseKind::Adjustment => {

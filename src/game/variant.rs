@@ -77,17 +77,13 @@ impl Variant {
         }
         let mut when = Vec::new();
         for change in &source.changes {
-            let Some(s) = calendar
-                .seasons
-                .iter()
-                .position(|s| s.name.eq_ignore_ascii_case(&change.season))
-            else {
+            let Some(s) = calendar.season_index(&change.season) else {
                 return Err(VariantError::Season {
                     name: name.to_string(),
                     season: change.season.clone(),
                 });
             };
-            when.push((change.year, s as u8));
+            when.push((change.year, s));
         }
         when.sort();
         when.dedup();
@@ -95,11 +91,7 @@ impl Variant {
         for &(year, season) in &when {
             let mut built = source
                 .build(|c| {
-                    let s = calendar
-                        .seasons
-                        .iter()
-                        .position(|x| x.name.eq_ignore_ascii_case(&c.season))
-                        .unwrap_or(usize::MAX) as u8;
+                    let s = calendar.season_index(&c.season).unwrap_or(u8::MAX);
                     (c.year, s) <= (year, season)
                 })
                 .map_err(|errors| VariantError::Map {

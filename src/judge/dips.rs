@@ -147,8 +147,8 @@ pub fn spend(
 /// The line every reply to a power shows: its balance and what it bought this turn.
 pub fn status_line(judge: &Judge, game: &Game, power: PowerId) -> String {
     let spent = spent(judge, game, power);
-    let left = balance(judge, game, power);
     let of = allowance(judge, game, power);
+    let left = of.saturating_sub(spent.iter().map(|(c, _)| c).sum());
     if spent.is_empty() {
         format!("Dip points: {left} of {of} left this turn; nothing spent yet.")
     } else {

@@ -273,7 +273,7 @@ fn adjudicate(judge: &Judge, game: &Game) -> (Position, String, Vec<PowerId>, Ve
                     format!(
                         "The {} {} in {} can retreat to {}.",
                         map.power(d.unit.power).adjective,
-                        kind_word(d.unit.kind),
+                        super::board::kind_name(d.unit.kind),
                         map.province(p).name,
                         options.join(" or ")
                     )
@@ -282,7 +282,7 @@ fn adjudicate(judge: &Judge, game: &Game) -> (Position, String, Vec<PowerId>, Ve
                     format!(
                         "The {} {} in {} has no place to retreat and is destroyed.",
                         map.power(u.power).adjective,
-                        kind_word(u.kind),
+                        super::board::kind_name(u.kind),
                         map.province(map.province_of(u.region)).name
                     )
                 }))
@@ -317,19 +317,19 @@ fn adjudicate(judge: &Judge, game: &Game) -> (Position, String, Vec<PowerId>, Ve
                         "{}: Builds {} {} in {}.",
                         map.power(u.power).name,
                         article(u.kind),
-                        kind_word(u.kind).to_lowercase(),
+                        super::board::kind_name(u.kind).to_lowercase(),
                         place(map, u.region)
                     ),
                     Adjustment::Removed(u) => format!(
                         "{}: Removes the {} in {}.",
                         map.power(u.power).name,
-                        kind_word(u.kind).to_lowercase(),
+                        super::board::kind_name(u.kind).to_lowercase(),
                         place(map, u.region)
                     ),
                     Adjustment::RemovedInDisorder(u) => format!(
                         "{}: Removes the {} in {} (civil disorder).",
                         map.power(u.power).name,
-                        kind_word(u.kind).to_lowercase(),
+                        super::board::kind_name(u.kind).to_lowercase(),
                         place(map, u.region)
                     ),
                     Adjustment::Waived(p) => format!("{}: Build waived.", map.power(*p).name),
@@ -337,15 +337,13 @@ fn adjudicate(judge: &Judge, game: &Game) -> (Position, String, Vec<PowerId>, Ve
             }
         }
     }
+    // Centres are listed as they stand after the phase (a flood may have changed them).
+    let after_map = judge.map_of_phase(game, t.position.phase);
     if !t.events.is_empty() {
         lines.push(String::new());
-        lines.extend(flood_lines(
-            map,
-            judge.map_of_phase(game, t.position.phase),
-            &t.events,
-        ));
+        lines.extend(flood_lines(map, after_map, &t.events));
     }
-    let map = judge.map_of_phase(game, t.position.phase);
+    let map = after_map;
     let after = &t.position;
     let took_centres = after.owners != pos.owners
         || (pos.phase.kind != PhaseKind::Adjustment && after.phase.kind == PhaseKind::Adjustment);
@@ -585,10 +583,6 @@ pub fn summary_mails(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Vec<
     mails
 }
 
-fn kind_word(kind: UnitKind) -> &'static str {
-    super::board::kind_name(kind)
-}
-
 fn article(kind: UnitKind) -> &'static str {
     match kind {
         UnitKind::Army => "an",
@@ -606,7 +600,11 @@ fn place(map: &Map, r: crate::game::ids::RegionId) -> String {
 }
 
 fn unit_text(map: &Map, u: Unit) -> String {
-    format!("{} {}", kind_word(u.kind), place(map, u.region))
+    format!(
+        "{} {}",
+        super::board::kind_name(u.kind),
+        place(map, u.region)
+    )
 }
 
 fn command_text(map: &Map, pos: &Position, c: Command, me: PowerId) -> String {

@@ -62,16 +62,11 @@ pub fn prepare(map: &Map, pos: &Position, given: Vec<Ordered>) -> Plan {
     let n = given.len();
     let mut early = vec![None; n];
     let mut boarded_fleets: Vec<ProvinceId> = Vec::new();
-    let order_at = |p: ProvinceId| {
-        given
-            .iter()
-            .position(|o| o.at == p && !matches!(o.command, Command::Disembark { .. }))
-    };
     for (i, o) in given.iter().enumerate() {
         let Command::Embark { fleet } = o.command else {
             continue;
         };
-        let fleet_order = order_at(fleet).map(|f| given[f].command);
+        let fleet_order = unit_order_at(&given, fleet).map(|f| given[f].command);
         // The fleet must not support or convoy, and an army-fleet only sails between waters.
         let fleet_busy = match fleet_order {
             Some(
@@ -88,9 +83,7 @@ pub fn prepare(map: &Map, pos: &Position, given: Vec<Ordered>) -> Plan {
                 && map.province(a.at).terrain.is_water()
                 && a.at != fleet
         });
-        let landing_here = given
-            .iter()
-            .any(|l| l.at == fleet && matches!(l.command, Command::Disembark { .. }))
+        let landing_here = landing_from(&given, fleet).is_some()
             && pos
                 .unit_at(fleet)
                 .is_some_and(|u| u.kind == UnitKind::ArmyFleet);
@@ -150,6 +143,13 @@ pub fn prepare(map: &Map, pos: &Position, given: Vec<Ordered>) -> Plan {
         early,
         resolver,
     }
+}
+
+/// The order of the unit standing in `p` (not the landing of an army aboard it), if any.
+fn unit_order_at(given: &[Ordered], p: ProvinceId) -> Option<usize> {
+    given
+        .iter()
+        .position(|o| o.at == p && !matches!(o.command, Command::Disembark { .. }))
 }
 
 /// The landing ordered from the army-fleet in `sea`, if any.
@@ -244,10 +244,7 @@ pub fn settle(map: &Map, rules: &Rules, plan: Plan, mut result: MovementResult) 
                 }
             }
             Command::Embark { fleet } if early[i].is_none() => {
-                let Some(f) = given
-                    .iter()
-                    .position(|c| c.at == fleet && !matches!(c.command, Command::Disembark { .. }))
-                else {
+                let Some(f) = unit_order_at(&given, fleet) else {
                     continue;
                 };
                 if let Some(end) = end_of(f, next) {
@@ -264,10 +261,7 @@ pub fn settle(map: &Map, rules: &Rules, plan: Plan, mut result: MovementResult) 
         let (Command::Disembark { to }, Some(_)) = (o.command, stands_for[i]) else {
             continue;
         };
-        let Some(f) = given
-            .iter()
-            .position(|c| c.at == o.at && !matches!(c.command, Command::Disembark { .. }))
-        else {
+        let Some(f) = unit_order_at(&given, o.at) else {
             continue;
         };
         let landed = moved(i);
