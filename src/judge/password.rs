@@ -1,19 +1,71 @@
-//! Passwords, stored as argon2 hashes. A verification that succeeded is remembered in
-//! memory (as a digest of hash and password), so a player who mails often costs one argon2
-//! run per daemon start, not one per mail.
+//! Passwords, stored as argon2 hashes, and the limits on guessing them.
+//!
+//! A verification that succeeded is remembered in memory (as a digest of hash and password),
+//! so a player who mails often costs one argon2 run per daemon start, not one per mail.
+//!
+//! Guessing is limited in two ways. Each game keeps its recent wrong passwords in a
+//! [`Guard`], stored with the game: [`SEAT_FAILURES`] for one seat, or [`GAME_FAILURES`] for
+//! the whole game, within [`WINDOW_MINUTES`] lock that seat (or the game) for
+//! [`LOCKOUT_MINUTES`]. While locked, sign-ons there are refused without looking at the
+//! password, right or wrong, so guessing cannot go on. And the judge as a whole runs at most
+//! [`CHECKS_PER_HOUR`] argon2 computations in an hour of `now` (checks not answered from
+//! memory, and new hashes), so guessing across many games (anyone can CREATE one) cannot
+//! use up the machine. That count is kept in memory only: a restart starts it from zero.
 
 use std::collections::HashSet;
 use std::sync::Mutex;
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
+use chrono::{DateTime, Duration, Utc};
 use rand_core::OsRng;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-/// Hashes and checks passwords.
-#[derive(Debug, Default)]
+/// Wrong passwords for one seat (a power, the Master, a joined player or an observer) within
+/// [`WINDOW_MINUTES`] that lock it. Five is more than anyone mistyping needs, and few enough
+/// that a guess list gets nowhere.
+pub const SEAT_FAILURES: usize = 5;
+
+/// Wrong passwords for any seats of one game within [`WINDOW_MINUTES`] that lock the whole
+/// game, so that trying each seat in turn gains little: at most 20 guesses a game an hour.
+pub const GAME_FAILURES: usize = 20;
+
+/// How far back wrong passwords count, in minutes.
+pub const WINDOW_MINUTES: i64 = 60;
+
+/// How long a lock lasts once it trips, in minutes. A lock is as long as the window, so when
+/// it ends the failures that tripped it no longer count.
+pub const LOCKOUT_MINUTES: i64 = 60;
+
+/// argon2 computations (password checks not answered from memory, and new hashes) the
+/// judge makes in one hour, over all games. At the few milliseconds each takes on a small
+/// server that is seconds of work an hour; it is still enough for every player of a
+/// hundred games to sign on once after a restart.
+pub const CHECKS_PER_HOUR: u32 = 1000;
+
+/// The judge's argon2 work for this hour is spent: no more until `until`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Busy {
+    /// The start of the next hour.
+    pub until: DateTime<Utc>,
+}
+
+/// Hashes and checks passwords, within [`CHECKS_PER_HOUR`].
+#[derive(Debug)]
 pub struct Passwords {
+    /// Digests of (hash, password) pairs that verified, so a repeat costs no argon2 run.
     verified: Mutex<HashSet<[u8; 32]>>,
+    /// The hour (seconds since the epoch / 3600) being counted and the argon2 runs in it.
+    spent: Mutex<(i64, u32)>,
+    /// argon2 runs allowed an hour.
+    per_hour: u32,
+}
+
+impl Default for Passwords {
+    fn default() -> Self {
+        Passwords::with_budget(CHECKS_PER_HOUR)
+    }
 }
 
 fn argon() -> Argon2<'static> {
@@ -22,9 +74,56 @@ fn argon() -> Argon2<'static> {
     Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
 }
 
+fn digest(stored: &str, password: &str) -> [u8; 32] {
+    Sha256::digest(format!("{stored}\u{0}{password}").as_bytes()).into()
+}
+
 impl Passwords {
-    /// The stored form of a password.
-    pub fn hash(&self, password: &str) -> String {
+    /// Hashing and checking with `per_hour` argon2 runs an hour instead of
+    /// [`CHECKS_PER_HOUR`].
+    pub fn with_budget(per_hour: u32) -> Passwords {
+        Passwords {
+            verified: Mutex::default(),
+            spent: Mutex::default(),
+            per_hour,
+        }
+    }
+
+    /// Takes one argon2 run from the hour of `now`, or says when the next hour starts.
+    pub fn take(&self, now: DateTime<Utc>) -> Result<(), Busy> {
+        let hour = now.timestamp().div_euclid(3600);
+        let mut spent = self.spent.lock().unwrap_or_else(|e| e.into_inner());
+        if hour > spent.0 {
+            *spent = (hour, 0);
+        }
+        if spent.1 >= self.per_hour {
+            let next = (spent.0 + 1) * 3600;
+            return Err(Busy {
+                until: DateTime::from_timestamp(next, 0).unwrap_or(now + Duration::hours(1)),
+            });
+        }
+        spent.1 += 1;
+        Ok(())
+    }
+
+    /// The argon2 runs counted in the hour of `now` so far.
+    pub fn used(&self, now: DateTime<Utc>) -> u32 {
+        let spent = self.spent.lock().unwrap_or_else(|e| e.into_inner());
+        if spent.0 == now.timestamp().div_euclid(3600) {
+            spent.1
+        } else {
+            0
+        }
+    }
+
+    /// Counts one argon2 run in the hour last seen, without refusing it (work the caller
+    /// cannot turn down, such as CREATE's hash).
+    fn charge(&self) {
+        let mut spent = self.spent.lock().unwrap_or_else(|e| e.into_inner());
+        spent.1 = spent.1.saturating_add(1);
+    }
+
+    fn argon_hash(password: &str) -> String {
         let salt = SaltString::generate(&mut OsRng);
         argon()
             .hash_password(password.as_bytes(), &salt)
@@ -32,31 +131,191 @@ impl Passwords {
             .expect("argon2 hashing with valid parameters")
     }
 
-    /// Whether `password` matches the stored hash.
-    pub fn verify(&self, stored: &str, password: &str) -> bool {
-        let key: [u8; 32] = Sha256::digest(format!("{stored}\u{0}{password}").as_bytes()).into();
-        if self
-            .verified
+    fn argon_verify(stored: &str, password: &str) -> bool {
+        PasswordHash::new(stored)
+            .is_ok_and(|h| argon().verify_password(password.as_bytes(), &h).is_ok())
+    }
+
+    fn remember(&self, key: [u8; 32]) {
+        if let Ok(mut set) = self.verified.lock() {
+            set.insert(key);
+        }
+    }
+
+    fn known(&self, key: &[u8; 32]) -> bool {
+        self.verified
             .lock()
-            .map(|set| set.contains(&key))
+            .map(|set| set.contains(key))
             .unwrap_or(false)
-        {
+    }
+
+    /// The stored form of a password. Counts toward the hour's argon2 runs but is never
+    /// refused.
+    pub fn hash(&self, password: &str) -> String {
+        self.charge();
+        Self::argon_hash(password)
+    }
+
+    /// The stored form of a password, if the hour of `now` has an argon2 run left.
+    pub fn hash_at(&self, password: &str, now: DateTime<Utc>) -> Result<String, Busy> {
+        self.take(now)?;
+        Ok(Self::argon_hash(password))
+    }
+
+    /// Whether `password` matches the stored hash. Counts toward the hour's argon2 runs
+    /// (unless answered from memory) but is never refused.
+    pub fn verify(&self, stored: &str, password: &str) -> bool {
+        let key = digest(stored, password);
+        if self.known(&key) {
             return true;
         }
-        let ok = PasswordHash::new(stored)
-            .is_ok_and(|h| argon().verify_password(password.as_bytes(), &h).is_ok());
+        self.charge();
+        let ok = Self::argon_verify(stored, password);
         if ok {
-            if let Ok(mut set) = self.verified.lock() {
-                set.insert(key);
-            }
+            self.remember(key);
         }
         ok
+    }
+
+    /// Whether `password` matches the stored hash, if the hour of `now` has an argon2 run
+    /// left; a password that verified before is answered from memory at no cost.
+    pub fn check(&self, stored: &str, password: &str, now: DateTime<Utc>) -> Result<bool, Busy> {
+        let key = digest(stored, password);
+        if self.known(&key) {
+            return Ok(true);
+        }
+        self.take(now)?;
+        let ok = Self::argon_verify(stored, password);
+        if ok {
+            self.remember(key);
+        }
+        Ok(ok)
+    }
+}
+
+/// One wrong password.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Failure {
+    /// When.
+    pub at: DateTime<Utc>,
+    /// The seat, as messages name it (`France`, `the Master`, `the observer at x@y`).
+    pub seat: String,
+    /// Who tried (the mail's reply address, which a forger chooses).
+    pub from: String,
+    /// The seat's holder then, who is told when a lock trips.
+    pub holder: String,
+}
+
+/// A lock on sign-ons.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lock {
+    /// The seat locked; None: the whole game.
+    pub seat: Option<String>,
+    /// Until when.
+    pub until: DateTime<Utc>,
+}
+
+/// A lock that has just tripped, with what tripped it (for the notices).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tripped {
+    /// The lock.
+    pub lock: Lock,
+    /// The wrong passwords in the window that tripped it.
+    pub failures: usize,
+    /// The addresses they came from, each once, oldest first.
+    pub from: Vec<String>,
+    /// The holders of the seats tried, each once.
+    pub holders: Vec<String>,
+}
+
+/// A game's recent wrong passwords and the locks they set.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Guard {
+    /// Wrong passwords of the last [`WINDOW_MINUTES`].
+    pub failures: Vec<Failure>,
+    /// Locks not yet over.
+    pub locks: Vec<Lock>,
+}
+
+impl Guard {
+    /// The lock that keeps `seat` closed at `now` (its own or the game's, the later), if any.
+    pub fn locked(&self, seat: &str, now: DateTime<Utc>) -> Option<&Lock> {
+        self.locks
+            .iter()
+            .filter(|l| l.until > now && l.seat.as_deref().is_none_or(|s| s == seat))
+            .max_by_key(|l| l.until)
+    }
+
+    /// Records a wrong password for `seat` from `from`; returns the locks this failure
+    /// trips (the seat's, the game's, or both), each once per lockout.
+    pub fn fail(
+        &mut self,
+        seat: &str,
+        from: &str,
+        holder: &str,
+        now: DateTime<Utc>,
+    ) -> Vec<Tripped> {
+        let since = now - Duration::minutes(WINDOW_MINUTES);
+        self.failures.retain(|f| f.at > since);
+        self.locks.retain(|l| l.until > now);
+        self.failures.push(Failure {
+            at: now,
+            seat: seat.to_string(),
+            from: from.to_string(),
+            holder: holder.to_string(),
+        });
+        let until = now + Duration::minutes(LOCKOUT_MINUTES);
+        let mut tripped = Vec::new();
+        for scope in [Some(seat), None] {
+            let (limit, counted): (usize, Vec<&Failure>) = match scope {
+                Some(s) => (
+                    SEAT_FAILURES,
+                    self.failures.iter().filter(|f| f.seat == s).collect(),
+                ),
+                None => (GAME_FAILURES, self.failures.iter().collect()),
+            };
+            let open = !self
+                .locks
+                .iter()
+                .any(|l| l.seat.as_deref() == scope && l.until > now);
+            if counted.len() >= limit && open {
+                let mut from: Vec<String> = Vec::new();
+                let mut holders: Vec<String> = Vec::new();
+                for f in &counted {
+                    if !from.contains(&f.from) {
+                        from.push(f.from.clone());
+                    }
+                    if !holders.contains(&f.holder) {
+                        holders.push(f.holder.clone());
+                    }
+                }
+                tripped.push(Tripped {
+                    lock: Lock {
+                        seat: scope.map(str::to_string),
+                        until,
+                    },
+                    failures: counted.len(),
+                    from,
+                    holders,
+                });
+            }
+        }
+        self.locks.extend(tripped.iter().map(|t| t.lock.clone()));
+        tripped
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Passwords;
+    use chrono::{DateTime, Duration, Utc};
+
+    use super::{Guard, Passwords, GAME_FAILURES, LOCKOUT_MINUTES, SEAT_FAILURES};
+
+    fn t0() -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339("2026-12-01T10:20:00Z")
+            .unwrap()
+            .with_timezone(&Utc)
+    }
 
     #[test]
     fn a_hash_verifies_its_password_only() {
@@ -67,5 +326,72 @@ mod tests {
         assert!(p.verify(&h, "secret"), "cached");
         assert!(!p.verify(&h, "Secret"));
         assert!(!p.verify("not a hash", "secret"));
+    }
+
+    #[test]
+    fn the_hourly_budget_refuses_checks_until_the_next_hour_but_not_remembered_ones() {
+        let p = Passwords::with_budget(3);
+        let now = t0();
+        let h = p.hash_at("secret", now).unwrap();
+        assert_eq!(p.check(&h, "secret", now), Ok(true));
+        assert_eq!(p.check(&h, "wrong", now), Ok(false));
+        let busy = p.check(&h, "guess", now).unwrap_err();
+        assert_eq!(busy.until.to_rfc3339(), "2026-12-01T11:00:00+00:00");
+        assert!(p.hash_at("x", now).is_err(), "hashing counts too");
+        assert_eq!(
+            p.check(&h, "secret", now),
+            Ok(true),
+            "remembered: no argon2 run"
+        );
+        // CREATE's hash is never refused, but it counts.
+        let p = Passwords::with_budget(1);
+        let _ = p.hash("x");
+        assert!(p.take(now).is_ok(), "a new hour starts from zero");
+        assert!(p.take(now).is_err());
+        assert!(p.take(now + Duration::minutes(40)).is_ok());
+    }
+
+    #[test]
+    fn a_seat_locks_once_after_its_failures_and_the_game_after_more() {
+        let mut g = Guard::default();
+        let now = t0();
+        for i in 0..SEAT_FAILURES - 1 {
+            assert!(g.fail("France", "x@y", "bob@z", now).is_empty(), "{i}");
+        }
+        assert!(g.locked("France", now).is_none());
+        let t = g.fail("France", "w@y", "bob@z", now);
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].lock.seat.as_deref(), Some("France"));
+        assert_eq!(t[0].failures, SEAT_FAILURES);
+        assert_eq!(t[0].from, ["x@y", "w@y"]);
+        assert_eq!(t[0].holders, ["bob@z"]);
+        let until = now + Duration::minutes(LOCKOUT_MINUTES);
+        assert_eq!(g.locked("France", now).map(|l| l.until), Some(until));
+        assert!(g.locked("Germany", now).is_none());
+        assert!(
+            g.fail("France", "x@y", "bob@z", now).is_empty(),
+            "once per lockout"
+        );
+        assert!(g.locked("France", until).is_none(), "over at its end");
+        // The game locks at GAME_FAILURES over all seats.
+        let mut g = Guard::default();
+        let mut trips = 0;
+        for i in 0..GAME_FAILURES {
+            let seat = format!("seat{}", i % 7);
+            trips += g
+                .fail(&seat, "x@y", "h@z", now)
+                .iter()
+                .filter(|t| t.lock.seat.is_none())
+                .count();
+        }
+        assert_eq!(trips, 1);
+        assert!(g.locked("seat6", now).is_some_and(|l| l.seat.is_none()));
+        // Failures older than the window are forgotten.
+        let mut g = Guard::default();
+        for i in 0..SEAT_FAILURES as i64 {
+            g.fail("France", "x@y", "h@z", now + Duration::minutes(61 * i));
+        }
+        assert!(g.locks.is_empty());
+        assert_eq!(g.failures.len(), 1);
     }
 }
