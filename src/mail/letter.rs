@@ -11,9 +11,9 @@ pub struct Letter {
     pub message_id: String,
     /// A digest of the body, recorded with the Message-ID.
     pub body_hash: String,
-    /// The From address, lower case.
+    /// The From address, lower case (well formed, except in a bounce: see [`read_letter`]).
     pub from: String,
-    /// Where replies go: Reply-To, else From.
+    /// Where replies go: Reply-To when it is one well-formed address, else From.
     pub reply_to: String,
     /// The subject.
     pub subject: String,
@@ -25,16 +25,33 @@ pub struct Letter {
     pub bounce_for: Option<String>,
 }
 
-/// Decodes a raw mail. Returns None when the bytes are not a mail at all.
+impl Letter {
+    /// The letter with a Reply-To that names `own` (herald's own address) set aside, so a
+    /// reply goes to the From address rather than back to herald.
+    pub fn without_own_reply_to(mut self, own: &str) -> Letter {
+        if self.reply_to.eq_ignore_ascii_case(own.trim()) {
+            self.reply_to = self.from.clone();
+        }
+        self
+    }
+}
+
+/// Decodes a raw mail. Returns None when the bytes are not a mail at all, and when its From
+/// is not exactly one well-formed address (`<a@b>@c`, two addresses, none), so that no
+/// reply goes to a made-up address; a bounce naming the address that failed is read all the
+/// same (`<MAILER-DAEMON>` without a domain is common there), as it is never answered. A
+/// Reply-To that is not exactly one well-formed address is set aside for the From.
 pub fn read_letter(raw: &[u8]) -> Option<Letter> {
     let msg = MessageParser::default().parse(raw)?;
-    let addr = |v: Option<&mail_parser::Address>| -> Option<String> {
-        v.and_then(|a| a.first())
+    let from_ok = one_address(msg.from());
+    let from = from_ok.clone().unwrap_or_else(|| {
+        msg.from()
+            .and_then(|a| a.first())
             .and_then(|a| a.address())
             .map(|s| s.trim().to_ascii_lowercase())
-    };
-    let from = addr(msg.from()).unwrap_or_default();
-    let reply_to = addr(msg.reply_to()).unwrap_or_else(|| from.clone());
+            .unwrap_or_default()
+    });
+    let reply_to = one_address(msg.reply_to()).unwrap_or_else(|| from.clone());
     let body = msg.body_text(0).map(|b| b.into_owned()).unwrap_or_default();
     let body_hash = hex(&Sha256::digest(body.as_bytes()));
     let message_id = match msg.message_id() {
@@ -72,7 +89,14 @@ pub fn read_letter(raw: &[u8]) -> Option<Letter> {
     let bounce = automatic.as_deref().is_some_and(|a| {
         a.contains("bounce") || a.contains("mailer-daemon") || a.contains("postmaster")
     });
-    let bounce_for = if bounce { final_recipient(raw) } else { None };
+    let bounce_for = if bounce {
+        final_recipient(raw).or_else(|| failed_recipient(&body))
+    } else {
+        None
+    };
+    if from_ok.is_none() && bounce_for.is_none() {
+        return None;
+    }
     Some(Letter {
         bounce_for,
         message_id,
@@ -83,6 +107,87 @@ pub fn read_letter(raw: &[u8]) -> Option<Letter> {
         body,
         automatic,
     })
+}
+
+/// The address in `field` when it holds exactly one, well formed; lower case.
+fn one_address(field: Option<&mail_parser::Address>) -> Option<String> {
+    let mut all = field?.iter();
+    let first = all.next()?;
+    if all.next().is_some() {
+        return None;
+    }
+    let addr = first.address()?.trim();
+    addr.parse::<lettre::Address>().ok()?;
+    Some(addr.to_ascii_lowercase())
+}
+
+/// The failed recipient of a bounce that is not a delivery report, read from its text:
+/// qmail ("This is the qmail-send program", then `<addr>:` lines), Postfix ("This is the
+/// mail system at host", then `<addr>: why`), Exim ("The following address(es) failed:",
+/// then the address on an indented line) and sendmail ("The following addresses had
+/// permanent fatal errors", then `<addr>`). The copy of the returned mail below is not read.
+fn failed_recipient(body: &str) -> Option<String> {
+    let mut lines = body.lines();
+    let mut form = None;
+    for line in lines.by_ref() {
+        let l = line.trim();
+        form = if l.starts_with("Hi. This is the qmail-send program")
+            || l.starts_with("This is the mail system at host")
+            || l.starts_with("This is the Postfix program at host")
+        {
+            Some(Form::AngleColon)
+        } else if l.contains("following address(es) failed:") {
+            Some(Form::Indented)
+        } else if l.contains("following addresses had permanent fatal errors") {
+            Some(Form::NextLine)
+        } else {
+            None
+        };
+        if form.is_some() {
+            break;
+        }
+    }
+    let form = form?;
+    let address = |text: &str| -> Option<String> {
+        let text = text.trim().trim_start_matches('<').trim_end_matches('>');
+        text.parse::<lettre::Address>()
+            .ok()
+            .map(|_| text.to_ascii_lowercase())
+    };
+    for line in lines {
+        if line.starts_with("---") {
+            return None;
+        }
+        let found = match form {
+            Form::AngleColon => line
+                .strip_prefix('<')
+                .and_then(|rest| rest.split_once(">:"))
+                .and_then(|(addr, _)| address(addr)),
+            Form::Indented => line
+                .starts_with([' ', '\t'])
+                .then(|| address(line))
+                .flatten(),
+            Form::NextLine if !line.trim().is_empty() => {
+                return address(line.split_whitespace().next()?)
+            }
+            Form::NextLine => None,
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+/// How a non-report bounce lists the failed address.
+#[derive(Clone, Copy)]
+enum Form {
+    /// `<addr>:` at the start of a line (qmail, Postfix).
+    AngleColon,
+    /// The address alone on an indented line (Exim).
+    Indented,
+    /// The address on the first line after the heading (sendmail).
+    NextLine,
 }
 
 /// The Final-Recipient (else Original-Recipient) of a delivery report.
@@ -112,7 +217,7 @@ fn hex(bytes: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::read_letter;
+    use super::{read_letter, Letter};
 
     #[test]
     fn plain_mail_gives_sender_subject_and_text() {
@@ -145,5 +250,193 @@ mod tests {
         let l = read_letter(report).unwrap();
         assert!(l.automatic.is_some());
         assert_eq!(l.bounce_for.as_deref(), Some("gone@example.org"));
+    }
+
+    fn letter(raw: &str) -> Option<Letter> {
+        read_letter(raw.replace('\n', "\r\n").as_bytes())
+    }
+
+    #[test]
+    fn a_from_that_is_not_one_address_is_unreadable() {
+        for from in [
+            "<gm@master.example>@evil.example",
+            "gm@master.example@evil.example",
+            "a@x.org, b@y.org",
+            "Ann",
+            "undisclosed-recipients:;",
+        ] {
+            let raw = format!("From: {from}\nSubject: orders\n\nsignon fgame pw\n");
+            assert_eq!(letter(&raw), None, "From: {from}");
+        }
+        let none = "Subject: orders\n\nsignon fgame pw\n";
+        assert_eq!(letter(none), None);
+        let named = letter("From: \"Ann, GM\" <Ann@X.org>\nSubject: s\n\nhi\n").unwrap();
+        assert_eq!(named.from, "ann@x.org");
+    }
+
+    #[test]
+    fn a_bounce_with_an_unqualified_sender_is_still_read() {
+        let raw = "From: Mail Delivery Subsystem <MAILER-DAEMON>\nSubject: Returned mail\nContent-Type: multipart/report; report-type=delivery-status; boundary=b\n\n--b\nContent-Type: text/plain\n\nfailed\n--b\nContent-Type: message/delivery-status\n\nReporting-MTA: dns; mx.x.org\n\nFinal-Recipient: rfc822; gone@example.org\nAction: failed\nStatus: 5.1.1\n--b--\n";
+        let l = letter(raw).unwrap();
+        assert!(l.automatic.is_some());
+        assert_eq!(l.bounce_for.as_deref(), Some("gone@example.org"));
+    }
+
+    #[test]
+    fn a_bad_reply_to_falls_back_to_from() {
+        for reply_to in [
+            "<gm@master.example>@evil.example",
+            "a@x.org, b@y.org",
+            "nobody",
+        ] {
+            let raw = format!("From: ann@x.org\nReply-To: {reply_to}\nSubject: s\n\nhi\n");
+            let l = letter(&raw).unwrap();
+            assert_eq!(l.reply_to, "ann@x.org", "Reply-To: {reply_to}");
+        }
+    }
+
+    #[test]
+    fn a_reply_to_naming_herald_itself_is_set_aside() {
+        let raw = "From: ann@x.org\nReply-To: Herald <Judge@Herald.test>\nSubject: s\n\nhi\n";
+        let l = letter(raw).unwrap();
+        assert_eq!(l.reply_to, "judge@herald.test");
+        let l = l.without_own_reply_to("judge@herald.test");
+        assert_eq!(l.reply_to, "ann@x.org");
+        let other = letter("From: ann@x.org\nReply-To: b@y.org\nSubject: s\n\nhi\n").unwrap();
+        assert_eq!(
+            other.without_own_reply_to("judge@herald.test").reply_to,
+            "b@y.org"
+        );
+    }
+
+    #[test]
+    fn a_qmail_bounce_names_the_failed_address() {
+        let raw = "Return-Path: <>
+From: MAILER-DAEMON@mail.example.net
+To: judge@herald.test
+Subject: failure notice
+Date: 1 Dec 2026 12:00:05 -0000
+Message-ID: <20261201120005.12345.qmail@mail.example.net>
+
+Hi. This is the qmail-send program at mail.example.net.
+I'm afraid I wasn't able to deliver your message to the following addresses.
+This is a permanent error; I've given up. Sorry it didn't work out.
+
+<Gone@Example.org>:
+192.0.2.7 does not like recipient.
+Remote host said: 550 5.1.1 <gone@example.org>: Recipient address rejected: User unknown
+Giving up on 192.0.2.7.
+
+--- Below this line is a copy of the message.
+
+Return-Path: <judge@herald.test>
+From: herald <judge@herald.test>
+To: gone@example.org
+Subject: Re: orders
+
+<other@example.org>: is not an address that failed
+";
+        let l = letter(raw).unwrap();
+        assert!(l.automatic.is_some());
+        assert_eq!(l.bounce_for.as_deref(), Some("gone@example.org"));
+    }
+
+    #[test]
+    fn a_postfix_plain_bounce_names_the_failed_address() {
+        let raw = "From: MAILER-DAEMON@mx.example.org (Mail Delivery System)
+Subject: Undelivered Mail Returned to Sender
+To: judge@herald.test
+Message-Id: <20261201120005.ABC123@mx.example.org>
+
+This is the mail system at host mx.example.org.
+
+I'm sorry to have to inform you that your message could not
+be delivered to one or more recipients. It's attached below.
+
+For further assistance, please send mail to postmaster.
+
+If you do so, please include this problem report. You can
+delete your own text from the attached returned message.
+
+                   The mail system
+
+<gone@example.org>: host mx2.example.org[192.0.2.9] said: 550 5.1.1
+    <gone@example.org>: Recipient address rejected: User unknown in local
+    recipient table (in reply to RCPT TO command)
+";
+        let l = letter(raw).unwrap();
+        assert_eq!(l.bounce_for.as_deref(), Some("gone@example.org"));
+    }
+
+    #[test]
+    fn an_exim_bounce_names_the_failed_address() {
+        let raw = "Return-path: <>
+From: Mail Delivery System <Mailer-Daemon@mx.example.net>
+To: judge@herald.test
+Subject: Mail delivery failed: returning message to sender
+Auto-Submitted: auto-replied
+Message-Id: <E1tAbCd-000123-4x@mx.example.net>
+
+This message was created automatically by mail delivery software.
+
+A message that you sent could not be delivered to one or more of its
+recipients. This is a permanent error. The following address(es) failed:
+
+  gone@example.org
+    host mx.example.org [192.0.2.1]
+    SMTP error from remote mail server after RCPT TO:<gone@example.org>:
+    550 5.1.1 <gone@example.org>: Recipient address rejected: User unknown
+
+------ This is a copy of the message, including all the headers. ------
+
+From: herald <judge@herald.test>
+To: gone@example.org
+";
+        let l = letter(raw).unwrap();
+        assert!(l.automatic.is_some());
+        assert_eq!(l.bounce_for.as_deref(), Some("gone@example.org"));
+    }
+
+    #[test]
+    fn a_sendmail_plain_bounce_names_the_failed_address() {
+        let raw = "From: Mail Delivery Subsystem <MAILER-DAEMON@mx.example.com>
+To: judge@herald.test
+Subject: Returned mail: see transcript for details
+Auto-Submitted: auto-generated (failure)
+
+The original message was received at Tue, 1 Dec 2026 12:00:00 GMT
+from herald.test [192.0.2.3]
+
+   ----- The following addresses had permanent fatal errors -----
+<gone@example.org>
+    (reason: 550 5.1.1 <gone@example.org>... User unknown)
+
+   ----- Transcript of session follows -----
+... while talking to mx.example.org.:
+>>> RCPT To:<gone@example.org>
+<<< 550 5.1.1 <gone@example.org>... User unknown
+";
+        let l = letter(raw).unwrap();
+        assert_eq!(l.bounce_for.as_deref(), Some("gone@example.org"));
+    }
+
+    #[test]
+    fn a_delay_warning_names_no_failed_address() {
+        let raw = "From: Mail Delivery System <Mailer-Daemon@mx.example.net>
+To: judge@herald.test
+Subject: Warning: message 1tAbCd-000123-4x delayed 24 hours
+
+This message was created automatically by mail delivery software.
+A message that you sent has not yet been delivered to one or more of its
+recipients after more than 24 hours on the queue on mx.example.net.
+
+The address to which the message has not yet been delivered is:
+
+  slow@example.org
+    Delay reason: SMTP error from remote mail server after RCPT TO:<slow@example.org>
+";
+        let l = letter(raw).unwrap();
+        assert!(l.automatic.is_some());
+        assert_eq!(l.bounce_for, None);
     }
 }

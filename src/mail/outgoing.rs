@@ -1,7 +1,13 @@
 //! A mail herald sends, and its RFC 5322 form. herald is strict in what it sends: plain
-//! UTF-8 text, CRLF lines, `Auto-Submitted: auto-replied` so that auto-responders stay quiet.
+//! UTF-8 text, CRLF lines of at most 998 octets (quoted-printable or base64 when the text
+//! needs it), no control characters, `Auto-Submitted: auto-replied` so that auto-responders
+//! stay quiet. lettre's message builder writes the headers (encoded words, folding) and the
+//! body.
 
 use chrono::{DateTime, Utc};
+use lettre::message::header::{self, Header, HeaderName, HeaderValue};
+use lettre::message::{Mailbox, SinglePart};
+use lettre::Address;
 
 /// A mail to send.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -16,53 +22,149 @@ pub struct Outgoing {
     pub in_reply_to: Option<String>,
 }
 
+/// Why a mail cannot be written.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// The recipient is not one mail address.
+    #[error("recipient '{0}' is not a mail address")]
+    Recipient(String),
+    /// herald's own address (`[judge] address`) is not a mail address.
+    #[error("sender '{0}' is not a mail address")]
+    Sender(String),
+    /// lettre refused the message.
+    #[error("the mail could not be built: {0}")]
+    Build(String),
+}
+
+/// `Auto-Submitted: auto-replied` (RFC 3834): every mail herald sends answers a mail or a
+/// deadline, and auto-responders must not answer it in turn.
+#[derive(Clone, Debug)]
+struct AutoReplied;
+
+impl Header for AutoReplied {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("Auto-Submitted")
+    }
+
+    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        if s.trim().eq_ignore_ascii_case("auto-replied") {
+            Ok(AutoReplied)
+        } else {
+            Err(format!("Auto-Submitted: {s} is not auto-replied").into())
+        }
+    }
+
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), "auto-replied".into())
+    }
+}
+
+/// The Subject. lettre folds it at spaces and encodes what is not ASCII; a word too long
+/// for any line (past 900 octets, nowhere to fold) makes the whole subject RFC 2047 base64
+/// words instead, which may be cut anywhere and are joined again by the reader.
+#[derive(Clone, Debug)]
+struct Subject(String);
+
+impl Header for Subject {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("Subject")
+    }
+
+    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(Subject(s.to_string()))
+    }
+
+    fn display(&self) -> HeaderValue {
+        if self.0.split(' ').all(|word| word.len() <= 900) {
+            return HeaderValue::new(Self::name(), self.0.clone());
+        }
+        let mut words = Vec::new();
+        let mut rest = self.0.as_str();
+        while !rest.is_empty() {
+            let mut cut = rest.len().min(42);
+            while !rest.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            words.push(format!("=?utf-8?b?{}?=", base64(&rest.as_bytes()[..cut])));
+            rest = &rest[cut..];
+        }
+        HeaderValue::dangerous_new_pre_encoded(Self::name(), self.0.clone(), words.join("\r\n "))
+    }
+}
+
 impl Outgoing {
     /// The mail as bytes, from `from` (`name <address>`), with a stable Message-ID so a
-    /// resend is recognisable.
+    /// resend is recognisable. Control characters are dropped (in the body, tab and line
+    /// ends stay); a recipient that is not one well-formed address is refused, so no
+    /// header can be slipped in through it.
     pub fn render(
         &self,
         from_name: &str,
         from_addr: &str,
         message_id: &str,
         date: DateTime<Utc>,
-    ) -> Vec<u8> {
-        let mut out = String::with_capacity(self.body.len() + 512);
-        let mut header = |name: &str, value: &str| {
-            out.push_str(name);
-            out.push_str(": ");
-            out.push_str(value);
-            out.push_str("\r\n");
-        };
-        header("From", &format!("{from_name} <{from_addr}>"));
-        header("To", &self.to);
-        header("Subject", &encode_header(&self.subject));
-        header("Date", &date.to_rfc2822());
-        header("Message-ID", &format!("<{message_id}>"));
-        if let Some(r) = &self.in_reply_to {
-            let r = r.trim_matches(|c| c == '<' || c == '>');
-            header("In-Reply-To", &format!("<{r}>"));
+    ) -> Result<Vec<u8>, RenderError> {
+        let to: Address = self
+            .to
+            .trim()
+            .parse()
+            .map_err(|_| RenderError::Recipient(self.to.clone()))?;
+        let from: Address = from_addr
+            .trim()
+            .parse()
+            .map_err(|_| RenderError::Sender(from_addr.to_string()))?;
+        let name = one_line(from_name);
+        let mut mail = lettre::Message::builder()
+            .from(Mailbox::new((!name.is_empty()).then_some(name), from))
+            .to(Mailbox::new(None, to))
+            .header(Subject(one_line(&self.subject)))
+            .date(date.into())
+            .message_id(Some(format!("<{}>", msg_id(message_id))));
+        if let Some(r) = self.in_reply_to.as_deref().map(msg_id) {
+            // Only a thread hint: an id too long for one line is left out.
+            if !r.is_empty() && r.len() <= 900 {
+                mail = mail.in_reply_to(format!("<{r}>"));
+            }
         }
-        header("Auto-Submitted", "auto-replied");
-        header("MIME-Version", "1.0");
-        header("Content-Type", "text/plain; charset=utf-8");
-        header("Content-Transfer-Encoding", "8bit");
-        out.push_str("\r\n");
-        for line in self.body.lines() {
-            // A lone "." or very long lines are fine in 8bit over files; keep lines as typed.
-            out.push_str(line);
-            out.push_str("\r\n");
-        }
-        out.into_bytes()
+        let body = self
+            .body
+            .lines()
+            .map(|line| {
+                line.chars()
+                    .filter(|c| *c == '\t' || !c.is_control())
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let part = SinglePart::builder()
+            .header(header::ContentType::TEXT_PLAIN)
+            .body(body);
+        let mail = mail
+            .header(AutoReplied)
+            .singlepart(part)
+            .map_err(|e| RenderError::Build(e.to_string()))?;
+        Ok(mail.formatted())
     }
 }
 
-/// A header value as an RFC 2047 encoded word when it is not plain ASCII.
-fn encode_header(text: &str) -> String {
-    if text.is_ascii() && !text.contains(['\r', '\n']) {
-        return text.to_string();
-    }
-    let clean: String = text.chars().filter(|c| *c != '\r' && *c != '\n').collect();
-    format!("=?utf-8?b?{}?=", base64(clean.as_bytes()))
+/// Header text on one line: line ends and tabs become spaces, other control characters go.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .filter_map(|c| match c {
+            '\r' | '\n' | '\t' => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+/// A Message-ID of printable ASCII, without its angle brackets.
+fn msg_id(id: &str) -> String {
+    id.chars()
+        .filter(|c| c.is_ascii_graphic() && !matches!(c, '<' | '>'))
+        .collect()
 }
 
 fn base64(bytes: &[u8]) -> String {
@@ -90,34 +192,128 @@ fn base64(bytes: &[u8]) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn renders_headers_and_crlf_body() {
-        let m = Outgoing {
-            to: "a@x.org".into(),
-            subject: "Re: orders".into(),
-            body: "line one\nline two".into(),
-            in_reply_to: Some("<1@x>".into()),
-        };
-        let date = DateTime::parse_from_rfc3339("2026-12-01T12:00:00Z")
+    fn date() -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339("2026-12-01T12:00:00Z")
             .unwrap()
-            .with_timezone(&Utc);
-        let text =
-            String::from_utf8(m.render("herald", "herald@localhost", "7.herald@localhost", date))
-                .unwrap();
-        assert!(text.starts_with(
-            "From: herald <herald@localhost>\r\nTo: a@x.org\r\nSubject: Re: orders\r\n"
-        ));
-        assert!(text.contains("Auto-Submitted: auto-replied\r\n"));
-        assert!(text.contains("In-Reply-To: <1@x>\r\n"));
-        assert!(text.ends_with("\r\n\r\nline one\r\nline two\r\n"));
+            .with_timezone(&Utc)
+    }
+
+    fn mail(to: &str, subject: &str, body: &str) -> Outgoing {
+        Outgoing {
+            to: to.into(),
+            subject: subject.into(),
+            body: body.into(),
+            in_reply_to: Some("<1@x>".into()),
+        }
+    }
+
+    fn render(m: &Outgoing) -> Vec<u8> {
+        m.render("herald", "herald@localhost", "7.herald@localhost", date())
+            .unwrap()
+    }
+
+    /// The mail as a reader sees it: (header block as written, decoded subject, decoded body).
+    fn read_back(bytes: &[u8]) -> (String, String, String) {
+        let text = String::from_utf8(bytes.to_vec()).unwrap();
+        let head = text.split_once("\r\n\r\n").unwrap().0.to_string();
+        let msg = mail_parser::MessageParser::default().parse(bytes).unwrap();
+        let subject = msg.subject().unwrap_or("").to_string();
+        let body = msg.body_text(0).unwrap().replace("\r\n", "\n");
+        (head, subject, body)
     }
 
     #[test]
-    fn non_ascii_subjects_are_encoded() {
-        assert_eq!(
-            encode_header("Re: Ordres – été"),
-            "=?utf-8?b?UmU6IE9yZHJlcyDigJMgw6l0w6k=?="
+    fn renders_headers_and_crlf_body() {
+        let text = String::from_utf8(render(&mail("a@x.org", "Re: orders", "line one\nline two")))
+            .unwrap();
+        assert!(
+            text.starts_with(
+                "From: herald <herald@localhost>\r\nTo: a@x.org\r\nSubject: Re: orders\r\n"
+            ),
+            "{text}"
         );
-        assert_eq!(base64(b"ab"), "YWI=");
+        for line in [
+            "Date: Tue, 01 Dec 2026 12:00:00 +0000\r\n",
+            "Message-ID: <7.herald@localhost>\r\n",
+            "In-Reply-To: <1@x>\r\n",
+            "Auto-Submitted: auto-replied\r\n",
+            "MIME-Version: 1.0\r\n",
+            "Content-Type: text/plain; charset=utf-8\r\n",
+            "Content-Transfer-Encoding: 7bit\r\n",
+        ] {
+            assert!(text.contains(line), "{line:?} missing in {text}");
+        }
+        assert!(text.ends_with("\r\n\r\nline one\r\nline two\r\n"), "{text}");
+    }
+
+    #[test]
+    fn non_ascii_subjects_and_bodies_are_encoded_and_read_back() {
+        let bytes = render(&mail("a@x.org", "Re: Ordres – été", "Müller: A Mün H\n"));
+        assert!(bytes.is_ascii());
+        let (head, subject, body) = read_back(&bytes);
+        assert!(head.contains("Subject: Re: Ordres =?utf-8?b?"), "{head}");
+        assert_eq!(subject, "Re: Ordres – été");
+        assert_eq!(body, "Müller: A Mün H\n");
+    }
+
+    #[test]
+    fn no_line_is_longer_than_998_octets() {
+        let long = format!("{}\n{}é\nshort", "x".repeat(2500), "Ab ".repeat(700));
+        let subjects = [
+            format!("Re: {}", "s".repeat(1200)),
+            format!("Re: {} press", "é".repeat(600)),
+            format!("Re: {}", "word ".repeat(400).trim_end()),
+        ];
+        for subject in subjects {
+            let mut m = mail("a@x.org", &subject, &long);
+            m.in_reply_to = Some(format!("<{}@x>", "i".repeat(1500)));
+            let bytes = render(&m);
+            let text = String::from_utf8(bytes.clone()).unwrap();
+            for line in text.split("\r\n") {
+                assert!(line.len() <= 998, "a line of {} octets", line.len());
+            }
+            assert!(!text.replace("\r\n", "").contains('\n'), "a bare LF");
+            let (_, read, body) = read_back(&bytes);
+            assert_eq!(read, subject);
+            assert_eq!(body.trim_end(), long);
+        }
+    }
+
+    #[test]
+    fn control_characters_never_reach_a_header_or_the_body() {
+        let bytes = render(&mail(
+            "a@x.org",
+            "Re: x\r\nBcc: evil@y.org\0\u{1b}[31m",
+            "A Par H\0\n\tF Bre\u{7} H\rX\u{85}\n\u{1b}[2J",
+        ));
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        let (head, subject, body) = read_back(&bytes);
+        assert!(
+            text.chars()
+                .all(|c| !c.is_control() || matches!(c, '\r' | '\n' | '\t')),
+            "{text:?}"
+        );
+        assert!(!head.contains("\r\nBcc:"), "{head}");
+        assert!(!head.contains('\t'), "{head}");
+        assert_eq!(subject, "Re: x  Bcc: evil@y.org[31m");
+        assert_eq!(body, "A Par H\n\tF Bre HX\n[2J\n");
+    }
+
+    #[test]
+    fn a_recipient_that_is_not_one_address_is_refused() {
+        for to in [
+            "a@x.org\r\nBcc: evil@y.org",
+            "a@x.org\nBcc: evil@y.org",
+            "a@x.org\0",
+            "a@x.org, b@y.org",
+            "<a@x.org>@y.org",
+            "",
+        ] {
+            let got = mail(to, "s", "b").render("herald", "herald@localhost", "1@h", date());
+            assert!(
+                matches!(got, Err(RenderError::Recipient(_))),
+                "{to:?}: {got:?}"
+            );
+        }
     }
 }
