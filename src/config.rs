@@ -40,6 +40,9 @@ pub struct JudgeSection {
     pub address: String,
     /// The name in the `:: Judge:` header.
     pub name: String,
+    /// The keeper's address: told by mail when herald sets a game aside after a fault in it,
+    /// or quarantines a mail it failed on.
+    pub keeper: String,
 }
 
 /// `[storage]`
@@ -209,6 +212,7 @@ impl Default for JudgeSection {
         JudgeSection {
             address: "herald@localhost".into(),
             name: "herald".into(),
+            keeper: "postmaster@localhost".into(),
         }
     }
 }
@@ -302,7 +306,7 @@ pub enum ConfigError {
         expected: &'static str,
     },
     /// A duration is not written as `7d`, `36h` or `90m`.
-    #[error("[timing] {key} = '{value}': write a duration like 7d, 36h or 90m")]
+    #[error("[timing] {key} = '{value}': write a duration like 7d, 36h or 90m, at most 365d")]
     Duration {
         /// The key.
         key: &'static str,
@@ -367,11 +371,14 @@ pub struct Durations {
 impl TimingSection {
     /// Reads the durations.
     pub fn durations(&self) -> Result<Durations, ConfigError> {
+        // A year bounds every duration, as it bounds what a Master may set by mail.
         let d = |key: &'static str, value: &str| {
-            parse_duration(value).ok_or(ConfigError::Duration {
-                key,
-                value: value.to_string(),
-            })
+            parse_duration(value)
+                .filter(|d| *d <= Duration::days(365))
+                .ok_or(ConfigError::Duration {
+                    key,
+                    value: value.to_string(),
+                })
         };
         Ok(Durations {
             phases: [
@@ -402,19 +409,27 @@ pub fn parse_duration(text: &str) -> Option<Duration> {
     if text.is_empty() {
         return None;
     }
+    // Arithmetic saturates, so no text can overflow it: a huge value reads as the longest
+    // duration there is, and range checks refuse it by name.
     let mut total = Duration::zero();
     let mut number = String::new();
     for c in text.chars() {
         match c {
             '0'..='9' => number.push(c),
             'd' | 'h' | 'm' => {
-                let n: i64 = number.parse().ok()?;
+                if number.is_empty() {
+                    return None;
+                }
+                let n: i64 = number.parse().unwrap_or(i64::MAX);
                 number.clear();
-                total += match c {
-                    'd' => Duration::days(n),
-                    'h' => Duration::hours(n),
-                    _ => Duration::minutes(n),
+                let part = match c {
+                    'd' => Duration::try_days(n),
+                    'h' => Duration::try_hours(n),
+                    _ => Duration::try_minutes(n),
                 };
+                total = part
+                    .and_then(|p| total.checked_add(&p))
+                    .unwrap_or(Duration::MAX);
             }
             _ => return None,
         }
@@ -465,5 +480,16 @@ mod tests {
         assert_eq!(parse_duration("0m"), Some(Duration::zero()));
         assert_eq!(parse_duration("7"), None);
         assert_eq!(parse_duration("x"), None);
+        assert_eq!(parse_duration("d"), None);
+        // What a hostile Master might send saturates instead of overflowing.
+        assert_eq!(parse_duration("99999999999d"), Some(Duration::MAX));
+        assert_eq!(
+            parse_duration("99999999999999999999999999m"),
+            Some(Duration::MAX)
+        );
+        assert_eq!(
+            parse_duration("9223372036854775807d1m"),
+            Some(Duration::MAX)
+        );
     }
 }

@@ -142,11 +142,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
             })
         }
         Command::Tick { once: _, now } => {
+            // A time given with --now is the keeper's on purpose: not an outage of herald.
+            let clock = if now.is_some() {
+                herald::service::Clock::Set
+            } else {
+                herald::service::Clock::Wall
+            };
             let now = parse_now(now.as_deref())?;
             runtime()?.block_on(async {
                 let service = Service::open(config()?).await?;
                 let read = service.poll_inbox(now).await?;
-                let ticked = service.tick(now).await?;
+                let ticked = service.tick_at(now, clock).await?;
                 let sent = service.deliver(now).await?;
                 println!("{read} mail(s) read, {ticked} game(s) due, {sent} mail(s) written");
                 Ok(ExitCode::SUCCESS)

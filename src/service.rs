@@ -65,6 +65,36 @@ pub enum Ingested {
     Quarantined(String),
 }
 
+/// The identity a mail is recorded under when its Message-ID was already taken by a
+/// different mail (another body or sender): the ID with the body's hash and the sender.
+fn reused_id_key(letter: &crate::mail::Letter) -> String {
+    format!(
+        "{} {} {}",
+        letter.message_id,
+        &letter.body_hash[..letter.body_hash.len().min(16)],
+        letter.from
+    )
+}
+
+/// What a caught panic said, for the keeper.
+fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "an internal error".into())
+}
+
+/// Where a tick's time comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clock {
+    /// The machine's clock, as the daemon reads it: a long gap since the last tick means
+    /// herald was down.
+    Wall,
+    /// A time the keeper gave on purpose (`--now`): no gap is an outage.
+    Set,
+}
+
 /// The judge with its store and mailboxes.
 pub struct Service {
     /// The configuration.
@@ -104,6 +134,16 @@ impl Service {
         };
         let inbox = open(&config.inbox.maildir)?;
         let outbox = open(&config.outbox.maildir)?;
+        // Files half written before a crash: in the outbox only herald writes, so all of
+        // tmp/ is stale now; in the inbox, Maildir's convention gives a writer 36 hours.
+        for (maildir, age) in [(&inbox, 36 * 3600), (&outbox, 0)] {
+            maildir
+                .clean_tmp(std::time::Duration::from_secs(age))
+                .map_err(|source| ServiceError::Mailbox {
+                    path: maildir.root().to_path_buf(),
+                    source,
+                })?;
+        }
         let imap = if config.inbox.kind == "imap" {
             let c = &config.imap;
             Some(tokio::sync::Mutex::new(ImapInbox::new(ImapSettings {
@@ -136,6 +176,7 @@ impl Service {
         let judge = Judge {
             address: config.judge.address.to_ascii_lowercase(),
             name: config.judge.name.clone(),
+            keeper: config.judge.keeper.to_ascii_lowercase(),
             durations,
             catalog,
             templates,
@@ -169,13 +210,15 @@ impl Service {
         now: DateTime<Utc>,
     ) -> Result<Vec<Ingested>, ServiceError> {
         let ts = now.timestamp();
-        let letters: Vec<Option<crate::mail::Letter>> =
-            raws.iter().map(|r| read_letter(r)).collect();
+        let letters: Vec<Option<crate::mail::Letter>> = raws
+            .iter()
+            .map(|r| read_letter(r).map(|l| l.without_own_reply_to(&self.judge.address)))
+            .collect();
         let mut tx = self.store.begin().await?;
         let ids: Vec<String> = letters
             .iter()
             .flatten()
-            .map(|l| l.message_id.clone())
+            .flat_map(|l| [l.message_id.clone(), reused_id_key(l)])
             .collect();
         let mut seen = tx.seen_among(&ids).await?;
         let mut names: Vec<String> = Vec::new();
@@ -198,10 +241,17 @@ impl Service {
         for g in loaded {
             games.insert(g.name.clone(), g);
         }
+        // Replies to mails that signed on with a right password are counted apart, per
+        // address and game (see `reply` below), under keys of their own.
+        let signed_on_key = |to: &str, game: &str| format!("{to} signed on to {game}");
         let repliers: Vec<String> = letters
             .iter()
             .flatten()
-            .map(|l| l.reply_to.clone())
+            .flat_map(|l| {
+                let games = judge::needed_games(&l.body).names;
+                std::iter::once(l.reply_to.clone())
+                    .chain(games.into_iter().map(|g| signed_on_key(&l.reply_to, &g)))
+            })
             .collect();
         let mut replies = tx.replies_counts(&repliers, ts - 3600).await?;
         let limit = self.config.limits.replies_per_hour as i64;
@@ -211,14 +261,26 @@ impl Service {
         let mut actions: Vec<(Option<String>, String, String)> = Vec::new();
         let mut records: Vec<(String, String, String, String)> = Vec::new();
         let mut touched: std::collections::BTreeSet<String> = Default::default();
-        let mut reply = |mail: Outgoing, mails: &mut Vec<Outgoing>, replied: &mut Vec<String>| {
-            let n = replies.entry(mail.to.clone()).or_insert(0);
+        // At most `limit` replies to an address an hour, so forged mail cannot make herald
+        // flood it. A reply to a mail that signed on to a game with a right password
+        // (`signed_on`) is counted apart, for that address and game: junk mail forged in a
+        // player's name, which cannot sign on there, never silences their confirmations,
+        // and a forger who signs on in a game of their own cannot use it up either.
+        let mut reply = |mail: Outgoing,
+                         signed_on: Option<&str>,
+                         mails: &mut Vec<Outgoing>,
+                         replied: &mut Vec<String>| {
+            let key = match signed_on {
+                Some(game) => signed_on_key(&mail.to, game),
+                None => mail.to.clone(),
+            };
+            let n = replies.entry(key.clone()).or_insert(0);
             if *n >= limit {
                 warn!(to = %mail.to, "reply rate limit reached; reply dropped");
                 return false;
             }
             *n += 1;
-            replied.push(mail.to.clone());
+            replied.push(key);
             mails.push(mail);
             true
         };
@@ -230,14 +292,32 @@ impl Service {
             };
             let span = tracing::info_span!("mail", id = %letter.message_id, from = %letter.from);
             let _enter = span.enter();
-            if !seen.insert(letter.message_id.clone()) {
-                info!("duplicate mail ignored");
-                outcomes.push(Ingested::Duplicate);
-                continue;
-            }
+            // A mail is the same mail only with the same Message-ID, body and sender; a
+            // different mail reusing a Message-ID is read as the new mail it is.
+            let same =
+                |(hash, from): &(String, String)| *hash == letter.body_hash && *from == letter.from;
+            let key = match seen.get(&letter.message_id) {
+                None => letter.message_id.clone(),
+                Some(earlier) if same(earlier) => {
+                    info!("duplicate mail ignored");
+                    outcomes.push(Ingested::Duplicate);
+                    continue;
+                }
+                Some(_) => {
+                    let key = reused_id_key(letter);
+                    if seen.contains_key(&key) {
+                        info!("duplicate mail ignored");
+                        outcomes.push(Ingested::Duplicate);
+                        continue;
+                    }
+                    warn!("a different mail reuses a Message-ID seen before; read as new");
+                    key
+                }
+            };
+            seen.insert(key.clone(), (letter.body_hash.clone(), letter.from.clone()));
             let record = |outcome: &str| {
                 (
-                    letter.message_id.clone(),
+                    key.clone(),
                     letter.body_hash.clone(),
                     letter.from.clone(),
                     outcome.to_string(),
@@ -258,7 +338,7 @@ impl Service {
                     ),
                     in_reply_to: Some(letter.message_id.clone()),
                 };
-                let n = reply(refusal, &mut mails, &mut replied) as usize;
+                let n = reply(refusal, None, &mut mails, &mut replied) as usize;
                 records.push(record("refused: too large"));
                 outcomes.push(Ingested::Handled(n));
                 continue;
@@ -301,7 +381,7 @@ impl Service {
             }));
             let handled = match result {
                 Ok(h) => h,
-                Err(_) => {
+                Err(panic) => {
                     for n in &needs.names {
                         games.remove(n);
                     }
@@ -309,6 +389,20 @@ impl Service {
                     let reason =
                         "herald failed while handling this mail (a bug); it is kept for the keeper";
                     tx.quarantine(raw, reason, ts).await?;
+                    if !self.judge.keeper.is_empty() {
+                        mails.push(Outgoing {
+                            to: self.judge.keeper.clone(),
+                            subject: "herald: a mail was quarantined".into(),
+                            body: format!(
+                                ":: Judge: {}\n\nherald failed while handling a mail from {} (Message-ID {}): {}.\nNothing in it was applied; the sender was told. The mail is kept in the quarantine table.\n",
+                                self.judge.address,
+                                letter.from,
+                                letter.message_id,
+                                panic_text(panic.as_ref())
+                            ),
+                            in_reply_to: None,
+                        });
+                    }
                     let sorry = Outgoing {
                         to: letter.reply_to.clone(),
                         subject: format!("Re: {} [Error Flag]", letter.subject),
@@ -318,7 +412,7 @@ impl Service {
                         ),
                         in_reply_to: Some(letter.message_id.clone()),
                     };
-                    reply(sorry, &mut mails, &mut replied);
+                    reply(sorry, None, &mut mails, &mut replied);
                     records.push(record("quarantined"));
                     warn!("mail quarantined after a failure");
                     outcomes.push(Ingested::Quarantined(reason.into()));
@@ -328,7 +422,8 @@ impl Service {
             let mut queued = 0;
             for mail in handled.effects.mails {
                 if mail.to == letter.reply_to && mail.in_reply_to.is_some() {
-                    queued += reply(mail, &mut mails, &mut replied) as usize;
+                    let signed_on = handled.authenticated.as_deref();
+                    queued += reply(mail, signed_on, &mut mails, &mut replied) as usize;
                 } else {
                     mails.push(mail);
                     queued += 1;
@@ -471,16 +566,24 @@ impl Service {
         }
     }
 
-    /// Does what is due at `now` for every game; first, after an outage, moves deadlines that
-    /// passed while herald was down. Returns how many games were ticked.
+    /// Does what is due at `now`, the wall clock, for every game; first, after an outage
+    /// (more than `[timing] outage` since the last tick), moves deadlines that passed while
+    /// herald was down. Returns how many games were ticked.
     pub async fn tick(&self, now: DateTime<Utc>) -> Result<usize, ServiceError> {
+        self.tick_at(now, Clock::Wall).await
+    }
+
+    /// Does what is due at `now` for every game. With [`Clock::Wall`] a long gap since the
+    /// last tick is an outage of herald and moves passed deadlines; with [`Clock::Set`] the
+    /// keeper has set the time deliberately (`herald tick --now T`), so deadlines passed on
+    /// the way are processed as they fall due.
+    pub async fn tick_at(&self, now: DateTime<Utc>, clock: Clock) -> Result<usize, ServiceError> {
         let ts = now.timestamp();
-        if let Some(last) = self
-            .store
-            .meta("last_tick")
-            .await?
-            .and_then(|v| v.parse::<i64>().ok())
-        {
+        let last = match clock {
+            Clock::Wall => self.store.meta("last_tick").await?,
+            Clock::Set => None,
+        };
+        if let Some(last) = last.and_then(|v| v.parse::<i64>().ok()) {
             let since = DateTime::from_timestamp(last, 0).unwrap_or(now);
             if now - since > self.judge.durations.outage {
                 let mut tx = self.store.begin().await?;
@@ -505,7 +608,7 @@ impl Service {
             for g in &mut games {
                 let span = tracing::info_span!("game", game = %g.name);
                 let _enter = span.enter();
-                let effects = judge::tick::tick(&self.judge, g, now);
+                let effects = self.tick_one(g, now);
                 mails.extend(effects.mails);
                 actions.extend(
                     effects
@@ -520,8 +623,32 @@ impl Service {
             tx.log_many(&actions, ts).await?;
             tx.commit().await?;
         }
-        self.store.set_meta("last_tick", &ts.to_string()).await?;
+        // Only the wall clock says when herald last looked: a time the keeper set is no
+        // evidence that herald was running then.
+        if clock == Clock::Wall {
+            self.store.set_meta("last_tick", &ts.to_string()).await?;
+        }
         Ok(due.len())
+    }
+
+    /// Does what is due for one game. A panic in herald while doing it never reaches the
+    /// daemon: the game is put back as it was, set aside (paused with the reason), and its
+    /// Master and the keeper are told; every other game goes on.
+    fn tick_one(&self, game: &mut judge::Game, now: DateTime<Utc>) -> judge::Effects {
+        let before = game.clone();
+        let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            judge::tick::tick(&self.judge, game, now)
+        }));
+        match result {
+            Ok(effects) => effects,
+            Err(panic) => {
+                let what = panic_text(panic.as_ref());
+                tracing::error!(game = %before.name, error = %what, "processing a game failed; it is set aside");
+                *game = before;
+                self.judge
+                    .set_aside(game, &format!("an error of herald's own: {what}"))
+            }
+        }
     }
 
     async fn commit_effects(
@@ -544,9 +671,11 @@ impl Service {
 
     /// Sends queued mail that is due (SMTP, or files in the outbox Maildir); returns how many
     /// went out. Each attempt is recorded before it is made, so a crash between sending and
-    /// recording resends with the same Message-ID rather than losing the mail. A transient
-    /// failure is retried with backoff (`[smtp] retry_seconds`, doubling, at most an hour); a permanent one
-    /// is kept with the server's answer and reported in the log.
+    /// recording resends with the same Message-ID rather than losing the mail; a file is
+    /// named after its outbox row, so one written before such a crash is found and not
+    /// written twice. A transient failure is retried with backoff (`[smtp] retry_seconds`,
+    /// doubling, at most an hour); a permanent one is kept with the server's answer and
+    /// reported in the log, as is a mail that cannot be written (no valid recipient).
     pub async fn deliver(&self, now: DateTime<Utc>) -> Result<usize, ServiceError> {
         let mut n = 0;
         let ts = now.timestamp();
@@ -564,20 +693,49 @@ impl Service {
             }
             let mut stalled = false;
             for (id, mail) in batch {
-                let bytes = mail.render(
+                let bytes = match mail.render(
                     &self.judge.name,
                     &self.judge.address,
                     &format!("outbox-{id}@{domain}"),
                     now,
-                );
+                ) {
+                    Ok(bytes) => bytes,
+                    // herald's own address is wrong: every mail waits until it is put right.
+                    Err(crate::mail::outgoing::RenderError::Sender(address)) => {
+                        return Err(ConfigError::Choice {
+                            key: "[judge] address",
+                            value: address,
+                            expected: "write a mail address, like herald@example.org",
+                        }
+                        .into());
+                    }
+                    Err(why) => {
+                        tracing::error!(id, to = %mail.to, error = %why, "a mail cannot be written; kept as failed");
+                        self.store.mark_failed(id, &why.to_string()).await?;
+                        continue;
+                    }
+                };
                 match &self.smtp {
                     None => {
-                        self.outbox.deliver(ts, &bytes).map_err(|source| {
-                            ServiceError::Mailbox {
-                                path: self.outbox.root().to_path_buf(),
-                                source,
-                            }
-                        })?;
+                        let mailbox = |source| ServiceError::Mailbox {
+                            path: self.outbox.root().to_path_buf(),
+                            source,
+                        };
+                        // Named after the outbox row, so a mail written just before a crash
+                        // (and not yet marked sent) is found, not written a second time; a
+                        // reader may have moved it to cur/ meanwhile, which is only looked
+                        // at for a mail tried before.
+                        let name = format!("outbox-{id:012}.herald");
+                        let tried = self.store.record_attempt(id, ts).await?;
+                        let written = if tried > 1 {
+                            self.outbox.find(&name).map_err(mailbox)?
+                        } else {
+                            None
+                        };
+                        if written.is_none() {
+                            self.outbox.deliver_once(&name, &bytes).map_err(mailbox)?;
+                        }
+                        crate::failpoint::hit("after-writing");
                     }
                     Some(smtp) => {
                         let tried = self.store.attempts(id).await?;

@@ -128,7 +128,7 @@ async fn a_standard_game_by_mail_through_1902() {
     assert!(r.body.contains("A Lvp: No order"), "{}", r.body);
     assert!(r
         .body
-        .contains("England: orders have errors; send a clean set."));
+        .contains("England: orders incomplete. The lines marked *** were refused and ignored"));
     assert!(r
         .body
         .contains(":: Deadline: S1901M Tue Dec 08 2026 10:00 UTC"));
@@ -179,7 +179,8 @@ async fn a_standard_game_by_mail_through_1902() {
         .await;
     let grey = to(&sent, who('F'));
     assert!(
-        grey.body.contains("Anonymous message to France in 'war':"),
+        grey.body
+            .contains("Message from an anonymous power in 'war':"),
         "{}",
         grey.body
     );
@@ -333,7 +334,7 @@ async fn a_standard_game_by_mail_through_1902() {
     );
     assert!(r
         .body
-        .contains("France: orders have errors; send a clean set."));
+        .contains("France: orders complete. The lines marked *** were refused and ignored"));
     // A clean mail clears the error status (the same builds again replace the old ones).
     let r = order(&mut w, 'F', "Build A Par\nBuild F Mar").await;
     assert!(

@@ -7,6 +7,28 @@ use chrono_tz::Tz;
 use super::game::Timing;
 use crate::config::parse_duration;
 
+/// The longest a phase may run before its deadline, or its grace after it, and the furthest
+/// ahead a date set by mail may lie (a real game never comes near a year).
+pub const LONGEST: Duration = Duration::days(365);
+
+/// The shortest phase or grace a Master may set.
+pub const SHORTEST: Duration = Duration::minutes(1);
+
+/// `t` moved on by `d`, saturating at the end of time instead of overflowing.
+pub fn later(t: DateTime<Utc>, d: Duration) -> DateTime<Utc> {
+    t.checked_add_signed(d).unwrap_or(DateTime::<Utc>::MAX_UTC)
+}
+
+/// `t` moved back by `d`, saturating at the beginning of time instead of overflowing.
+pub fn earlier(t: DateTime<Utc>, d: Duration) -> DateTime<Utc> {
+    t.checked_sub_signed(d).unwrap_or(DateTime::<Utc>::MIN_UTC)
+}
+
+/// A number of minutes as a duration, saturating instead of overflowing.
+pub fn minutes(n: i64) -> Duration {
+    Duration::try_minutes(n).unwrap_or(if n < 0 { Duration::MIN } else { Duration::MAX })
+}
+
 /// The game's zone, UTC if the name is unknown.
 pub fn zone(name: &str) -> Tz {
     name.parse().unwrap_or(Tz::UTC)
@@ -15,12 +37,16 @@ pub fn zone(name: &str) -> Tz {
 /// The deadline of a phase that starts at `start`: `next` later, moved forward to the `at`
 /// time of day and to an allowed day, in the game's zone.
 pub fn next_deadline(start: DateTime<Utc>, timing: &Timing, tz: Tz) -> DateTime<Utc> {
-    let mut t = (start + Duration::minutes(timing.next)).with_timezone(&tz);
+    // Stored timings were range-checked when set; clamping keeps an old or hand-edited one
+    // from overflowing the calendar.
+    let next = minutes(timing.next).clamp(SHORTEST, LONGEST);
+    let mut t = later(start, next).with_timezone(&tz);
+    let next_day = |d: NaiveDate| d.succ_opt().unwrap_or(d);
     if let Some(at) = timing.at {
         let time = NaiveTime::from_hms_opt(at / 60, at % 60, 0).unwrap_or(NaiveTime::MIN);
         let mut candidate = local(tz, t.date_naive(), time);
         if candidate < t {
-            candidate = local(tz, t.date_naive() + Duration::days(1), time);
+            candidate = local(tz, next_day(t.date_naive()), time);
         }
         t = candidate;
     }
@@ -28,7 +54,7 @@ pub fn next_deadline(start: DateTime<Utc>, timing: &Timing, tz: Tz) -> DateTime<
         if timing.days[t.weekday().num_days_from_sunday() as usize] {
             break;
         }
-        t = local(tz, t.date_naive() + Duration::days(1), t.time());
+        t = local(tz, next_day(t.date_naive()), t.time());
     }
     t.with_timezone(&Utc)
 }
@@ -39,9 +65,33 @@ fn local(tz: Tz, date: NaiveDate, time: NaiveTime) -> DateTime<Tz> {
         .unwrap_or_else(|| tz.from_utc_datetime(&date.and_time(time)))
 }
 
+/// A date set by mail for what lies ahead (a deadline, the end of grace, START AFTER, an
+/// absence): read as [`parse_date`] does, and refused when it has passed or lies more than
+/// [`LONGEST`] ahead.
+pub fn parse_ahead(text: &str, now: DateTime<Utc>, tz: Tz) -> Result<DateTime<Utc>, String> {
+    let t = parse_date(text, now, tz)?;
+    if t < now {
+        return Err(format!(
+            "{} has passed (it is now {})",
+            show(t, tz),
+            show(now, tz)
+        ));
+    }
+    if t > later(now, LONGEST) {
+        return Err(format!(
+            "{} is more than {} days ahead; herald takes dates up to {}",
+            show(t, tz),
+            LONGEST.num_days(),
+            show(later(now, LONGEST), tz)
+        ));
+    }
+    Ok(t)
+}
+
 /// A date as players write it, in the game's zone: `2026-12-24`, `2026-12-24 18:00`,
 /// `24 Dec 2026`, `Dec 24 18:00`, `24 Dec`, `18:00` (today), or a duration from now
-/// (`+2d`). A date without a year is the next such date.
+/// (`+2d`). A date without a year is the next such date. Nothing it is given can make it
+/// overflow: an impossible date is an error.
 pub fn parse_date(text: &str, now: DateTime<Utc>, tz: Tz) -> Result<DateTime<Utc>, String> {
     let words: Vec<String> = text
         .replace(',', " ")
@@ -52,7 +102,9 @@ pub fn parse_date(text: &str, now: DateTime<Utc>, tz: Tz) -> Result<DateTime<Utc
         return Err("a date is missing: write e.g. 2026-12-24 18:00".into());
     }
     if let Some(d) = words[0].strip_prefix('+').and_then(parse_duration) {
-        return Ok(now + d);
+        return now
+            .checked_add_signed(d)
+            .ok_or_else(|| format!("'{}' is too far ahead", words[0]));
     }
     let today = now.with_timezone(&tz).date_naive();
     let mut date: Option<NaiveDate> = None;
@@ -67,6 +119,9 @@ pub fn parse_date(text: &str, now: DateTime<Utc>, tz: Tz) -> Result<DateTime<Utc
             month = Some(m);
         } else if let Ok(n) = w.parse::<u32>() {
             if n > 31 {
+                if !(1970..=9999).contains(&n) {
+                    return Err(format!("{n} is not a year herald takes (1970 to 9999)"));
+                }
                 year = Some(n as i32);
             } else {
                 day = Some(n);
@@ -86,7 +141,7 @@ pub fn parse_date(text: &str, now: DateTime<Utc>, tz: Tz) -> Result<DateTime<Utc
             let mut candidate = NaiveDate::from_ymd_opt(y, m, d)
                 .ok_or_else(|| format!("{d}/{m}/{y} is not a date"))?;
             if year.is_none() && candidate < today {
-                candidate = NaiveDate::from_ymd_opt(y + 1, m, d)
+                candidate = NaiveDate::from_ymd_opt(y.saturating_add(1), m, d)
                     .ok_or_else(|| format!("{d}/{m} is not a date"))?;
             }
             candidate
@@ -158,8 +213,14 @@ pub fn parse_timing(words: &[&str], timing: &mut Timing) -> Result<(), String> {
             "next" | "grace" => {
                 let d = parse_duration(value)
                     .ok_or_else(|| format!("'{value}' is not a duration: write 7d, 36h or 90m"))?;
-                if d < Duration::minutes(1) {
-                    return Err(format!("'{value}' is too short"));
+                if d < SHORTEST {
+                    return Err(format!("'{value}' is too short: at least 1 minute"));
+                }
+                if d > LONGEST {
+                    return Err(format!(
+                        "'{value}' is too long: at most {} days",
+                        LONGEST.num_days()
+                    ));
                 }
                 if key == "next" {
                     timing.next = d.num_minutes();
@@ -252,6 +313,49 @@ mod tests {
             next_deadline(start, &t, london),
             utc("2026-12-05T17:00:00Z")
         );
+    }
+
+    #[test]
+    fn no_timing_or_date_overflows() {
+        let start = utc("2026-12-01T10:00:00Z");
+        // A timing stored before the limits existed is clamped to a year.
+        let mut t = weekly();
+        t.next = i64::MAX;
+        assert_eq!(
+            next_deadline(start, &t, Tz::UTC),
+            utc("2027-12-01T10:00:00Z")
+        );
+        t.next = i64::MIN;
+        assert_eq!(
+            next_deadline(start, &t, Tz::UTC),
+            utc("2026-12-01T10:01:00Z")
+        );
+        assert_eq!(
+            later(DateTime::<Utc>::MAX_UTC, Duration::days(1)),
+            DateTime::<Utc>::MAX_UTC
+        );
+        assert_eq!(
+            earlier(DateTime::<Utc>::MIN_UTC, Duration::days(1)),
+            DateTime::<Utc>::MIN_UTC
+        );
+        assert_eq!(minutes(i64::MAX), Duration::MAX);
+        for text in [
+            "+99999999999d",
+            "+9223372036854775807m",
+            "4294967295-01-01",
+            "31 Dec 4294967295",
+            "31 Dec 262143",
+            "29 Feb 2027",
+        ] {
+            assert!(parse_date(text, start, Tz::UTC).is_err(), "{text}");
+        }
+        assert!(parse_ahead("2026-11-30", start, Tz::UTC)
+            .unwrap_err()
+            .contains("has passed"));
+        assert!(parse_ahead("2028-01-01", start, Tz::UTC)
+            .unwrap_err()
+            .contains("more than 365 days ahead"));
+        assert!(parse_ahead("+365d", start, Tz::UTC).is_ok());
     }
 
     #[test]

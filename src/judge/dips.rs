@@ -49,8 +49,11 @@ pub struct Sent {
     pub from: PowerId,
     /// The powers it went to.
     pub to: Vec<PowerId>,
-    /// The message as its recipients got it.
+    /// The message as its recipients got it (grey press: the anonymous copy).
     pub body: String,
+    /// Grey press: its sender is not shown, and an interception must not tell it either.
+    #[serde(default)]
+    pub grey: bool,
 }
 
 /// The dip ledger of the current turn.
@@ -198,6 +201,26 @@ pub fn same_player(game: &Game, a: PowerId, b: PowerId) -> bool {
     }
 }
 
+/// Whether an interception by `by` of the messages between `a` and `b` catches a grey
+/// message between them. It shows the message as its recipients got it, anonymous, and the
+/// interceptor learns only that it passed between the two. So that nothing narrows the
+/// sender further, it is not caught when one of the two is protected (protection covers
+/// the sender's messages only, so catching it would tell the interceptor that the other
+/// one sent it), nor when the interceptor (or its player) got the message itself (seeing it
+/// again under "between A and B" would narrow its sender to two).
+fn grey_interceptable(
+    game: &Game,
+    m: &Sent,
+    by: PowerId,
+    a: PowerId,
+    b: PowerId,
+    protected: &[PowerId],
+) -> bool {
+    !protected.contains(&a)
+        && !protected.contains(&b)
+        && !m.to.iter().any(|&r| r == by || same_player(game, r, by))
+}
+
 /// The interceptions of the turn as mails, and a fresh ledger; called when the turn's
 /// movement phase is processed.
 pub fn close_turn(judge: &Judge, game: &mut Game, code: &str) -> Vec<Outgoing> {
@@ -213,6 +236,7 @@ pub fn close_turn(judge: &Judge, game: &mut Game, code: &str) -> Vec<Outgoing> {
             .iter()
             .filter(|m| (m.from == a && m.to.contains(&b)) || (m.from == b && m.to.contains(&a)))
             .filter(|m| !ledger.protected.contains(&m.from))
+            .filter(|m| !m.grey || grey_interceptable(game, m, by, a, b, &ledger.protected))
             .collect();
         let (na, nb) = (&map.power(a).name, &map.power(b).name);
         let mut body = vec![

@@ -190,6 +190,10 @@ pub struct Game {
     pub last_late: Option<DateTime<Utc>>,
     /// Time left to the deadline when paused, in seconds.
     pub paused_left: Option<i64>,
+    /// Why a paused game is paused: by its Master, or set aside by herald after a fault
+    /// (what failed, for the Master and the keeper).
+    #[serde(default)]
+    pub pause_reason: Option<String>,
     /// Played phases.
     pub history: Vec<PhaseRecord>,
     /// Results and broadcasts, for HISTORY.
@@ -211,6 +215,9 @@ pub struct Game {
     /// The dip-point ledger of the current turn (games with dip points).
     #[serde(default)]
     pub dips: super::dips::Ledger,
+    /// Recent wrong passwords at sign-on and the locks they set (see [`super::password`]).
+    #[serde(default)]
+    pub signon_guard: super::password::Guard,
 }
 
 impl Game {

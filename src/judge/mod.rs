@@ -48,6 +48,8 @@ pub struct Judge {
     pub address: String,
     /// The name in the `:: Judge:` header.
     pub name: String,
+    /// The keeper's address, told when a game is set aside after a fault.
+    pub keeper: String,
     /// Default timing and deadline margins.
     pub durations: Durations,
     /// The variants it plays.
@@ -181,6 +183,35 @@ impl Judge {
             .iter()
             .map(|to| self.notice(game, to, what, lines))
             .collect()
+    }
+
+    /// Sets a game aside after a fault in herald while processing it: the game is paused with
+    /// the reason stored, and its Master and the keeper are told. The caller has put back the
+    /// game as it was before the failed attempt.
+    pub fn set_aside(&self, game: &mut Game, reason: &str) -> Effects {
+        game.status = game::Status::Paused;
+        game.pause_reason = Some(format!("set aside by herald: {reason}"));
+        game.ready_at = None;
+        let lines = vec![
+            format!("herald failed while processing game '{}' ({reason}).", game.name),
+            "So that no other game is held up, this game is paused with its board and orders as they were before the attempt.".to_string(),
+            "The keeper has been told. The Master may RESUME the game once the keeper has looked at it.".to_string(),
+        ];
+        let mut effects = Effects::default();
+        effects
+            .mails
+            .push(self.notice(game, &game.master.address, "Game Set Aside", &lines));
+        if !self.keeper.is_empty() && !self.keeper.eq_ignore_ascii_case(&game.master.address) {
+            effects
+                .mails
+                .push(self.notice(game, &self.keeper, "Game Set Aside", &lines));
+        }
+        effects.actions.push(Action {
+            game: Some(game.name.clone()),
+            actor: "herald".into(),
+            what: format!("set aside: {reason}"),
+        });
+        effects
     }
 
     /// When a game next needs the clock: early processing, the reminder, the deadline, the

@@ -71,9 +71,10 @@ pub fn complete(judge: &Judge, game: &Game, power: PowerId) -> bool {
     }
 }
 
-/// Whether a power has complete orders without an error status.
+/// Whether a power is ready: every unit (or build and removal) has a valid order on file.
+/// Lines refused in its mails don't matter: they were reported and ignored, as on njudge.
 pub fn ready(judge: &Judge, game: &Game, power: PowerId) -> bool {
-    complete(judge, game, power) && !game.orders.get(&power.0).is_some_and(|o| o.errors)
+    complete(judge, game, power)
 }
 
 /// Checks one mail's orders for a power and stores the good ones. Returns the reply lines:
@@ -82,8 +83,7 @@ pub fn submit(
     judge: &Judge,
     game: &mut Game,
     power: PowerId,
-    texts: &[String],
-    wrong_phase: Option<&str>,
+    texts: &[(String, Option<String>)],
 ) -> (Vec<String>, bool) {
     let rules = judge.rules(game);
     let map = judge.map_of(game);
@@ -96,7 +96,7 @@ pub fn submit(
     let mut lines = Vec::new();
     let mut errors = false;
     let mut on_file: Vec<Order> = stored(judge, game, power);
-    for text in texts {
+    for (text, wrong_phase) in texts {
         if let Some(why) = wrong_phase {
             lines.push(text.clone());
             lines.push(format!("  *** {why}"));
@@ -278,12 +278,18 @@ pub fn echo(judge: &Judge, game: &Game, power: PowerId) -> (Vec<String>, String)
     let name = &map.power(power).name;
     let status = if !must_act(judge, game).contains(&power) {
         format!("{name}: no orders needed this phase.")
-    } else if game.orders.get(&power.0).is_some_and(|o| o.errors) {
-        format!("{name}: orders have errors; send a clean set.")
-    } else if complete(judge, game, power) {
-        format!("{name}: orders complete.")
     } else {
-        format!("{name}: orders incomplete.")
+        let refused = game.orders.get(&power.0).is_some_and(|o| o.errors);
+        match (complete(judge, game, power), refused) {
+            (true, false) => format!("{name}: orders complete."),
+            (true, true) => format!(
+                "{name}: orders complete. The lines marked *** were refused and ignored; the orders above are the ones on file."
+            ),
+            (false, false) => format!("{name}: orders incomplete."),
+            (false, true) => format!(
+                "{name}: orders incomplete. The lines marked *** were refused and ignored; order the units showing No order."
+            ),
+        }
     };
     (lines, status)
 }

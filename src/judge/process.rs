@@ -2,7 +2,7 @@
 //! results in njudge's layout, the game moved on with a new deadline, and the results mailed
 //! to everyone. A preview does the same on a copy and mails only the Master.
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 
 use super::deadline::{self, next_deadline};
 use super::game::{Archived, Game, PhaseRecord, SeatState, Status};
@@ -162,7 +162,10 @@ pub fn set_deadline(judge: &Judge, game: &mut Game, now: DateTime<Utc>) {
         }
     }
     game.deadline = Some(d);
-    game.grace = Some(d + Duration::minutes(timing.grace));
+    game.grace = Some(deadline::later(
+        d,
+        deadline::minutes(timing.grace).clamp(deadline::SHORTEST, deadline::LONGEST),
+    ));
 }
 
 /// The board after the phase, the results text, the winners, and the powers sharing a draw

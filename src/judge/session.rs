@@ -62,6 +62,11 @@ pub struct Handled {
     pub touched: BTreeSet<String>,
     /// How the mail is recorded: handled, or ignored and why.
     pub outcome: String,
+    /// The game this mail signed on to with a right password, if any. A forger who only
+    /// knows an address cannot sign on, so the reply to such a mail is counted apart from
+    /// the per-address reply limit (see `Service::ingest_batch`): junk mail in the
+    /// player's name cannot silence the confirmation of their orders.
+    pub authenticated: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,11 +96,18 @@ struct Session<'a> {
     lines: Vec<String>,
     errors: bool,
     recognised: bool,
-    orders: Vec<String>,
+    /// Orders read so far, each with why it is for another phase (PHASE applies to the lines
+    /// after it).
+    orders: Vec<(String, Option<String>)>,
     wrong_phase: Option<String>,
     press: Option<PressDraft>,
     effects: Effects,
     touched: BTreeSet<String>,
+    /// SIGNON checked a password and it was right.
+    authenticated: bool,
+    /// Addresses that got grey press from this mail: nothing else from it may name the
+    /// sender to them, as it would arrive together with the press.
+    grey_to: Vec<String>,
 }
 
 /// Handles one mail. `games` holds the games it names (see [`needed_games`]); changed games
@@ -130,9 +142,12 @@ pub fn handle(judge: &Judge, letter: &Letter, games: &mut Games, now: DateTime<U
         press: None,
         effects: Effects::default(),
         touched: BTreeSet::new(),
+        authenticated: false,
+        grey_to: Vec::new(),
     };
     s.run();
     Handled {
+        authenticated: s.game.clone().filter(|_| s.authenticated),
         effects: s.effects,
         touched: s.touched,
         outcome: "handled".into(),
@@ -548,6 +563,7 @@ impl Session<'_> {
             reminded: false,
             last_late: None,
             paused_left: None,
+            pause_reason: None,
             history: Vec::new(),
             archive: Vec::new(),
             tenures: Vec::new(),
@@ -556,6 +572,7 @@ impl Session<'_> {
             waiting: false,
             rules: options.to_vec(),
             dips: Default::default(),
+            signon_guard: Default::default(),
         };
         self.games.insert(key.clone(), game);
         self.game = Some(key.clone());
@@ -588,33 +605,35 @@ impl Session<'_> {
         let judge = self.judge;
         match who {
             SignonAs::Master => {
-                if !judge
-                    .passwords
-                    .verify(&self.game().master.password, password)
-                {
-                    self.error(line, "Invalid password or power ID specified.");
+                let g = self.game();
+                let (stored, holder) = (g.master.password.clone(), g.master.address.clone());
+                if !self.password_ok(line, "the Master", &holder, &stored, password) {
                     self.game = None;
                     return false;
                 }
                 self.role = Role::Master;
             }
             SignonAs::Observer => {
-                let g = self.game_mut();
+                let g = self.game();
                 match g.observers.iter().position(|o| o.address == from) {
                     Some(i) => {
                         let stored = g.observers[i].password.clone();
-                        if !judge.passwords.verify(&stored, password) {
-                            self.error(line, "Invalid password or power ID specified.");
+                        let seat = format!("the observer at {from}");
+                        if !self.password_ok(line, &seat, &from, &stored, password) {
                             self.game = None;
                             return false;
                         }
                     }
                     None => {
-                        let member = Member {
-                            address: from.clone(),
-                            password: judge.passwords.hash(password),
+                        let Some(hash) = self.new_hash(line, password) else {
+                            self.game = None;
+                            return false;
                         };
-                        g.observers.push(member);
+                        let g = self.game_mut();
+                        g.observers.push(Member {
+                            address: from.clone(),
+                            password: hash,
+                        });
                         let key = g.name.clone();
                         self.say(format!(
                             "You now observe '{key}': you will get its results and broadcasts."
@@ -630,22 +649,39 @@ impl Session<'_> {
                     self.game = None;
                     return false;
                 }
-                let mine: Vec<usize> = (0..g.seats.len())
+                let mine: Vec<(usize, String)> = (0..g.seats.len())
                     .filter(|&i| g.seats[i].member.address == from)
+                    .map(|i| (i, g.seats[i].member.password.clone()))
                     .collect();
-                let matching = mine.iter().copied().find(|&i| {
-                    judge
-                        .passwords
-                        .verify(&g.seats[i].member.password, password)
-                });
                 let another = judge.rules(g).several_powers;
+                let seat_name = format!("the player at {from}");
+                let mut matching = None;
+                if !mine.is_empty() && self.signon_locked(line, &seat_name) {
+                    self.game = None;
+                    return false;
+                }
+                for (i, stored) in &mine {
+                    match self.check_password(line, stored, password) {
+                        None => {
+                            self.game = None;
+                            return false;
+                        }
+                        Some(true) => {
+                            matching = Some(*i);
+                            break;
+                        }
+                        Some(false) => {}
+                    }
+                }
                 if let Some(i) = matching {
+                    self.authenticated = true;
                     self.role = Role::Joiner(i);
                 } else if !mine.is_empty() && !another {
-                    self.error(line, "Invalid password or power ID specified.");
+                    self.signon_failed(line, &seat_name, &from);
                     self.game = None;
                     return false;
                 } else {
+                    let g = self.game();
                     if !mine.is_empty() {
                         let text = format!(
                             "You already hold {} seat(s) in '{}'; this password opens another (this game lets one player hold several powers). If you meant a seat you have, its password is different: RESIGN here (it gives this seat up) and send SIGNON again with that password.",
@@ -661,11 +697,15 @@ impl Session<'_> {
                         self.game = None;
                         return false;
                     }
+                    let Some(hash) = self.new_hash(line, password) else {
+                        self.game = None;
+                        return false;
+                    };
                     let seat = Seat {
                         power: None,
                         member: Member {
                             address: from.clone(),
-                            password: judge.passwords.hash(password),
+                            password: hash,
                         },
                         preference: String::new(),
                         state: SeatState::Playing,
@@ -719,7 +759,11 @@ impl Session<'_> {
                 let pname = map.power(power).name.clone();
                 match seat.state {
                     SeatState::Abandoned => {
-                        let hash = judge.passwords.hash(password);
+                        let Some(hash) = self.new_hash(line, password) else {
+                            self.game = None;
+                            return false;
+                        };
+                        let g = self.game();
                         let code = g
                             .position
                             .as_ref()
@@ -761,12 +805,12 @@ impl Session<'_> {
                         self.log(format!("took over {pname}"));
                         self.say(format!("You have taken over {pname}. Your password is the one you signed on with."));
                     }
-                    _ if !judge.passwords.verify(&seat.member.password, password) => {
-                        self.error(line, "Invalid password or power ID specified.");
-                        self.game = None;
-                        return false;
-                    }
                     state => {
+                        let (holder, stored) = (&seat.member.address, &seat.member.password);
+                        if !self.password_ok(line, &pname, holder, stored, password) {
+                            self.game = None;
+                            return false;
+                        }
                         if seat.member.address != from {
                             let notice = judge.notice(
                                 self.game(),
@@ -795,13 +839,145 @@ impl Session<'_> {
         true
     }
 
+    /// Checks a password for a seat of the signed-on game within the limits on guessing
+    /// (see [`super::password`]): refused unchecked while the seat or game is locked or
+    /// herald's hour of password checks is spent; a wrong password is recorded and may lock
+    /// the seat. `seat` names it in messages, `holder` is told of a lock.
+    fn password_ok(
+        &mut self,
+        line: &str,
+        seat: &str,
+        holder: &str,
+        stored: &str,
+        password: &str,
+    ) -> bool {
+        if self.signon_locked(line, seat) {
+            return false;
+        }
+        match self.check_password(line, stored, password) {
+            None => false,
+            Some(true) => {
+                self.authenticated = true;
+                true
+            }
+            Some(false) => {
+                self.signon_failed(line, seat, holder);
+                false
+            }
+        }
+    }
+
+    /// Whether sign-on to `seat` of the signed-on game is locked now (said if so).
+    fn signon_locked(&mut self, line: &str, seat: &str) -> bool {
+        let g = self.game();
+        let Some(lock) = g.signon_guard.locked(seat, self.now) else {
+            return false;
+        };
+        let whom = match &lock.seat {
+            Some(s) => format!(" for {s}"),
+            None => String::new(),
+        };
+        let why = format!(
+            "too many wrong passwords{whom} in game '{}': try again after {}",
+            g.name,
+            deadline::show(lock.until, deadline::zone(&g.settings.zone))
+        );
+        self.error(line, why);
+        true
+    }
+
+    /// A password checked against a stored hash, or None (and said) when herald's password
+    /// checks for this hour are spent.
+    fn check_password(&mut self, line: &str, stored: &str, password: &str) -> Option<bool> {
+        match self.judge.passwords.check(stored, password, self.now) {
+            Ok(ok) => Some(ok),
+            Err(busy) => {
+                self.password_busy(line, busy);
+                None
+            }
+        }
+    }
+
+    /// A new password's hash, or None (and said) when herald's password work for this hour
+    /// is spent.
+    fn new_hash(&mut self, line: &str, password: &str) -> Option<String> {
+        match self.judge.passwords.hash_at(password, self.now) {
+            Ok(hash) => Some(hash),
+            Err(busy) => {
+                self.password_busy(line, busy);
+                None
+            }
+        }
+    }
+
+    fn password_busy(&mut self, line: &str, busy: super::password::Busy) {
+        let tz = deadline::zone(&self.game().settings.zone);
+        self.error(
+            line,
+            format!(
+                "herald is busy checking passwords; try again after {}",
+                deadline::show(busy.until, tz)
+            ),
+        );
+    }
+
+    /// A wrong password for `seat`: recorded with the game, and when it trips a lock, the
+    /// seat's holder and the Master are told (once per lock).
+    fn signon_failed(&mut self, line: &str, seat: &str, holder: &str) {
+        use super::password::WINDOW_MINUTES;
+        const SHOWN: usize = 5;
+        let (judge, now) = (self.judge, self.now);
+        let from = self.letter.reply_to.clone();
+        let tripped = self.game_mut().signon_guard.fail(seat, &from, holder, now);
+        self.error(line, "Invalid password or power ID specified.");
+        let g = self.game();
+        let tz = deadline::zone(&g.settings.zone);
+        let mut said = Vec::new();
+        let mut notices = Vec::new();
+        for t in tripped {
+            let until = deadline::show(t.lock.until, tz);
+            let (whom, scope) = match &t.lock.seat {
+                Some(s) => (format!("for {s}"), format!("as {s}")),
+                None => (
+                    "for its seats".to_string(),
+                    "to any of its seats".to_string(),
+                ),
+            };
+            said.push(format!(
+                "  Too many wrong passwords {whom} in game '{}': sign-on {scope} is locked until {until}.",
+                g.name
+            ));
+            let mut addresses = t.from[..t.from.len().min(SHOWN)].join(", ");
+            if t.from.len() > SHOWN {
+                addresses.push_str(&format!(" and {} more", t.from.len() - SHOWN));
+            }
+            let lines = vec![
+                format!(
+                    "{} wrong passwords {whom} in game '{}' within {WINDOW_MINUTES} minutes, from {addresses}.",
+                    t.failures, g.name
+                ),
+                format!("Sign-on {scope} is refused, right password or not, until {until}."),
+                "The addresses are those the mails gave, which a forger can choose. If the mails were not yours, someone is guessing: a long password (SET PASSWORD) holds out.".to_string(),
+            ];
+            let mut to = t.holders.clone();
+            to.push(g.master.address.clone());
+            let mut seen = std::collections::HashSet::new();
+            to.retain(|a| seen.insert(a.to_ascii_lowercase()));
+            for addr in to {
+                notices.push(judge.notice(g, &addr, "Signon Locked", &lines));
+            }
+        }
+        self.lines.extend(said);
+        self.effects.mails.extend(notices);
+    }
+
     fn signed_command(&mut self, line: &str, command: Command) {
         let judge = self.judge;
         let role = self.role;
         let is_master = role == Role::Master || self.became.is_some();
         match command {
             Command::Other(text) => match role {
-                Role::Power(_) => self.orders.push(text),
+                Role::Power(_) => self.orders.push((text, self.wrong_phase.clone())),
                 Role::Master => self.error(
                     line,
                     "not a Master command; to order for a power, BECOME <letter> first",
@@ -833,7 +1009,16 @@ impl Session<'_> {
                         );
                         self.wrong_phase = Some(why);
                     }
-                    Err(e) => self.error(line, e.to_string()),
+                    Err(e) => {
+                        // Orders after a PHASE line herald cannot read are not filed for a
+                        // phase the player may not have meant.
+                        let why = format!(
+                            "the PHASE line above was not understood, so these orders are not filed (the game is at {})",
+                            cal.code(pos.phase)
+                        );
+                        self.error(line, e.to_string());
+                        self.wrong_phase = Some(why);
+                    }
                 }
             }
             Command::Wait(on) => match role {
@@ -877,6 +1062,13 @@ impl Session<'_> {
             Command::Address(addr) => {
                 if !addr.contains('@') || addr.contains(char::is_whitespace) {
                     self.error(line, format!("'{addr}' is not a mail address"));
+                    return;
+                }
+                if addr.eq_ignore_ascii_case(&judge.address) {
+                    self.error(
+                        line,
+                        format!("{addr} is herald's own address: your mail cannot go there"),
+                    );
                     return;
                 }
                 match role {
@@ -947,7 +1139,7 @@ impl Session<'_> {
         };
         let (from, to) = (&text[..i], &text[i + 4..]);
         let from = deadline::parse_date(from, self.now, tz);
-        let to = deadline::parse_date(to, self.now, tz);
+        let to = deadline::parse_ahead(to, self.now, tz);
         match (from, to) {
             (Ok(a), Ok(b)) if b <= a => self.error(line, "the absence ends before it starts"),
             (Ok(a), Ok(b)) if b - a > Duration::days(15) => self.error(
@@ -1190,6 +1382,7 @@ impl Session<'_> {
                     return;
                 }
                 g.status = Status::Paused;
+                g.pause_reason = Some("paused by the Master".into());
                 g.paused_left = g.deadline.map(|d| (d - now).num_seconds().max(3600));
                 let notices = judge.notice_all(
                     self.game(),
@@ -1205,12 +1398,16 @@ impl Session<'_> {
                     return;
                 }
                 g.status = Status::Running;
+                g.pause_reason = None;
                 let left = g.paused_left.take().unwrap_or(86_400);
-                let d = now + Duration::seconds(left);
+                let d = deadline::later(
+                    now,
+                    Duration::try_seconds(left).unwrap_or(Duration::days(1)),
+                );
                 let kind = g.phase_kind().expect("started");
-                let grace = Duration::minutes(g.timing(kind).grace);
+                let grace = deadline::minutes(g.timing(kind).grace);
                 g.deadline = Some(d);
-                g.grace = Some(d + grace);
+                g.grace = Some(deadline::later(d, grace));
                 let tz = deadline::zone(&g.settings.zone);
                 let text = format!(
                     "The Master has resumed the game. The deadline is {}.",
@@ -1227,15 +1424,15 @@ impl Session<'_> {
             }
             Command::Deadline(text) => {
                 let tz = deadline::zone(&self.game().settings.zone);
-                match deadline::parse_date(&text, now, tz) {
+                match deadline::parse_ahead(&text, now, tz) {
                     Err(e) => self.error(line, e),
                     Ok(d) => {
                         let g = self.game_mut();
                         let kind = g.phase_kind().expect("started");
-                        let grace = Duration::minutes(g.timing(kind).grace);
+                        let grace_end = deadline::later(d, deadline::minutes(g.timing(kind).grace));
                         g.deadline = Some(d);
-                        if g.grace.is_none_or(|gr| gr < d + grace) {
-                            g.grace = Some(d + grace);
+                        if g.grace.is_none_or(|gr| gr < grace_end) {
+                            g.grace = Some(grace_end);
                         }
                         g.reminded = false;
                         g.last_late = None;
@@ -1252,7 +1449,7 @@ impl Session<'_> {
             }
             Command::Grace(text) => {
                 let tz = deadline::zone(&self.game().settings.zone);
-                match deadline::parse_date(&text, now, tz) {
+                match deadline::parse_ahead(&text, now, tz) {
                     Err(e) => self.error(line, e),
                     Ok(d) if self.game().deadline.is_some_and(|dl| d < dl) => {
                         self.error(line, "grace cannot end before the deadline")
@@ -1270,7 +1467,7 @@ impl Session<'_> {
             }
             Command::StartAfter(text) => {
                 let tz = deadline::zone(&self.game().settings.zone);
-                match deadline::parse_date(&text, now, tz) {
+                match deadline::parse_ahead(&text, now, tz) {
                     Err(e) => self.error(line, e),
                     Ok(d) => {
                         let g = self.game_mut();
@@ -1691,9 +1888,17 @@ impl Session<'_> {
         } else {
             names.join(", ")
         };
+        // Grey press names neither its sender nor its other recipients (with seven powers and
+        // six named recipients the seventh is the sender): every recipient's copy is the same
+        // whoever sent it. Only the Master's copy names the sender.
+        let anonymous = if self.role == Role::Observer {
+            "an anonymous observer"
+        } else {
+            "an anonymous power"
+        };
         let intro = match (grey, broadcast) {
             (true, true) => format!("Anonymous broadcast in '{}':", g.name),
-            (true, false) => format!("Anonymous message to {to_text} in '{}':", g.name),
+            (true, false) => format!("Message from {anonymous} in '{}':", g.name),
             (false, true) => format!("Broadcast message from {sender} in '{}':", g.name),
             (false, false) => format!("Message from {sender} to {to_text} in '{}':", g.name),
         };
@@ -1708,10 +1913,13 @@ impl Session<'_> {
         while text.last().is_some_and(|l| l.is_empty()) {
             text.pop();
         }
-        let body = judge.templates.render(
-            "press.txt",
-            minijinja::context! { header => judge.header(g), intro => &intro, lines => &text },
-        );
+        let render = |intro: &str| {
+            judge.templates.render(
+                "press.txt",
+                minijinja::context! { header => judge.header(g), intro => intro, lines => &text },
+            )
+        };
+        let body = render(&intro);
         let mut addresses: Vec<String> = Vec::new();
         for &c in &recipients {
             match c {
@@ -1728,8 +1936,51 @@ impl Session<'_> {
                 ),
             }
         }
+        // A fixed order, whoever sends: by address.
         addresses.sort();
         addresses.dedup();
+        // The Master's own copy of grey press names the sender, unless the Master's address
+        // also holds a seat in the game (a Master who plays reads what players read).
+        let master_copy = (grey
+            && recipients.contains(&'M')
+            && !g
+                .seats
+                .iter()
+                .any(|s| s.member.address.eq_ignore_ascii_case(&g.master.address)))
+        .then(|| {
+            render(&format!(
+                "Grey press from {sender} to {to_text} in '{}' (only the Master's copy names the sender):",
+                g.name
+            ))
+        });
+        let master_address = g.master.address.clone();
+        // Mails from one incoming mail arrive together: grey press may not share a recipient
+        // with anything else from this mail that names the sender (white press, a notice of
+        // a return from civil disorder), nor white press follow grey press to one.
+        // (The Master, whose copy names the sender anyway, excepted.)
+        let players: Vec<&String> = addresses
+            .iter()
+            .filter(|a| master_copy.is_none() || **a != master_address)
+            .collect();
+        if grey {
+            let named = players.iter().any(|a| {
+                let sent = self.effects.mails.iter().filter(|m| &m.to == *a).count();
+                sent > self.grey_to.iter().filter(|t| t == a).count()
+            });
+            if named {
+                self.error(
+                    "PRESS",
+                    "grey press was not sent: this mail also sends a recipient something that names you (white press or a notice), and both would arrive together; send grey press in a mail of its own",
+                );
+                return;
+            }
+        } else if players.iter().any(|a| self.grey_to.contains(a)) {
+            self.error(
+                "PRESS",
+                "this press was not sent: it goes to someone who got your grey press from this mail, and both would arrive together; send it in another mail",
+            );
+            return;
+        }
         // Dip points: press costs 1 to any number of countries; to or from the Master it is
         // free. It is paid before it goes, or it does not go.
         let to_powers: Vec<PowerId> = recipients
@@ -1748,13 +1999,23 @@ impl Session<'_> {
                 from: p,
                 to: to_powers,
                 body: format!("{intro}\n\n{}", text.join("\n")),
+                grey,
             });
         }
         for to in addresses {
+            let body = match &master_copy {
+                Some(named) if to == master_address => named.clone(),
+                _ => {
+                    if grey {
+                        self.grey_to.push(to.clone());
+                    }
+                    body.clone()
+                }
+            };
             self.effects.mails.push(Outgoing {
                 to,
                 subject: subject.clone(),
-                body: body.clone(),
+                body,
                 in_reply_to: None,
             });
         }
@@ -1762,14 +2023,12 @@ impl Session<'_> {
             let (at, subject, body) = (self.now, subject.clone(), body.clone());
             self.game_mut().archive.push(Archived { at, subject, body });
         }
-        self.say(format!(
-            "Press sent to {to_text}{}.",
-            if grey {
-                " (grey: your name is not shown)"
-            } else {
-                ""
-            }
-        ));
+        let how = match (grey, master_copy.is_some()) {
+            (false, _) => "",
+            (true, false) => " (grey: each copy reads as from an anonymous power and lists no recipients)",
+            (true, true) => " (grey: each copy reads as from an anonymous power and lists no recipients; the Master's copy names you)",
+        };
+        self.say(format!("Press sent to {to_text}{how}."));
     }
 
     fn flush_orders(&mut self) {
@@ -1781,19 +2040,16 @@ impl Session<'_> {
             return;
         };
         let texts = std::mem::take(&mut self.orders);
-        let wrong = self.wrong_phase.clone();
         let judge = self.judge;
-        let now = self.now;
         let g = self.game_mut();
         if g.status != Status::Running {
             let why = format!("the game is {}: no orders now", g.status.word());
-            for t in texts {
+            for (t, _) in texts {
                 self.error(&t, why.clone());
             }
             return;
         }
-        let (lines, errors) = orders::submit(judge, g, p, &texts, wrong.as_deref());
-        let _ = now;
+        let (lines, errors) = orders::submit(judge, g, p, &texts);
         self.lines.push("Orders received:".into());
         self.lines
             .extend(lines.into_iter().map(|l| format!("  {l}")));

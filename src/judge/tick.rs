@@ -9,6 +9,7 @@ use super::deadline;
 use super::game::{Game, SeatState, Status};
 use super::process::{all_ready, late_powers, process};
 use super::{Action, Effects, Judge};
+use crate::game::calendar::PhaseKind;
 
 /// Late notices repeat this often until grace ends.
 const LATE_EVERY: i64 = 24;
@@ -49,13 +50,20 @@ pub fn tick(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
                         seat.state = SeatState::Disorder;
                     }
                     lines.push(format!(
-                        "{} is in civil disorder: default orders are used.",
-                        map.power(p).name
+                        "{} is in civil disorder: grace ended without complete orders. {}",
+                        map.power(p).name,
+                        what_is_used(game, p)
                     ));
                 }
                 effects
                     .mails
                     .extend(judge.notice_all(game, "Civil Disorder", &lines));
+                for &p in &late {
+                    if let Some(mail) = own_notice(judge, game, p, "You Are In Civil Disorder",
+                        "Grace ended without complete orders from you, so your power is in civil disorder. This phase is adjudicated with these orders:") {
+                        effects.mails.push(mail);
+                    }
+                }
                 effects.actions.push(Action {
                     game: Some(game.name.clone()),
                     actor: "herald".into(),
@@ -77,6 +85,11 @@ pub fn tick(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
             if !newly.is_empty() {
                 let mut lines = Vec::new();
                 for &p in &newly {
+                    // Told before the seat is given up, while the address is still theirs.
+                    if let Some(mail) = own_notice(judge, game, p, "Your Power Is Abandoned",
+                        "Grace ended without complete orders from you, so your power is declared abandoned and offered to a new player. The game waits; these orders were on file:") {
+                        effects.mails.push(mail);
+                    }
                     if let Some(seat) = game.seat_of_mut(p) {
                         seat.state = SeatState::Abandoned;
                     }
@@ -101,15 +114,22 @@ pub fn tick(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
         }
         let due_notice = game
             .last_late
-            .is_none_or(|t| now - t >= Duration::hours(LATE_EVERY));
+            .is_none_or(|t| now >= deadline::later(t, Duration::hours(LATE_EVERY)));
         if due_notice {
             game.last_late = Some(now);
             let tz = deadline::zone(&game.settings.zone);
             for &p in &late {
                 if let Some(seat) = game.seat_of(p) {
                     let lines = vec![
-                        format!("The deadline has passed and {} has not sent complete, error-free orders.", map.power(p).name),
-                        format!("The grace period ends {} ({} from now).", deadline::show(grace, tz), deadline::left(now, grace)),
+                        format!(
+                            "The deadline has passed and {} has not sent complete orders.",
+                            map.power(p).name
+                        ),
+                        format!(
+                            "The grace period ends {} ({} from now).",
+                            deadline::show(grace, tz),
+                            deadline::left(now, grace)
+                        ),
                         if game.settings.nmr {
                             "After that, your power is put in civil disorder and default orders are used.".into()
                         } else {
@@ -132,7 +152,7 @@ pub fn tick(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
         }
         return effects;
     }
-    let remind_at = deadline - judge.durations.remind_before;
+    let remind_at = deadline::earlier(deadline, judge.durations.remind_before);
     if !game.reminded && now >= remind_at {
         game.reminded = true;
         let tz = deadline::zone(&game.settings.zone);
@@ -143,7 +163,7 @@ pub fn tick(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
             }
             if let Some(seat) = game.seat_of(p).filter(|s| s.state == SeatState::Playing) {
                 let lines = vec![format!(
-                    "There is less than {} to the deadline ({}) and {} has not yet sent complete, error-free orders.",
+                    "There is less than {} to the deadline ({}) and {} has not yet sent complete orders.",
                     deadline::left(now, deadline),
                     deadline::show(deadline, tz),
                     map.power(p).name
@@ -157,6 +177,39 @@ pub fn tick(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     effects
 }
 
+/// What civil disorder uses for a power this phase, in one sentence for everyone.
+fn what_is_used(game: &Game, power: crate::game::ids::PowerId) -> &'static str {
+    let filed = game
+        .orders
+        .get(&power.0)
+        .is_some_and(|o| !o.lines.is_empty());
+    match (game.phase_kind(), filed) {
+        (Some(PhaseKind::Movement), true) => "Its orders on file are used; its units without an order hold.",
+        (Some(PhaseKind::Movement), false) => "It has no orders on file: its units hold.",
+        (Some(PhaseKind::Retreat), true) => "Its retreats on file are used; its other dislodged units disband.",
+        (Some(PhaseKind::Retreat), false) => "It has no retreats on file: its dislodged units disband.",
+        (_, true) => "Its adjustments on file are used; builds not ordered are waived and removals not ordered are chosen by the civil-disorder rule.",
+        (_, false) => "It has no adjustments on file: its builds are waived and its removals are chosen by the civil-disorder rule.",
+    }
+}
+
+/// A notice to the player of `power` alone, with its orders on file as herald echoes them.
+fn own_notice(
+    judge: &Judge,
+    game: &Game,
+    power: crate::game::ids::PowerId,
+    what: &str,
+    opening: &str,
+) -> Option<crate::mail::Outgoing> {
+    let seat = game.seat_of(power)?;
+    let (orders, _) = super::orders::echo(judge, game, power);
+    let mut lines = vec![opening.to_string(), String::new()];
+    lines.extend(orders.into_iter().map(|l| format!("  {l}")));
+    lines.push(String::new());
+    lines.push(what_is_used(game, power).to_string());
+    Some(judge.notice(game, &seat.member.address, what, &lines))
+}
+
 /// When the game next needs the clock.
 pub fn next_due(judge: &Judge, game: &Game) -> Option<DateTime<Utc>> {
     if game.status != Status::Running {
@@ -168,12 +221,12 @@ pub fn next_due(judge: &Judge, game: &Game) -> Option<DateTime<Utc>> {
         due.push(r.max(game.start_after.unwrap_or(r)));
     }
     if !game.reminded {
-        due.push(deadline - judge.durations.remind_before);
+        due.push(deadline::earlier(deadline, judge.durations.remind_before));
     }
     match game.last_late {
         None => due.push(deadline.max(game.start_after.unwrap_or(deadline))),
         Some(t) => {
-            due.push((t + Duration::hours(LATE_EVERY)).min(grace));
+            due.push(deadline::later(t, Duration::hours(LATE_EVERY)).min(grace));
         }
     }
     if game.waiting {
@@ -207,14 +260,16 @@ pub fn after_outage(
     let margin = judge.durations.outage_margin;
     let tz = deadline::zone(&game.settings.zone);
     let new_deadline = if passed(deadline) {
-        now + margin
+        deadline::later(now, margin)
     } else {
         deadline
     };
-    let kind = game.phase_kind().expect("running");
-    let grace_len = Duration::minutes(game.timing(kind).grace);
+    let Some(kind) = game.phase_kind() else {
+        return effects;
+    };
+    let grace_len = deadline::minutes(game.timing(kind).grace);
     game.deadline = Some(new_deadline);
-    game.grace = Some((new_deadline + grace_len).max(now + margin));
+    game.grace = Some(deadline::later(new_deadline, grace_len).max(deadline::later(now, margin)));
     game.last_late = None;
     let lines = vec![
         format!("herald was not running from {} to {}.", deadline::show(since, tz), deadline::show(now, tz)),

@@ -10,7 +10,7 @@ use std::str::FromStr;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool, Transaction};
 
@@ -408,12 +408,17 @@ impl Tx {
         Ok(())
     }
 
-    /// Which of these Message-IDs were handled before.
-    pub async fn seen_among(&mut self, ids: &[String]) -> Result<HashSet<String>, StoreError> {
-        let mut seen = HashSet::new();
+    /// Which of these mail identities were handled before, each with the body hash and
+    /// sender it was recorded with.
+    pub async fn seen_among(
+        &mut self,
+        ids: &[String],
+    ) -> Result<HashMap<String, (String, String)>, StoreError> {
+        let mut seen = HashMap::new();
         for chunk in ids.chunks(500) {
-            let mut q =
-                QueryBuilder::<Sqlite>::new("SELECT message_id FROM mails WHERE message_id IN (");
+            let mut q = QueryBuilder::<Sqlite>::new(
+                "SELECT message_id, body_hash, sender FROM mails WHERE message_id IN (",
+            );
             let mut list = q.separated(", ");
             for id in chunk {
                 list.push_bind(id);
@@ -424,7 +429,12 @@ impl Tx {
                 .fetch_all(&mut *self.tx)
                 .await
                 .map_err(db("checking Message-IDs"))?;
-            seen.extend(rows.iter().map(|r| r.get::<String, _>(0)));
+            seen.extend(rows.iter().map(|r| {
+                (
+                    r.get::<String, _>(0),
+                    (r.get::<String, _>(1), r.get::<String, _>(2)),
+                )
+            }));
         }
         Ok(seen)
     }

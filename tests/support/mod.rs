@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use chrono::{DateTime, Duration, Utc};
 use herald::config::Config;
 use herald::mail::maildir::Maildir;
-use herald::service::Service;
+use herald::service::{Clock, Service};
 
 /// The seven players of a standard-board game and the power each asks for.
 pub const SEVEN: [(&str, char); 7] = [
@@ -76,6 +76,9 @@ pub struct World {
     pub dir: PathBuf,
     pub service: Service,
     pub now: DateTime<Utc>,
+    /// How herald is told the time: as the daemon's wall clock (the default), or as a time
+    /// the keeper set with `--now`.
+    pub clock: Clock,
     seq: u32,
 }
 
@@ -101,6 +104,7 @@ impl World {
             now: DateTime::parse_from_rfc3339("2026-12-01T10:00:00Z")
                 .unwrap()
                 .with_timezone(&Utc),
+            clock: Clock::Wall,
             seq: 0,
         }
     }
@@ -185,25 +189,28 @@ impl World {
 
     async fn round(&mut self) -> Vec<Sent> {
         self.service.poll_inbox(self.now).await.unwrap();
-        self.service.tick(self.now).await.unwrap();
+        self.service.tick_at(self.now, self.clock).await.unwrap();
         self.service.deliver(self.now).await.unwrap();
         let outbox = Maildir::open(&self.dir.join("outbox")).unwrap();
         let mut sent = Vec::new();
         for path in outbox.waiting().unwrap() {
-            let raw = std::fs::read_to_string(&path).unwrap();
+            let bytes = std::fs::read(&path).unwrap();
             outbox.mark_handled(&path).unwrap();
-            let (head, body) = raw.split_once("\r\n\r\n").unwrap();
-            let header = |name: &str| {
-                head.lines()
-                    .find_map(|l| l.strip_prefix(&format!("{name}: ")))
-                    .unwrap_or("")
-                    .to_string()
-            };
+            // As a mail reader sees it: encoded words and quoted-printable or base64 decoded.
+            let msg = mail_parser::MessageParser::default().parse(&bytes).unwrap();
+            let head =
+                String::from_utf8(bytes[..msg.root_part().offset_body as usize].to_vec()).unwrap();
+            let body = msg.body_text(0).unwrap_or_default().replace("\r\n", "\n");
             sent.push(Sent {
-                to: header("To"),
-                subject: header("Subject"),
-                body: body.replace("\r\n", "\n"),
-                raw: raw.clone(),
+                to: msg
+                    .to()
+                    .and_then(|a| a.first())
+                    .and_then(|a| a.address())
+                    .unwrap_or("")
+                    .to_string(),
+                subject: msg.subject().unwrap_or("").to_string(),
+                raw: format!("{head}{body}"),
+                body,
             });
         }
         sent
