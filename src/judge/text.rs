@@ -1,18 +1,48 @@
 //! The lines of a mail that the person typed: quoted text, the previous mail a client
-//! quotes below a reply ("On … wrote:", Outlook's original-message block) and everything
-//! after a signature line are dropped; `//` comment lines are dropped; line numbers kept.
+//! quotes below a reply ("On … wrote:", even wrapped over two or three lines; Outlook's
+//! original-message and "From: … Sent: …" blocks) and everything after a signature line or
+//! a mobile client's footer ("Sent from my iPhone") are dropped; `//` comment lines are
+//! dropped; line numbers kept. What clients and phone keyboards slip into the text
+//! (byte-order marks, zero-width and no-break spaces, typographic dashes and quotes) is
+//! made plain first, by the table [`LOOK_ALIKES`].
+
+/// Characters mail clients and phone keyboards put where a player meant something plain,
+/// and what herald reads instead. Invisible ones go; odd spaces become spaces; dashes and
+/// the minus sign become `-` (`A Par – Bur`); curly quotes become straight ones. Press text
+/// is read through the same table, so it too arrives with plain dashes and quotes.
+pub const LOOK_ALIKES: &[(char, &str)] = &[
+    ('\u{FEFF}', ""),   // byte-order mark / zero-width no-break space
+    ('\u{200B}', ""),   // zero-width space
+    ('\u{200C}', ""),   // zero-width non-joiner
+    ('\u{200D}', ""),   // zero-width joiner
+    ('\u{2060}', ""),   // word joiner
+    ('\u{00AD}', ""),   // soft hyphen
+    ('\u{00A0}', " "),  // no-break space
+    ('\u{2007}', " "),  // figure space
+    ('\u{2009}', " "),  // thin space
+    ('\u{202F}', " "),  // narrow no-break space
+    ('\u{2010}', "-"),  // hyphen
+    ('\u{2011}', "-"),  // non-breaking hyphen
+    ('\u{2012}', "-"),  // figure dash
+    ('\u{2013}', "-"),  // en dash
+    ('\u{2014}', "-"),  // em dash
+    ('\u{2015}', "-"),  // horizontal bar
+    ('\u{2212}', "-"),  // minus sign
+    ('\u{2192}', "->"), // rightwards arrow (autocorrected "->")
+    ('\u{2018}', "'"),  // left single quotation mark
+    ('\u{2019}', "'"),  // right single quotation mark, the phone's apostrophe
+    ('\u{201C}', "\""), // left double quotation mark
+    ('\u{201D}', "\""), // right double quotation mark
+];
 
 /// The typed lines of a body, each with its 1-based line number, trimmed of trailing space.
 /// Blank lines are kept (press text keeps its paragraphs).
 pub fn typed_lines(body: &str) -> Vec<(usize, String)> {
+    let lines: Vec<String> = body.lines().map(plain).collect();
     let mut out = Vec::new();
-    for (i, raw) in body.lines().enumerate() {
-        let line = raw.trim_end_matches(['\r', ' ', '\t']);
+    for (i, line) in lines.iter().enumerate() {
         let trimmed = line.trim_start();
-        if line == "--" || line == "-- " || raw.starts_with("-- ") && raw.trim() == "--" {
-            break;
-        }
-        if is_quote_header(trimmed) {
+        if line == "--" || is_mobile_footer(trimmed) || quoted_mail_starts(&lines[i..]) {
             break;
         }
         if trimmed.starts_with('>') || trimmed.starts_with("//") {
@@ -23,25 +53,126 @@ pub fn typed_lines(body: &str) -> Vec<(usize, String)> {
     out
 }
 
+/// A raw line with [`LOOK_ALIKES`] replaced and trailing space trimmed.
+fn plain(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    for c in raw.chars() {
+        match LOOK_ALIKES.iter().find(|(from, _)| *from == c) {
+            Some((_, to)) => out.push_str(to),
+            None => out.push(c),
+        }
+    }
+    let end = out.trim_end_matches(['\r', ' ', '\t']).len();
+    out.truncate(end);
+    out
+}
+
+/// Whether the quoted previous mail starts at the first of these lines: a separator line,
+/// an attribution ("On … wrote:") on one line or wrapped over up to three, or Outlook's
+/// "From: …" line followed by "Sent:"/"Date:".
+fn quoted_mail_starts(lines: &[String]) -> bool {
+    let first = lines[0].trim();
+    if is_quote_header(first) {
+        return true;
+    }
+    let lower = first.to_lowercase();
+    let next = lines
+        .get(1)
+        .map(|l| l.trim().to_lowercase())
+        .unwrap_or_default();
+    let outlook = [
+        ("from:", ["sent:", "date:"]),
+        ("von:", ["gesendet:", "datum:"]),
+    ];
+    if outlook
+        .iter()
+        .any(|(from, sent)| lower.starts_with(from) && sent.iter().any(|s| next.starts_with(s)))
+    {
+        return true;
+    }
+    if !ATTRIBUTION_OPENERS.iter().any(|o| lower.starts_with(o)) {
+        return false;
+    }
+    // A wrapped attribution: the opening line and one or two more, the last ending the
+    // attribution. It names a date or an address, which an order or press line seldom does.
+    let mut joined = first.to_string();
+    for line in lines.iter().skip(1).take(2) {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('>') {
+            return false;
+        }
+        joined.push(' ');
+        joined.push_str(line);
+        if is_quote_header(&joined) && joined.contains(|c: char| c.is_ascii_digit() || c == '@') {
+            return true;
+        }
+    }
+    false
+}
+
+/// How attributions begin, lower case: English, French, German.
+const ATTRIBUTION_OPENERS: &[&str] = &["on ", "le ", "am "];
+
 fn is_quote_header(line: &str) -> bool {
-    let lower = line.to_ascii_lowercase();
-    lower.starts_with("-----original message-----")
+    let lower = line.to_lowercase();
+    let squashed: String = lower.chars().filter(|c| !c.is_whitespace()).collect();
+    squashed.starts_with("-----originalmessage-----")
+        || squashed.starts_with("-----ursprünglichenachricht-----")
         || lower.starts_with("________________________________")
         || (lower.starts_with("on ") && lower.ends_with("wrote:"))
         || (lower.starts_with("le ") && lower.ends_with("a écrit :"))
+        || (lower.starts_with("am ")
+            && lower.contains(" schrieb ")
+            && lower.ends_with(':')
+            && lower.contains(|c: char| c.is_ascii_digit()))
         || lower.starts_with("-------- forwarded message")
         || lower.starts_with("---------- forwarded message")
+        || lower == "begin forwarded message:"
+}
+
+/// How the footers of mobile and webmail clients begin, lower case ("Sent from my iPhone",
+/// "Get Outlook for Android", "Envoyé de mon iPhone"); German's ends in "gesendet".
+const FOOTERS: &[&str] = &[
+    "sent from my ",
+    "sent from mail for windows",
+    "sent from yahoo mail",
+    "sent from outlook",
+    "sent from aol",
+    "sent with proton mail",
+    "get outlook for ",
+    "envoyé de mon ",
+    "envoyé depuis mon ",
+    "inviato da ",
+    "enviado desde mi ",
+    "enviado do meu ",
+    "verzonden vanaf mijn ",
+    "skickat från min ",
+];
+
+/// Whether a line is a mobile client's footer: one of [`FOOTERS`] or "Von meinem … gesendet",
+/// short, as a footer is.
+fn is_mobile_footer(line: &str) -> bool {
+    if line.chars().count() > 60 {
+        return false;
+    }
+    let lower = line.to_lowercase();
+    let lower = lower.trim_end_matches(['.', '!']);
+    FOOTERS.iter().any(|f| lower.starts_with(f))
+        || (lower.starts_with("von meinem ") && lower.ends_with(" gesendet"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::typed_lines;
 
+    fn texts(body: &str) -> Vec<String> {
+        typed_lines(body).into_iter().map(|(_, l)| l).collect()
+    }
+
     #[test]
     fn quotes_signatures_and_comments_are_dropped() {
         let body = "signon fgame pw\n// my plan\nA Par-Bur\n> A Par-Pic\n\n-- \nAnn, who signs\nA Mar-Spa\n";
-        let lines: Vec<String> = typed_lines(body).into_iter().map(|(_, l)| l).collect();
-        assert_eq!(lines, ["signon fgame pw", "A Par-Bur", ""]);
+        assert_eq!(texts(body), ["signon fgame pw", "A Par-Bur", ""]);
     }
 
     #[test]
@@ -56,5 +187,83 @@ mod tests {
     fn line_numbers_are_kept() {
         let lines = typed_lines("x\n> q\ny");
         assert_eq!(lines[1], (3, "y".to_string()));
+    }
+
+    #[test]
+    fn a_byte_order_mark_before_signon_is_not_read() {
+        assert_eq!(texts("\u{FEFF}SIGNON Fgame pw\n"), ["SIGNON Fgame pw"]);
+    }
+
+    #[test]
+    fn zero_width_and_no_break_spaces_are_made_plain() {
+        let body = "A\u{00A0}Par\u{200B}-\u{200D}Bur\n\u{2060}A\u{202F}Mar\u{2007}H\u{200C}\n--\u{00A0}\nAnn";
+        assert_eq!(texts(body), ["A Par-Bur", "A Mar H"]);
+    }
+
+    #[test]
+    fn typographic_dashes_and_quotes_are_made_plain() {
+        let body = "A Par \u{2013} Bur\nA Mar \u{2014} Spa\nA Mun \u{2212} Ruh\nF Lon \u{2192} Nth\n\u{201C}hi\u{201D} it\u{2019}s me";
+        assert_eq!(
+            texts(body),
+            [
+                "A Par - Bur",
+                "A Mar - Spa",
+                "A Mun - Ruh",
+                "F Lon -> Nth",
+                "\"hi\" it's me"
+            ]
+        );
+    }
+
+    #[test]
+    fn gmail_attribution_wrapped_over_two_lines_is_not_read() {
+        let body = "A Par-Bur\n\nOn Tue, Dec 1, 2026 at 10:00 AM herald <judge@example.org>\nwrote:\n\nSIGNON Fgame pw\n";
+        assert_eq!(texts(body), ["A Par-Bur", ""]);
+        let split_address =
+            "A Par-Bur\nOn Tue, Dec 1, 2026 at 10:00 AM A Long Name <\njudge@example.org> wrote:\nA Mar-Spa";
+        assert_eq!(texts(split_address), ["A Par-Bur"]);
+    }
+
+    #[test]
+    fn gmail_attribution_over_three_lines_is_not_read() {
+        let body = "A Par-Bur\nOn Tue, Dec 1, 2026 at 10:00 AM herald\n<judge@example.org>\nwrote:\nA Mar-Spa\n";
+        assert_eq!(texts(body), ["A Par-Bur"]);
+    }
+
+    #[test]
+    fn a_press_line_starting_on_is_kept() {
+        let body = "On reflection I will attack.\nHe wrote:\nA Par-Bur";
+        assert_eq!(texts(body).len(), 3);
+    }
+
+    #[test]
+    fn outlook_from_sent_block_is_not_read() {
+        let body = "A Par-Bur\n\nFrom: herald <judge@example.org>\nSent: Tuesday, December 1, 2026 10:00 AM\nTo: Ann\nSubject: Re: game\n\nA Mar-Spa";
+        assert_eq!(texts(body), ["A Par-Bur", ""]);
+        let spaced = "A Par-Bur\n----- Original Message -----\nA Mar-Spa";
+        assert_eq!(texts(spaced), ["A Par-Bur"]);
+    }
+
+    #[test]
+    fn mobile_footers_end_the_typed_text() {
+        for footer in [
+            "Sent from my iPhone",
+            "Sent from my iPad",
+            "Sent from my Android",
+            "Sent from my Samsung Galaxy smartphone.",
+            "Get Outlook for Android",
+            "Get Outlook for iOS",
+            "Sent from Mail for Windows",
+            "Sent from Yahoo Mail on Android",
+            "Envoyé de mon iPhone",
+            "Von meinem iPhone gesendet",
+        ] {
+            let body = format!("SIGNON Fgame pw\nA Par-Bur\n\n{footer}\n\nA Mar-Spa\n");
+            assert_eq!(
+                texts(&body),
+                ["SIGNON Fgame pw", "A Par-Bur", ""],
+                "{footer}"
+            );
+        }
     }
 }

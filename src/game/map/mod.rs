@@ -130,6 +130,7 @@ pub struct Map {
     fleet_touch: Vec<Vec<ProvinceId>>,
     names: HashMap<String, ProvinceId>,
     name_words: usize,
+    ambiguous: Vec<String>,
     /// Oceans are free (the world variant's rule M.1): any number of fleets share one,
     /// without combat. Set by the variant from its rules.
     pub free_oceans: bool,
@@ -172,9 +173,16 @@ impl Map {
         (0..self.provinces.len()).map(|i| ProvinceId(i as u16))
     }
 
-    /// The province a name, abbreviation or alias stands for (normalized by [`normalize`]).
+    /// The province a name, abbreviation or alias stands for, or one of their [`spellings`]
+    /// (normalized by [`normalize`]). The index is built with the map, once.
     pub fn lookup(&self, normalized: &str) -> Option<ProvinceId> {
         self.names.get(normalized).copied()
+    }
+
+    /// Spellings (see [`spellings`]) that would fit two provinces and so name neither,
+    /// sorted, so that a map's tests can ask for none.
+    pub fn ambiguous_spellings(&self) -> &[String] {
+        &self.ambiguous
     }
 
     /// The longest number of words any name has, for greedy matching.
@@ -340,6 +348,76 @@ pub fn normalize(name: &str) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The other spellings of a name a player may type, besides its [`normalize`]d form, each
+/// normalized: a hyphen read as a space or left out (`mid atlantic ocean`,
+/// `midatlantic ocean`); `st` and `saint` for each other, and with a hyphen after them
+/// (`saint petersburg`, `st - petersburg`); a last word `sea` or `ocean` left off
+/// (`mid atlantic`, `north atlantic`); and all the words run together (`stpetersburg`, what
+/// `St.Petersburg` reads as). `add_sea`: also the name with `sea` after it
+/// (`eastern mediterranean sea`), for a water space whose name does not end in a word for
+/// water nor say "… of …". `maps/FORMAT.md` describes the same rules for map authors.
+pub fn spellings(name: &str, add_sea: bool) -> Vec<String> {
+    const WATER_WORDS: &[&str] = &[
+        "sea", "ocean", "gulf", "bay", "bight", "channel", "strait", "passage", "current", "sound",
+    ];
+    let key = normalize(name);
+    let mut forms = vec![key.clone()];
+    let add = |forms: &mut Vec<String>, form: String| {
+        if !form.is_empty() && !forms.contains(&form) {
+            forms.push(form);
+        }
+    };
+    if key.contains(" - ") {
+        add(&mut forms, key.replace(" - ", " "));
+        add(&mut forms, key.replace(" - ", ""));
+    }
+    for form in forms.clone() {
+        let swapped: Vec<&str> = form
+            .split(' ')
+            .map(|w| match w {
+                "st" => "saint",
+                "saint" => "st",
+                w => w,
+            })
+            .collect();
+        add(&mut forms, swapped.join(" "));
+    }
+    for form in forms.clone() {
+        for saint in ["st", "saint"] {
+            if let Some(rest) = form.strip_prefix(saint).and_then(|r| r.strip_prefix(' ')) {
+                add(&mut forms, format!("{saint} - {rest}"));
+            }
+            let inner = format!(" {saint} ");
+            if form.contains(&inner) {
+                add(&mut forms, form.replace(&inner, &format!(" {saint} - ")));
+            }
+        }
+    }
+    for form in forms.clone() {
+        match form.rsplit_once(' ') {
+            Some((stem, "sea" | "ocean"))
+                if !matches!(stem.rsplit(' ').next(), Some("-" | "of" | "the")) =>
+            {
+                add(&mut forms, stem.to_string());
+            }
+            _ if add_sea
+                && !form.contains(" of ")
+                && !WATER_WORDS.contains(&form.rsplit(' ').next().unwrap_or("")) =>
+            {
+                add(&mut forms, format!("{form} sea"));
+            }
+            _ => {}
+        }
+    }
+    for form in forms.clone() {
+        if form.contains(' ') {
+            add(&mut forms, form.replace([' ', '-'], ""));
+        }
+    }
+    forms.remove(0);
+    forms
+}
+
 /// Everything [`Map`] needs, gathered by the parser, turned into tables here.
 pub(crate) struct MapParts {
     pub name: String,
@@ -376,19 +454,54 @@ impl Map {
                 }
             }
         }
+        // The names the map gives win; then the spellings derived from them, unless a
+        // spelling is a power's word (it would stop `S Japan F Soj` reading) or fits two
+        // provinces, when it names neither.
         let mut names = HashMap::new();
         for (i, p) in parts.provinces.iter().enumerate() {
             let id = ProvinceId(i as u16);
-            names.insert(normalize(&p.abbr), id);
-            names.insert(normalize(&p.name), id);
-            for a in &p.aliases {
-                names.insert(normalize(a), id);
-            }
-            // "The" is never needed in a name: "the North Sea" finds "North Sea".
-            if let Some(rest) = normalize(&p.name).strip_prefix("the ") {
-                names.insert(rest.to_string(), id);
+            for name in [&p.abbr, &p.name].into_iter().chain(&p.aliases) {
+                names.insert(normalize(name), id);
             }
         }
+        let power_word = |w: &str| {
+            parts.powers.iter().any(|pw| {
+                pw.name.eq_ignore_ascii_case(w)
+                    || pw.adjective.eq_ignore_ascii_case(w)
+                    || w.chars().eq(pw.letter.to_lowercase())
+            })
+        };
+        let mut derived: HashMap<String, Option<ProvinceId>> = HashMap::new();
+        for (i, p) in parts.provinces.iter().enumerate() {
+            let id = ProvinceId(i as u16);
+            let mut forms = spellings(&p.name, p.terrain.is_water());
+            // "The" is never needed in a name: "the North Sea" finds "North Sea".
+            if let Some(rest) = normalize(&p.name).strip_prefix("the ") {
+                forms.push(rest.to_string());
+            }
+            for a in &p.aliases {
+                forms.extend(spellings(a, false));
+            }
+            for form in forms {
+                if names.contains_key(&form) || power_word(&form) {
+                    continue;
+                }
+                let owner = derived.entry(form).or_insert(Some(id));
+                if *owner != Some(id) {
+                    *owner = None;
+                }
+            }
+        }
+        let mut ambiguous = Vec::new();
+        for (form, owner) in derived {
+            match owner {
+                Some(id) => {
+                    names.insert(form, id);
+                }
+                None => ambiguous.push(form),
+            }
+        }
+        ambiguous.sort();
         let name_words = names
             .keys()
             .map(|k| k.split(' ').count())
@@ -396,6 +509,7 @@ impl Map {
             .unwrap_or(1);
         Map {
             name_words,
+            ambiguous,
             name: parts.name,
             title: parts.title,
             powers: parts.powers,
