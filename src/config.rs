@@ -482,7 +482,11 @@ mod tests {
         assert_eq!(parse_duration("x"), None);
         assert_eq!(parse_duration("d"), None);
         // What a hostile Master might send saturates instead of overflowing.
-        assert_eq!(parse_duration("99999999999d"), Some(Duration::MAX));
+        assert_eq!(
+            parse_duration("99999999999d"),
+            Some(Duration::days(99_999_999_999))
+        );
+        assert_eq!(parse_duration("999999999999d"), Some(Duration::MAX));
         assert_eq!(
             parse_duration("99999999999999999999999999m"),
             Some(Duration::MAX)
