@@ -5,6 +5,7 @@
 //! - [`catalog`]: the variants a judge can play: built in, or map files in a directory.
 //! - [`config`]: `config/herald.toml`, every key optional.
 //! - [`judge`]: the mail command language, game life, deadlines, press, replies and results.
+//! - [`envelope`]: the letter read and the mail to send, shared by the judge and the edges.
 //! - [`mail`]: incoming mail decoded into letters, Maildirs, outgoing mail.
 //! - [`service`]: the judge on its store and mailboxes: ingest, tick, deliver.
 //! - [`failpoint`]: crash points for the crash tests (`HERALD_FAILPOINT`).
@@ -16,6 +17,7 @@ pub mod cases;
 pub mod catalog;
 pub mod config;
 pub mod daemon;
+pub mod envelope;
 pub mod failpoint;
 pub mod game;
 pub mod judge;

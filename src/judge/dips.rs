@@ -16,7 +16,7 @@ use super::game::Game;
 use super::Judge;
 use crate::game::ids::PowerId;
 use crate::game::order::Order;
-use crate::mail::Outgoing;
+use crate::envelope::Outgoing;
 
 /// The allowance of a power the map gives none (the world map gives 8 to majors, 5 to
 /// minors).

@@ -36,7 +36,7 @@ use crate::catalog::Catalog;
 use crate::config::Durations;
 use crate::game::map::Map;
 use crate::game::variant::Variant;
-use crate::mail::Outgoing;
+use crate::envelope::Outgoing;
 
 pub use game::Game;
 pub use session::{needed_games, Handled, Needs};

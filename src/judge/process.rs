@@ -16,7 +16,7 @@ use crate::game::position::{Position, Unit};
 use crate::game::resolve::{retreat_options, Adjustment, Outcome, RetreatOutcome};
 use crate::game::screen::Command;
 use crate::game::turn::{self, Report};
-use crate::mail::Outgoing;
+use crate::envelope::Outgoing;
 
 /// Adjudicates the current phase and moves the game on; returns the mails.
 pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {

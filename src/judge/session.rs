@@ -19,7 +19,7 @@ use super::text::typed_lines;
 use super::{Action, Effects, Games, Judge};
 use crate::game::calendar::PhaseKind;
 use crate::game::ids::PowerId;
-use crate::mail::{Letter, Outgoing};
+use crate::envelope::{Letter, Outgoing};
 
 /// The games a mail needs loaded: those it names, and all of them for a bare LIST.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

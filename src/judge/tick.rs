@@ -200,7 +200,7 @@ fn own_notice(
     power: crate::game::ids::PowerId,
     what: &str,
     opening: &str,
-) -> Option<crate::mail::Outgoing> {
+) -> Option<crate::envelope::Outgoing> {
     let seat = game.seat_of(power)?;
     let (orders, _) = super::orders::echo(judge, game, power);
     let mut lines = vec![opening.to_string(), String::new()];

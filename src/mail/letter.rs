@@ -4,37 +4,7 @@
 use mail_parser::{HeaderValue, MessageParser, MimeHeaders};
 use sha2::{Digest, Sha256};
 
-/// An incoming mail, decoded.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Letter {
-    /// The Message-ID (a digest of the mail when it has none).
-    pub message_id: String,
-    /// A digest of the body, recorded with the Message-ID.
-    pub body_hash: String,
-    /// The From address, lower case (well formed, except in a bounce: see [`read_letter`]).
-    pub from: String,
-    /// Where replies go: Reply-To when it is one well-formed address, else From.
-    pub reply_to: String,
-    /// The subject.
-    pub subject: String,
-    /// The plain text of the body.
-    pub body: String,
-    /// Why this mail must not be answered (auto-reply, bounce, mailer daemon), if so.
-    pub automatic: Option<String>,
-    /// For a bounce: the address that could not be reached (its Final-Recipient).
-    pub bounce_for: Option<String>,
-}
-
-impl Letter {
-    /// The letter with a Reply-To that names `own` (herald's own address) set aside, so a
-    /// reply goes to the From address rather than back to herald.
-    pub fn without_own_reply_to(mut self, own: &str) -> Letter {
-        if self.reply_to.eq_ignore_ascii_case(own.trim()) {
-            self.reply_to = self.from.clone();
-        }
-        self
-    }
-}
+pub use crate::envelope::Letter;
 
 /// Decodes a raw mail. Returns None when the bytes are not a mail at all, and when its From
 /// is not exactly one well-formed address (`<a@b>@c`, two addresses, none), so that no

@@ -9,18 +9,7 @@ use lettre::message::header::{self, Header, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, SinglePart};
 use lettre::Address;
 
-/// A mail to send.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Outgoing {
-    /// The recipient.
-    pub to: String,
-    /// The subject.
-    pub subject: String,
-    /// The body text (LF line ends).
-    pub body: String,
-    /// The Message-ID of the mail this answers, if any.
-    pub in_reply_to: Option<String>,
-}
+pub use crate::envelope::Outgoing;
 
 /// Why a mail cannot be written.
 #[derive(Debug, thiserror::Error)]

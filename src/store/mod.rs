@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool, Transaction};
 
-use crate::mail::Outgoing;
+use crate::envelope::Outgoing;
 
 /// A store error, with what was being done.
 #[derive(Debug, thiserror::Error)]

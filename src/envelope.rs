@@ -1,0 +1,50 @@
+//! The two shapes a mail takes between the edges and the judge, in a module of their own so
+//! that neither side imports the other: a [`Letter`] is an incoming mail reduced to what the
+//! judge reads (made by `mail`), an [`Outgoing`] a mail the judge wants sent (queued by
+//! `store`, written by `mail`).
+
+/// An incoming mail, decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Letter {
+    /// The Message-ID (a digest of the mail when it has none).
+    pub message_id: String,
+    /// A digest of the body, recorded with the Message-ID.
+    pub body_hash: String,
+    /// The From address, lower case (well formed, except in a bounce: see [`read_letter`]).
+    pub from: String,
+    /// Where replies go: Reply-To when it is one well-formed address, else From.
+    pub reply_to: String,
+    /// The subject.
+    pub subject: String,
+    /// The plain text of the body.
+    pub body: String,
+    /// Why this mail must not be answered (auto-reply, bounce, mailer daemon), if so.
+    pub automatic: Option<String>,
+    /// For a bounce: the address that could not be reached (its Final-Recipient).
+    pub bounce_for: Option<String>,
+}
+
+impl Letter {
+    /// The letter with a Reply-To that names `own` (herald's own address) set aside, so a
+    /// reply goes to the From address rather than back to herald.
+    pub fn without_own_reply_to(mut self, own: &str) -> Letter {
+        if self.reply_to.eq_ignore_ascii_case(own.trim()) {
+            self.reply_to = self.from.clone();
+        }
+        self
+    }
+}
+
+/// A mail to send.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Outgoing {
+    /// The recipient.
+    pub to: String,
+    /// The subject.
+    pub subject: String,
+    /// The body text (LF line ends).
+    pub body: String,
+    /// The Message-ID of the mail this answers, if any.
+    pub in_reply_to: Option<String>,
+}
+
