@@ -33,12 +33,12 @@ fn latency(c: &mut Criterion) {
     config.inbox.maildir = dir.join("inbox");
     config.outbox.maildir = dir.join("outbox");
     config.judge.address = "judge@herald.test".into();
-    config.inbox.kind = "imap".into();
+    config.inbox.kind = herald::config::InboxKind::Imap;
     config.inbox.poll_seconds = 30;
     config.imap.port = imap_port;
     config.imap.user = "judge".into();
     config.imap.password = "judgepw".into();
-    config.outbox.kind = "smtp".into();
+    config.outbox.kind = herald::config::OutboxKind::Smtp;
     config.smtp.port = smtp_port;
     config.limits.replies_per_hour = u32::MAX;
     let service = Arc::new(rt.block_on(Service::open(config)).unwrap());

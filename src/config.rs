@@ -57,8 +57,9 @@ pub struct StorageSection {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct InboxSection {
-    /// `maildir` or `imap`.
-    pub kind: String,
+    /// Where mail is read from.
+    #[serde(deserialize_with = "inbox_kind")]
+    pub kind: InboxKind,
     /// The Maildir read.
     pub maildir: PathBuf,
     /// Seconds between looks.
@@ -71,8 +72,9 @@ pub struct InboxSection {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct OutboxSection {
-    /// `maildir` or `smtp`.
-    pub kind: String,
+    /// Where mail is written to.
+    #[serde(deserialize_with = "outbox_kind")]
+    pub kind: OutboxKind,
     /// The Maildir written.
     pub maildir: PathBuf,
 }
@@ -123,8 +125,9 @@ pub struct ImapSection {
     pub folder: String,
     /// Move handled mail to this folder; empty: flag it \Seen.
     pub handled_folder: String,
-    /// A PEM file of extra certificates to trust for TLS (a private CA); empty: none.
-    pub ca_file: String,
+    /// A PEM file of extra certificates to trust for TLS (a private CA).
+    #[serde(deserialize_with = "optional_path")]
+    pub ca_file: Option<PathBuf>,
 }
 
 /// `[smtp]`: the server herald sends through.
@@ -146,8 +149,9 @@ pub struct SmtpSection {
     /// Seconds before the first retry of a mail the server did not take (4xx, no
     /// connection); each further retry waits twice as long, at most an hour.
     pub retry_seconds: u64,
-    /// A PEM file of extra certificates to trust for TLS (a private CA); empty: none.
-    pub ca_file: String,
+    /// A PEM file of extra certificates to trust for TLS (a private CA).
+    #[serde(deserialize_with = "optional_path")]
+    pub ca_file: Option<PathBuf>,
 }
 
 impl Default for ImapSection {
@@ -161,7 +165,7 @@ impl Default for ImapSection {
             password_env: String::new(),
             folder: "INBOX".into(),
             handled_folder: String::new(),
-            ca_file: String::new(),
+            ca_file: None,
         }
     }
 }
@@ -176,7 +180,7 @@ impl Default for SmtpSection {
             password: String::new(),
             password_env: String::new(),
             retry_seconds: 60,
-            ca_file: String::new(),
+            ca_file: None,
         }
     }
 }
@@ -199,12 +203,77 @@ pub struct LimitsSection {
     pub replies_per_hour: u32,
 }
 
-/// A section naming a directory (empty: none).
+/// A section naming a directory, or none.
 #[derive(Clone, Debug, Deserialize, Default)]
 #[serde(default, deny_unknown_fields)]
 pub struct DirSection {
     /// The directory.
-    pub dir: String,
+    #[serde(deserialize_with = "optional_path")]
+    pub dir: Option<PathBuf>,
+}
+
+/// `[inbox] kind`: where mail is read from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InboxKind {
+    /// A Maildir on this machine (`[inbox] maildir`).
+    #[default]
+    Maildir,
+    /// An IMAP mailbox (`[imap]`).
+    Imap,
+}
+
+/// `[outbox] kind`: where mail is written to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OutboxKind {
+    /// Files in a Maildir on this machine (`[outbox] maildir`).
+    #[default]
+    Maildir,
+    /// An SMTP server (`[smtp]`).
+    Smtp,
+}
+
+impl std::fmt::Display for InboxKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            InboxKind::Maildir => "maildir",
+            InboxKind::Imap => "imap",
+        })
+    }
+}
+
+impl std::fmt::Display for OutboxKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            OutboxKind::Maildir => "maildir",
+            OutboxKind::Smtp => "smtp",
+        })
+    }
+}
+
+/// A value read by its own `Deserialize`, with the key named in its error: serde's
+/// "unknown variant `pop3`, expected `maildir` or `imap`" alone does not say which `kind`.
+fn named<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+    key: &str,
+) -> Result<T, D::Error> {
+    T::deserialize(d).map_err(|e| serde::de::Error::custom(format!("{key}: {e}")))
+}
+
+fn inbox_kind<'de, D: serde::Deserializer<'de>>(d: D) -> Result<InboxKind, D::Error> {
+    named(d, "[inbox] kind")
+}
+
+fn outbox_kind<'de, D: serde::Deserializer<'de>>(d: D) -> Result<OutboxKind, D::Error> {
+    named(d, "[outbox] kind")
+}
+
+/// An optional path: absent is none. An empty string is none too, as configuration
+/// files written for earlier versions of herald (`dir = ""`) say it.
+fn optional_path<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<PathBuf>, D::Error> {
+    let path = PathBuf::deserialize(d)?;
+    Ok((!path.as_os_str().is_empty()).then_some(path))
 }
 
 impl Default for JudgeSection {
@@ -228,7 +297,7 @@ impl Default for StorageSection {
 impl Default for InboxSection {
     fn default() -> Self {
         InboxSection {
-            kind: "maildir".into(),
+            kind: InboxKind::Maildir,
             maildir: "var/inbox".into(),
             poll_seconds: 2,
             max_bytes: 256 * 1024,
@@ -239,7 +308,7 @@ impl Default for InboxSection {
 impl Default for OutboxSection {
     fn default() -> Self {
         OutboxSection {
-            kind: "maildir".into(),
+            kind: OutboxKind::Maildir,
             maildir: "var/outbox".into(),
         }
     }
@@ -335,20 +404,6 @@ impl Config {
             source,
         })?;
         config.timing.durations()?;
-        if !matches!(config.inbox.kind.as_str(), "maildir" | "imap") {
-            return Err(ConfigError::Choice {
-                key: "[inbox] kind",
-                value: config.inbox.kind.clone(),
-                expected: "maildir or imap",
-            });
-        }
-        if !matches!(config.outbox.kind.as_str(), "maildir" | "smtp") {
-            return Err(ConfigError::Choice {
-                key: "[outbox] kind",
-                value: config.outbox.kind.clone(),
-                expected: "maildir or smtp",
-            });
-        }
         Ok(config)
     }
 }
@@ -464,12 +519,55 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("move_next"));
-        std::fs::write(&path, "[inbox]\nkind = \"pop3\"\n").unwrap();
-        assert!(Config::load(&path, true)
-            .unwrap_err()
-            .to_string()
-            .contains("maildir or imap"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_unknown_kind_is_refused_naming_the_key_and_the_choices() {
+        let dir = std::env::temp_dir().join(format!("herald-cfg-kind-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("c.toml");
+        for (text, choices) in [
+            ("[inbox]\nkind = \"pop3\"\n", "`maildir` or `imap`"),
+            ("[outbox]\nkind = \"uucp\"\n", "`maildir` or `smtp`"),
+        ] {
+            std::fs::write(&path, text).unwrap();
+            let err = Config::load(&path, true).unwrap_err().to_string();
+            let (section, value) = text.split_once('\n').unwrap();
+            assert!(
+                err.contains(&format!("{section} kind: unknown variant")),
+                "{err}"
+            );
+            assert!(err.contains(value.trim()), "{err}");
+            assert!(err.contains(choices), "{err}");
+        }
+        std::fs::write(
+            &path,
+            "[inbox]\nkind = \"imap\"\n[outbox]\nkind = \"smtp\"\n",
+        )
+        .unwrap();
+        let config = Config::load(&path, true).unwrap();
+        assert_eq!(config.inbox.kind, InboxKind::Imap);
+        assert_eq!(config.outbox.kind, OutboxKind::Smtp);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn optional_paths_are_none_when_absent_or_empty() {
+        let read = |text: &str| -> Config { toml::from_str(text).unwrap() };
+        let none = read("");
+        assert_eq!(none.maps.dir, None);
+        assert_eq!(none.templates.dir, None);
+        assert_eq!(none.imap.ca_file, None);
+        assert_eq!(none.smtp.ca_file, None);
+        // As configuration files of earlier versions wrote none.
+        let empty = read("[maps]\ndir = \"\"\n[templates]\ndir = \"\"\n[imap]\nca_file = \"\"\n[smtp]\nca_file = \"\"\n");
+        assert_eq!(format!("{empty:?}"), format!("{none:?}"));
+        let some = read("[maps]\ndir = \"m\"\n[templates]\ndir = \"t\"\n[imap]\nca_file = \"ca.pem\"\n[smtp]\nca_file = \"ca2.pem\"\n");
+        assert_eq!(some.maps.dir, Some(PathBuf::from("m")));
+        assert_eq!(some.templates.dir, Some(PathBuf::from("t")));
+        assert_eq!(some.imap.ca_file, Some(PathBuf::from("ca.pem")));
+        assert_eq!(some.smtp.ca_file, Some(PathBuf::from("ca2.pem")));
     }
 
     #[test]

@@ -36,11 +36,9 @@ enum Command {
         #[arg(long)]
         now: Option<String>,
     },
-    /// Processes what is due (reminders, deadlines, early processing) and delivers.
+    /// Reads the inbox, processes what is due (reminders, deadlines, early processing),
+    /// delivers, and exits: one round of what the daemon does continuously.
     Tick {
-        /// Once, then exit (the only mode: the daemon ticks continuously).
-        #[arg(long)]
-        once: bool,
         /// The time to act at (RFC 3339), instead of the clock.
         #[arg(long)]
         now: Option<String>,
@@ -102,10 +100,25 @@ fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("herald: {e:#}");
+            eprintln!("herald: {}", chain(&e));
             ExitCode::FAILURE
         }
     }
+}
+
+/// The whole error chain on one line, each cause once: herald's errors already show
+/// their source in their own text ("reading the outbox: <the database's error>"), so a
+/// cause that the text before it contains is not repeated.
+fn chain(e: &anyhow::Error) -> String {
+    let mut text = e.to_string();
+    for cause in e.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.contains(&cause) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
@@ -141,7 +154,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Ok(ExitCode::SUCCESS)
             })
         }
-        Command::Tick { once: _, now } => {
+        Command::Tick { now } => {
             // A time given with --now is the keeper's on purpose: not an outage of herald.
             let clock = if now.is_some() {
                 herald::service::Clock::Set
@@ -160,52 +173,28 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Migrate => runtime()?.block_on(async {
             let config = config()?;
-            herald::store::Store::open(&config.storage.database).await?;
+            Service::migrate(&config).await?;
             println!("{}: schema up to date", config.storage.database.display());
             Ok(ExitCode::SUCCESS)
         }),
         Command::Game { command } => runtime()?.block_on(async {
             let service = Service::open(config()?).await?;
-            let rows = service.store.games().await?;
             match command {
                 GameCommand::List => {
-                    if rows.is_empty() {
+                    let games = service.game_list().await?;
+                    if games.is_empty() {
                         println!("no games");
                     }
-                    for row in rows {
-                        let g: herald::judge::Game = serde_json::from_str(&row.state)?;
-                        let variant = service.judge.variant(&g);
-                        let phase = g
-                            .position
-                            .as_ref()
-                            .map(|p| variant.calendar.code(p.phase))
-                            .unwrap_or_else(|| "-".into());
-                        let deadline = g
-                            .deadline
-                            .map(|d| d.to_rfc3339())
-                            .unwrap_or_else(|| "-".into());
-                        println!(
-                            "{:<13} {:<10} {:<9} {:<8} {deadline}",
-                            g.name, g.variant, row.status, phase
-                        );
+                    for game in games {
+                        println!("{game}");
                     }
-                    Ok(ExitCode::SUCCESS)
                 }
-                GameCommand::Show { game } => {
-                    let Some(row) = rows
-                        .into_iter()
-                        .find(|r| r.name.eq_ignore_ascii_case(&game))
-                    else {
-                        anyhow::bail!("there is no game '{game}'");
-                    };
-                    let g: herald::judge::Game = serde_json::from_str(&row.state)?;
-                    print!(
-                        "{}",
-                        herald::judge::process::keeper_view(&service.judge, &g)
-                    );
-                    Ok(ExitCode::SUCCESS)
-                }
+                GameCommand::Show { game } => match service.game_view(&game).await? {
+                    Some(view) => print!("{view}"),
+                    None => anyhow::bail!("there is no game '{game}'"),
+                },
             }
+            Ok(ExitCode::SUCCESS)
         }),
         Command::Datc {
             files,

@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use tracing::{info, instrument, warn};
 
 use crate::catalog::{Catalog, CatalogError};
-use crate::config::{Config, ConfigError};
+use crate::config::{Config, ConfigError, InboxKind, OutboxKind};
 use crate::judge::render::{TemplateError, Templates};
 use crate::judge::{self, Games, Judge};
 use crate::mail::imap::{ImapError, ImapInbox, ImapSettings};
@@ -85,6 +85,36 @@ fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "an internal error".into())
 }
 
+/// One line of the keeper's game listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSummary {
+    /// The game's name.
+    pub name: String,
+    /// Its variant.
+    pub variant: String,
+    /// Its status word (forming, running, paused, finished).
+    pub status: String,
+    /// The phase being played, once started.
+    pub phase: Option<String>,
+    /// The current deadline, if any.
+    pub deadline: Option<DateTime<Utc>>,
+}
+
+impl std::fmt::Display for GameSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let deadline = self.deadline.map(|d| d.to_rfc3339());
+        write!(
+            f,
+            "{:<13} {:<10} {:<9} {:<8} {}",
+            self.name,
+            self.variant,
+            self.status,
+            self.phase.as_deref().unwrap_or("-"),
+            deadline.as_deref().unwrap_or("-")
+        )
+    }
+}
+
 /// Where a tick's time comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Clock {
@@ -117,14 +147,11 @@ impl Service {
     /// Opens the store (applying migrations), the mailboxes, maps and templates.
     pub async fn open(config: Config) -> Result<Service, ServiceError> {
         let durations = config.timing.durations()?;
-        let catalog = if config.maps.dir.is_empty() {
-            Catalog::builtin()
-        } else {
-            Catalog::with_maps_dir(std::path::Path::new(&config.maps.dir))?
+        let catalog = match &config.maps.dir {
+            Some(dir) => Catalog::with_maps_dir(dir)?,
+            None => Catalog::builtin(),
         };
-        let templates = Templates::load(
-            (!config.templates.dir.is_empty()).then(|| std::path::Path::new(&config.templates.dir)),
-        )?;
+        let templates = Templates::load(config.templates.dir.as_deref())?;
         let store = Store::open(&config.storage.database).await?;
         let open = |p: &PathBuf| {
             Maildir::open(p).map_err(|source| ServiceError::Mailbox {
@@ -144,7 +171,7 @@ impl Service {
                     source,
                 })?;
         }
-        let imap = if config.inbox.kind == "imap" {
+        let imap = if config.inbox.kind == InboxKind::Imap {
             let c = &config.imap;
             Some(tokio::sync::Mutex::new(ImapInbox::new(ImapSettings {
                 host: c.host.clone(),
@@ -154,12 +181,12 @@ impl Service {
                 password: crate::config::password(&c.password, &c.password_env)?,
                 folder: c.folder.clone(),
                 handled_folder: c.handled_folder.clone(),
-                ca_file: (!c.ca_file.is_empty()).then(|| c.ca_file.clone().into()),
+                ca_file: c.ca_file.clone(),
             })))
         } else {
             None
         };
-        let smtp = if config.outbox.kind == "smtp" {
+        let smtp = if config.outbox.kind == OutboxKind::Smtp {
             let c = &config.smtp;
             let settings = SmtpSettings {
                 host: c.host.clone(),
@@ -167,7 +194,7 @@ impl Service {
                 security: c.security,
                 user: c.user.clone(),
                 password: crate::config::password(&c.password, &c.password_env)?,
-                ca_file: (!c.ca_file.is_empty()).then(|| c.ca_file.clone().into()),
+                ca_file: c.ca_file.clone(),
             };
             Some(SmtpOutbox::new(&settings).map_err(|reason| ServiceError::Smtp { reason })?)
         } else {
@@ -191,6 +218,43 @@ impl Service {
             imap,
             smtp,
         })
+    }
+
+    /// Brings the database's schema up to date (`herald migrate`); opening the service
+    /// does it too.
+    pub async fn migrate(config: &Config) -> Result<(), ServiceError> {
+        Store::open(&config.storage.database).await?;
+        Ok(())
+    }
+
+    /// Every game, by name, for the keeper's listing (`herald game list`).
+    pub async fn game_list(&self) -> Result<Vec<GameSummary>, ServiceError> {
+        let mut tx = self.store.begin().await?;
+        let games = tx.all_games::<judge::Game>().await?;
+        Ok(games
+            .iter()
+            .map(|g| GameSummary {
+                name: g.name.clone(),
+                variant: g.variant.clone(),
+                status: g.status.word().to_string(),
+                phase: g
+                    .position
+                    .as_ref()
+                    .map(|p| self.judge.variant(g).calendar.code(p.phase)),
+                deadline: g.deadline,
+            })
+            .collect())
+    }
+
+    /// One game in full for the keeper (`herald game show`), found by name in any case;
+    /// `None` if there is no such game.
+    pub async fn game_view(&self, name: &str) -> Result<Option<String>, ServiceError> {
+        let mut tx = self.store.begin().await?;
+        let games = tx.all_games::<judge::Game>().await?;
+        Ok(games
+            .iter()
+            .find(|g| g.name.eq_ignore_ascii_case(name))
+            .map(|g| judge::process::keeper_view(&self.judge, g)))
     }
 
     /// Handles one raw mail in one transaction: dedupe, judge, games, outbox, actions.

@@ -113,16 +113,9 @@ fn ingest_tick_migrate_and_the_keepers_game_views() {
     assert!(ok && out.contains("master: ann@example.org"), "{out}");
     let (ok, out) = herald(&["game", "show", "nosuch", "--config", cfg]);
     assert!(!ok && out.contains("there is no game 'nosuch'"), "{out}");
-    let (ok, out) = herald(&[
-        "tick",
-        "--once",
-        "--config",
-        cfg,
-        "--now",
-        "2026-12-01T11:00:00Z",
-    ]);
+    let (ok, out) = herald(&["tick", "--config", cfg, "--now", "2026-12-01T11:00:00Z"]);
     assert!(ok && out.contains("0 mail(s) read"), "{out}");
-    let (ok, out) = herald(&["tick", "--once", "--config", cfg, "--now", "yesterday"]);
+    let (ok, out) = herald(&["tick", "--config", cfg, "--now", "yesterday"]);
     assert!(!ok && out.contains("--now 'yesterday'"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -89,7 +89,7 @@ fn a_mail_written_just_before_a_crash_is_not_written_twice() {
             std::fs::rename(&written[0], dir.join("out/cur").join(format!("{name}:2,S"))).unwrap();
         }
         // Started again, it sends what is not marked sent: the same mail, found written.
-        let again = herald(&config, &["tick", "--once"], "", None);
+        let again = herald(&config, &["tick"], "", None);
         assert!(again.status.success(), "{}", text(&again));
         assert!(
             text(&again).contains("1 mail(s) written"),
@@ -106,7 +106,7 @@ fn a_mail_written_just_before_a_crash_is_not_written_twice() {
             "{reply}"
         );
         // Nothing is left to send.
-        let later = herald(&config, &["tick", "--once"], "", None);
+        let later = herald(&config, &["tick"], "", None);
         assert!(
             text(&later).contains("0 mail(s) written"),
             "{}",
@@ -120,11 +120,11 @@ fn a_mail_written_just_before_a_crash_is_not_written_twice() {
 #[test]
 fn half_written_outbox_files_are_cleared_at_start() {
     let (dir, config) = setup("tmp");
-    let migrated = herald(&config, &["tick", "--once"], "", None);
+    let migrated = herald(&config, &["tick"], "", None);
     assert!(migrated.status.success(), "{}", text(&migrated));
     let half = dir.join("out/tmp/outbox-000000000001.herald.4242_0");
     std::fs::write(&half, "From: herald <judge@herald.test>\r\nTo: ann@exa").unwrap();
-    let again = herald(&config, &["tick", "--once"], "", None);
+    let again = herald(&config, &["tick"], "", None);
     assert!(again.status.success(), "{}", text(&again));
     assert!(files(&dir.join("out/tmp")).is_empty());
     assert!(files(&dir.join("out/new")).is_empty());
@@ -199,7 +199,7 @@ fn a_judge_address_that_is_no_address_keeps_mail_queued() {
     assert!(files(&dir.join("out/new")).is_empty());
     // Put right, the reply goes out.
     std::fs::write(&config, text_of).unwrap();
-    let again = herald(&config, &["tick", "--once"], "", None);
+    let again = herald(&config, &["tick"], "", None);
     assert!(
         text(&again).contains("1 mail(s) written"),
         "{}",

@@ -20,7 +20,7 @@ async fn imaps_and_imap_starttls_carry_mail() {
         c.imap.host = "localhost".into();
         c.imap.port = imaps;
         c.imap.security = Security::Tls;
-        c.imap.ca_file = ca.clone();
+        c.imap.ca_file = Some(ca.clone().into());
     })
     .await;
     stack.send("p3", &first, "VERSION\n").await;
@@ -33,7 +33,7 @@ async fn imaps_and_imap_starttls_carry_mail() {
         c.imap.host = "localhost".into();
         c.imap.port = stack.imap_port;
         c.imap.security = Security::StartTls;
-        c.imap.ca_file = ca.clone();
+        c.imap.ca_file = Some(ca.clone().into());
     })
     .await;
     stack.send("p4", &second, "VERSION\n").await;
@@ -47,7 +47,7 @@ async fn an_untrusted_certificate_is_refused() {
     let stack = Stack::new("tlsno");
     let imaps = port("HERALD_TEST_IMAPS_PORT");
     let mut config = herald::config::Config::default();
-    config.inbox.kind = "imap".into();
+    config.inbox.kind = herald::config::InboxKind::Imap;
     let dir = std::env::temp_dir().join(format!("herald-tlsno-{}", std::process::id()));
     config.storage.database = dir.join("herald.db");
     config.inbox.maildir = dir.join("inbox");

@@ -20,7 +20,11 @@ fn who(letter: char) -> &'static str {
 /// The game as stored.
 async fn stored(w: &World, name: &str) -> herald::judge::Game {
     let mut tx = w.service.store.begin().await.unwrap();
-    tx.game::<herald::judge::Game>(name).await.unwrap().unwrap()
+    let mut games = tx
+        .games_named::<herald::judge::Game>(&[name.into()])
+        .await
+        .unwrap();
+    games.pop().unwrap()
 }
 
 /// The reply to the Master's mail with this subject.
@@ -78,7 +82,12 @@ fn at(t: &str) -> DateTime<Utc> {
 /// does not have (what a bug in herald could leave behind).
 async fn spoil(w: &World, name: &str) {
     let mut tx = w.service.store.begin().await.unwrap();
-    let mut state = tx.game::<serde_json::Value>(name).await.unwrap().unwrap();
+    let mut state = tx
+        .games_named::<serde_json::Value>(&[name.into()])
+        .await
+        .unwrap()
+        .pop()
+        .unwrap();
     for unit in state["position"]["units"]
         .as_array_mut()
         .unwrap()

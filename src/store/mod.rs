@@ -35,6 +35,12 @@ pub enum StoreError {
         /// Why.
         source: serde_json::Error,
     },
+    /// The schema could not be brought up to date.
+    #[error("applying the migrations: {source}")]
+    Migrate {
+        /// The migrator's error.
+        source: sqlx::migrate::MigrateError,
+    },
     /// The database file's directory could not be made.
     #[error("creating {path}: {source}")]
     Dir {
@@ -118,14 +124,6 @@ impl Store {
                 .await
                 .map_err(db("finding due games"))?;
         Ok(rows.iter().map(|r| r.get::<String, _>(0)).collect())
-    }
-
-    /// The earliest time any game needs attention.
-    pub async fn next_due(&self) -> Result<Option<i64>, StoreError> {
-        sqlx::query_scalar("SELECT MIN(due) FROM games WHERE due IS NOT NULL")
-            .fetch_one(&self.pool)
-            .await
-            .map_err(db("finding the next deadline"))
     }
 
     /// Every game, for the keeper's listing.
@@ -212,18 +210,6 @@ impl Store {
         Ok(())
     }
 
-    /// Keeps a mail that could not be handled, with the reason.
-    pub async fn quarantine(&self, raw: &[u8], reason: &str, now: i64) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO quarantine (received, reason, raw) VALUES (?, ?, ?)")
-            .bind(now)
-            .bind(reason)
-            .bind(raw)
-            .execute(&self.pool)
-            .await
-            .map_err(db("quarantining a mail"))?;
-        Ok(())
-    }
-
     /// A value from the meta table.
     pub async fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
         sqlx::query_scalar("SELECT value FROM meta WHERE key = ?")
@@ -262,53 +248,6 @@ impl Store {
 }
 
 impl Tx {
-    /// Whether a mail with this Message-ID was handled before.
-    pub async fn seen(&mut self, message_id: &str) -> Result<bool, StoreError> {
-        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM mails WHERE message_id = ?")
-            .bind(message_id)
-            .fetch_one(&mut *self.tx)
-            .await
-            .map_err(db("checking a Message-ID"))?;
-        Ok(n > 0)
-    }
-
-    /// Records a mail as handled, with its outcome.
-    pub async fn record_mail(
-        &mut self,
-        message_id: &str,
-        body_hash: &str,
-        sender: &str,
-        now: i64,
-        outcome: &str,
-    ) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO mails (message_id, body_hash, sender, received, outcome) VALUES (?, ?, ?, ?, ?)")
-            .bind(message_id)
-            .bind(body_hash)
-            .bind(sender)
-            .bind(now)
-            .bind(outcome)
-            .execute(&mut *self.tx)
-            .await
-            .map_err(db("recording a mail"))?;
-        Ok(())
-    }
-
-    /// A game by name.
-    pub async fn game<T: DeserializeOwned>(&mut self, name: &str) -> Result<Option<T>, StoreError> {
-        let row: Option<String> = sqlx::query_scalar("SELECT state FROM games WHERE name = ?")
-            .bind(name)
-            .fetch_optional(&mut *self.tx)
-            .await
-            .map_err(db("loading a game"))?;
-        row.map(|state| {
-            serde_json::from_str(&state).map_err(|source| StoreError::Decode {
-                name: name.to_string(),
-                source,
-            })
-        })
-        .transpose()
-    }
-
     /// Every game.
     pub async fn all_games<T: DeserializeOwned>(&mut self) -> Result<Vec<T>, StoreError> {
         let rows = sqlx::query("SELECT name, state FROM games ORDER BY name")
@@ -383,28 +322,6 @@ impl Tx {
             .execute(&mut *self.tx)
             .await
             .map_err(db("logging an action"))?;
-        Ok(())
-    }
-
-    /// How many replies went to an address since `since`; records one more at `now` when
-    /// `record` is set.
-    pub async fn replies_since(&mut self, address: &str, since: i64) -> Result<i64, StoreError> {
-        sqlx::query_scalar("SELECT COUNT(*) FROM replies WHERE address = ? AND at >= ?")
-            .bind(address)
-            .bind(since)
-            .fetch_one(&mut *self.tx)
-            .await
-            .map_err(db("counting replies"))
-    }
-
-    /// Records a reply to an address, for the rate limit.
-    pub async fn record_reply(&mut self, address: &str, now: i64) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO replies (address, at) VALUES (?, ?)")
-            .bind(address)
-            .bind(now)
-            .execute(&mut *self.tx)
-            .await
-            .map_err(db("recording a reply"))?;
         Ok(())
     }
 
@@ -659,5 +576,117 @@ impl Tx {
     /// Commits everything.
     pub async fn commit(self) -> Result<(), StoreError> {
         self.tx.commit().await.map_err(db("committing"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A database made by herald's first, hand-written migrator (both migrations applied,
+    /// recorded in `schema_migrations`), with a game and a queued mail in it.
+    async fn make_old_database(path: &Path) {
+        let options = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))
+            .unwrap()
+            .create_if_missing(true);
+        let pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options)
+            .await
+            .unwrap();
+        sqlx::query("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied INTEGER NOT NULL)")
+            .execute(&pool)
+            .await
+            .unwrap();
+        for (version, sql) in [
+            (1, include_str!("../../migrations/0001_init.sql")),
+            (2, include_str!("../../migrations/0002_delivery.sql")),
+        ] {
+            sqlx::raw_sql(sql).execute(&pool).await.unwrap();
+            sqlx::query(
+                "INSERT INTO schema_migrations (version, applied) VALUES (?, strftime('%s','now'))",
+            )
+            .bind(version)
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+        sqlx::raw_sql(
+            "INSERT INTO games (name, state, status, due, updated) VALUES ('old', '{\"n\":1}', 'running', 5, 1);
+             INSERT INTO outbox (created, recipient, subject, body) VALUES (1, 'ann@example.org', 'Results', 'text');",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        pool.close().await;
+    }
+
+    #[tokio::test]
+    async fn a_database_made_by_the_old_migrator_opens_and_works() {
+        let dir = std::env::temp_dir().join(format!("herald-oldschema-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("old.db");
+        std::fs::create_dir_all(&dir).unwrap();
+        make_old_database(&path).await;
+        // Opened twice: adopted the first time, found up to date the second.
+        for _ in 0..2 {
+            let store = Store::open(&path).await.unwrap();
+            let games = store.games().await.unwrap();
+            assert_eq!(games.len(), 1);
+            assert_eq!(games[0].name, "old");
+            assert_eq!(store.due_games(10).await.unwrap(), ["old"]);
+            let unsent = store.unsent(10, 10).await.unwrap();
+            assert_eq!(unsent.len(), 1);
+            assert_eq!(unsent[0].1.to, "ann@example.org");
+            let versions: Vec<i64> =
+                sqlx::query_scalar("SELECT version FROM _sqlx_migrations ORDER BY version")
+                    .fetch_all(&store.pool)
+                    .await
+                    .unwrap();
+            assert_eq!(versions, [1, 2]);
+            let old: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM sqlite_master WHERE name = 'schema_migrations'",
+            )
+            .fetch_one(&store.pool)
+            .await
+            .unwrap();
+            assert_eq!(old, 0);
+            store.pool.close().await;
+        }
+        // It still takes new state.
+        let store = Store::open(&path).await.unwrap();
+        let mut tx = store.begin().await.unwrap();
+        let state = serde_json::json!({"n": 2});
+        tx.save_game("new", "forming", &state, None, 20)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        let mut tx = store.begin().await.unwrap();
+        let both: Vec<serde_json::Value> =
+            tx.games_named(&["old".into(), "new".into()]).await.unwrap();
+        assert_eq!(both.len(), 2);
+        drop(tx);
+        store.pool.close().await;
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_changed_migration_is_refused() {
+        let dir = std::env::temp_dir().join(format!("herald-changed-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("h.db");
+        let store = Store::open(&path).await.unwrap();
+        sqlx::query("UPDATE _sqlx_migrations SET checksum = x'00' WHERE version = 2")
+            .execute(&store.pool)
+            .await
+            .unwrap();
+        store.pool.close().await;
+        let err = Store::open(&path).await.unwrap_err();
+        assert!(matches!(err, StoreError::Migrate { .. }), "{err}");
+        assert!(
+            err.to_string().starts_with("applying the migrations"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

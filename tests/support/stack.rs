@@ -177,13 +177,13 @@ impl Daemon {
         config.inbox.maildir = dir.join("inbox");
         config.outbox.maildir = dir.join("outbox");
         config.judge.address = format!("judge@{DOMAIN}");
-        config.inbox.kind = "imap".into();
+        config.inbox.kind = herald::config::InboxKind::Imap;
         config.inbox.poll_seconds = 1;
         config.imap.port = stack.imap_port;
         config.imap.security = Security::None;
         config.imap.user = "judge".into();
         config.imap.password = "judgepw".into();
-        config.outbox.kind = "smtp".into();
+        config.outbox.kind = herald::config::OutboxKind::Smtp;
         config.smtp.port = stack.smtp_port;
         config.timing.early_delay = "0m".into();
         tune(&mut config);
