@@ -254,7 +254,7 @@ impl Service {
         Ok(games
             .iter()
             .find(|g| g.name.eq_ignore_ascii_case(name))
-            .map(|g| judge::process::keeper_view(&self.judge, g)))
+            .map(|g| judge::summary::keeper_view(&self.judge, g)))
     }
 
     /// Handles one raw mail in one transaction: dedupe, judge, games, outbox, actions.
@@ -710,7 +710,7 @@ impl Service {
                 tracing::error!(game = %before.name, error = %what, "processing a game failed; it is set aside");
                 *game = before;
                 self.judge
-                    .set_aside(game, &format!("an error of herald's own: {what}"))
+                    .set_aside(game, &format!("an error of herald's own: {what}"), now)
             }
         }
     }

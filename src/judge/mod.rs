@@ -15,18 +15,25 @@
 //! - [`password`]: argon2 hashes.
 
 pub mod board;
+pub mod cmd;
 pub mod command;
 pub mod deadline;
 pub mod dips;
 pub mod game;
+pub mod life;
 pub mod mapinfo;
 pub mod orders;
 pub mod password;
 pub mod process;
 pub mod render;
+pub mod results;
+mod reply;
 pub mod session;
+pub mod summary;
 pub mod text;
 pub mod tick;
+#[cfg(test)]
+pub mod testkit;
 
 use std::collections::BTreeMap;
 
@@ -188,10 +195,8 @@ impl Judge {
     /// Sets a game aside after a fault in herald while processing it: the game is paused with
     /// the reason stored, and its Master and the keeper are told. The caller has put back the
     /// game as it was before the failed attempt.
-    pub fn set_aside(&self, game: &mut Game, reason: &str) -> Effects {
-        game.status = game::Status::Paused;
-        game.pause_reason = Some(format!("set aside by herald: {reason}"));
-        game.ready_at = None;
+    pub fn set_aside(&self, game: &mut Game, reason: &str, now: DateTime<Utc>) -> Effects {
+        game.pause(format!("set aside by herald: {reason}"), now);
         let lines = vec![
             format!("herald failed while processing game '{}' ({reason}).", game.name),
             "So that no other game is held up, this game is paused with its board and orders as they were before the attempt.".to_string(),

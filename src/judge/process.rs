@@ -6,17 +6,13 @@ use chrono::{DateTime, Utc};
 
 use super::deadline::{self, next_deadline};
 use super::game::{Archived, Game, PhaseRecord, SeatState, Status};
-use super::orders::{all_stored, must_act};
+use super::orders::must_act;
+use super::results::{adjudicate, results_mail};
+use super::summary::summary_mails;
 use super::{Effects, Judge};
-use crate::game::calendar::PhaseKind;
-use crate::game::flood::{Claim, MapEvent};
-use crate::game::ids::{PowerId, UnitKind};
-use crate::game::map::Map;
-use crate::game::position::{Position, Unit};
-use crate::game::resolve::{retreat_options, Adjustment, Outcome, RetreatOutcome};
-use crate::game::screen::Command;
-use crate::game::turn::{self, Report};
 use crate::envelope::Outgoing;
+use crate::game::calendar::PhaseKind;
+use crate::game::ids::PowerId;
 
 /// Adjudicates the current phase and moves the game on; returns the mails.
 pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
@@ -39,17 +35,7 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
             played,
         ));
     }
-    game.position = Some(next);
-    game.orders.clear();
-    for seat in &mut game.seats {
-        seat.wait = false;
-        seat.draw = false;
-    }
-    game.ready_at = None;
-    game.reminded = false;
-    game.last_late = None;
-    game.start_after = None;
-    game.waiting = false;
+    game.enter_phase(next);
     let mut effects = Effects::default();
     if before.phase.kind == PhaseKind::Movement && super::dips::played(judge, game) {
         // The dip turn ends with its movement phase: interceptions go out, the ledger resets.
@@ -59,21 +45,19 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     }
     if !winners.is_empty() {
         let names: Vec<String> = winners.iter().map(|&p| map.power(p).name.clone()).collect();
-        game.outcome = Some(format!("Victory for {}", names.join(" and ")));
-        game.status = Status::Finished;
+        game.finish(format!("Victory for {}", names.join(" and ")));
     } else if !drawn.is_empty() {
         let names: Vec<String> = drawn.iter().map(|&p| map.power(p).name.clone()).collect();
-        game.outcome = Some(format!(
+        game.finish(format!(
             "Draw shared by the survivors: {}",
             names.join(", ")
         ));
-        game.status = Status::Finished;
     } else if judge
         .rules(game)
         .last_year
         .is_some_and(|y| game.position.as_ref().is_some_and(|p| p.phase.year > y))
     {
-        game.outcome = Some(if judge.rules(game).survivors_share {
+        let outcome = if judge.rules(game).survivors_share {
             "No power survived the last year: the game ends without a winner".into()
         } else {
             // No winner by then: the supply centres rank the powers.
@@ -89,14 +73,11 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
                 "The game reached its last year; ranked by supply centres: {}",
                 list.join(", ")
             )
-        });
-        game.status = Status::Finished;
+        };
+        game.finish(outcome);
     }
     if game.status != Status::Finished {
         set_deadline(judge, game, now);
-    } else {
-        game.deadline = None;
-        game.grace = None;
     }
     let body = results_mail(judge, game, &code, &text);
     let subject = format!("JUDGE:{} - {code} Results", game.name);
@@ -161,486 +142,7 @@ pub fn set_deadline(judge: &Judge, game: &mut Game, now: DateTime<Utc>) {
             }
         }
     }
-    game.deadline = Some(d);
-    game.grace = Some(deadline::later(
-        d,
-        deadline::minutes(timing.grace).clamp(deadline::SHORTEST, deadline::LONGEST),
-    ));
-}
-
-/// The board after the phase, the results text, the winners, and the powers sharing a draw
-/// when the last year ended with several survivors (Deluge).
-fn adjudicate(judge: &Judge, game: &Game) -> (Position, String, Vec<PowerId>, Vec<PowerId>) {
-    let variant = judge.variant(game);
-    let map = judge.map_of(game);
-    let pos = game.position.as_ref().expect("a running game has a board");
-    let orders = all_stored(judge, game);
-    let rules = judge.rules(game);
-    let t = turn::play_with(variant, &rules, map, pos, &orders);
-    let mut lines = Vec::new();
-    let cal = &variant.calendar;
-    let season = &cal.season(pos.phase).name;
-    let year = cal.show_year(pos.phase.year);
-    lines.push(format!(
-        "{} results for {season} of {year}. ({}.{:03})",
-        pos.phase.kind.name(),
-        game.name,
-        game.history.len() + 1
-    ));
-    lines.push(String::new());
-    match &t.report {
-        Report::Movement {
-            orders,
-            result,
-            destroyed,
-            dip_supports,
-        } => {
-            // njudge's order: by power, then by the unit's province name.
-            let mut sorted: Vec<usize> = (0..orders.len()).collect();
-            sorted.sort_by_key(|&i| {
-                (
-                    orders[i].unit.power,
-                    map.province(orders[i].at).name.clone(),
-                )
-            });
-            for i in sorted {
-                let o = &orders[i];
-                let mut line = format!(
-                    "{}: {}",
-                    map.power(o.unit.power).name,
-                    unit_text(map, o.unit)
-                );
-                line.push_str(&command_text(map, pos, o.command, o.unit.power));
-                let mut notes = Vec::new();
-                match result.outcomes[i] {
-                    Outcome::Bounced => notes.push("bounce"),
-                    Outcome::NoConvoy => notes.push("no convoy"),
-                    Outcome::NoPortage => notes.push("portage disrupted"),
-                    Outcome::Cut => notes.push("cut"),
-                    Outcome::SupportVoid => notes.push("void"),
-                    Outcome::Disrupted => notes.push("disrupted"),
-                    Outcome::NotEmbarked => notes.push("could not board"),
-                    Outcome::StayedAboard => notes.push("stays aboard"),
-                    Outcome::NoShip => notes.push("no army-fleet there"),
-                    Outcome::Aboard => notes.push("bounce, stays aboard"),
-                    Outcome::NotConverted => notes.push("not converted"),
-                    _ => {}
-                }
-                if result.dislodged_by[i].is_some() {
-                    notes.push("dislodged");
-                }
-                if destroyed.contains(&o.unit) {
-                    notes.push("destroyed");
-                }
-                line.push('.');
-                for n in notes {
-                    line.push_str(&format!("  (*{n}*)"));
-                }
-                lines.push(line);
-            }
-            for &(by, p, given) in dip_supports {
-                let Some(u) = pos.unit_at(p) else { continue };
-                let nation = if u.power == by {
-                    String::new()
-                } else {
-                    format!("{} ", map.power(u.power).adjective)
-                };
-                lines.push(format!(
-                    "{}: 4 DIPS SUPPORT {nation}{}.{}",
-                    map.power(by).name,
-                    unit_text(map, u),
-                    if given { "" } else { "  (*void: it moved*)" }
-                ));
-            }
-            for r in &t.rejections {
-                lines.push(format!(
-                    "{}: {} (*void*: {})",
-                    map.power(r.power).name,
-                    r.order,
-                    r.why
-                ));
-            }
-            let after = &t.position;
-            let dislodged: Vec<String> = after
-                .all_dislodged()
-                .map(|(p, d)| {
-                    let options: Vec<String> = retreat_options(map, after, p)
-                        .iter()
-                        .map(|&r| {
-                            map.region(r).coast.map_or_else(
-                                || map.province(map.province_of(r)).name.clone(),
-                                |_| map.region_abbr(r),
-                            )
-                        })
-                        .collect();
-                    format!(
-                        "The {} {} in {} can retreat to {}.",
-                        map.power(d.unit.power).adjective,
-                        super::board::kind_name(d.unit.kind),
-                        map.province(p).name,
-                        options.join(" or ")
-                    )
-                })
-                .chain(destroyed.iter().map(|u| {
-                    format!(
-                        "The {} {} in {} has no place to retreat and is destroyed.",
-                        map.power(u.power).adjective,
-                        super::board::kind_name(u.kind),
-                        map.province(map.province_of(u.region)).name
-                    )
-                }))
-                .collect();
-            if !dislodged.is_empty() {
-                lines.push(String::new());
-                lines.push("The following units were dislodged:".into());
-                lines.extend(dislodged);
-            }
-        }
-        Report::Retreat(outcomes) => {
-            for &(p, outcome) in outcomes {
-                let d = pos.dislodged[p.index()].expect("dislodged unit");
-                let who = format!(
-                    "{}: {}",
-                    map.power(d.unit.power).name,
-                    unit_text(map, d.unit)
-                );
-                lines.push(match outcome {
-                    RetreatOutcome::Retreated(r) => format!("{who} -> {}.", place(map, r)),
-                    RetreatOutcome::Bounced(q) => {
-                        format!("{who} -> {}.  (*bounce, destroyed*)", map.province(q).name)
-                    }
-                    RetreatOutcome::Disbanded => format!("{who} DISBAND."),
-                });
-            }
-        }
-        Report::Adjustment(done) => {
-            for a in done {
-                lines.push(match a {
-                    Adjustment::Built(u) => format!(
-                        "{}: Builds {} {} in {}.",
-                        map.power(u.power).name,
-                        article(u.kind),
-                        super::board::kind_name(u.kind).to_lowercase(),
-                        place(map, u.region)
-                    ),
-                    Adjustment::Removed(u) => format!(
-                        "{}: Removes the {} in {}.",
-                        map.power(u.power).name,
-                        super::board::kind_name(u.kind).to_lowercase(),
-                        place(map, u.region)
-                    ),
-                    Adjustment::RemovedInDisorder(u) => format!(
-                        "{}: Removes the {} in {} (civil disorder).",
-                        map.power(u.power).name,
-                        super::board::kind_name(u.kind).to_lowercase(),
-                        place(map, u.region)
-                    ),
-                    Adjustment::Waived(p) => format!("{}: Build waived.", map.power(*p).name),
-                });
-            }
-        }
-    }
-    // Centres are listed as they stand after the phase (a flood may have changed them).
-    let after_map = judge.map_of_phase(game, t.position.phase);
-    if !t.events.is_empty() {
-        lines.push(String::new());
-        lines.extend(flood_lines(map, after_map, &t.events));
-    }
-    let map = after_map;
-    let after = &t.position;
-    let took_centres = after.owners != pos.owners
-        || (pos.phase.kind != PhaseKind::Adjustment && after.phase.kind == PhaseKind::Adjustment);
-    if took_centres || after.phase.kind == PhaseKind::Adjustment {
-        lines.push(String::new());
-        lines.push("Ownership of supply centers:".into());
-        lines.push(String::new());
-        for p in map.power_ids() {
-            let owned: Vec<&str> = map
-                .centres()
-                .filter(|c| after.owners[c.index()] == Some(p))
-                .map(|c| map.province(c).name.as_str())
-                .collect();
-            if !owned.is_empty() {
-                lines.push(format!("{}: {}.", map.power(p).name, owned.join(", ")));
-            }
-        }
-        let free: Vec<&str> = map
-            .centres()
-            .filter(|c| after.owners[c.index()].is_none())
-            .map(|c| map.province(c).name.as_str())
-            .collect();
-        if !free.is_empty() {
-            lines.push(format!("Unowned: {}.", free.join(", ")));
-        }
-        lines.push(String::new());
-        // After the adjustments the count would announce builds nobody can make now.
-        let counts = if pos.phase.kind == PhaseKind::Adjustment {
-            Vec::new()
-        } else {
-            map.power_ids().collect()
-        };
-        for p in counts {
-            let (c, u) = (after.centre_count(p), after.unit_count(p));
-            if c == 0 && u == 0 {
-                continue;
-            }
-            let diff = c as i32 - u as i32;
-            let what = match diff {
-                d if d > 0 => format!("Builds {d} unit{}", if d == 1 { "" } else { "s" }),
-                d if d < 0 => format!("Removes {} unit{}", -d, if d == -1 { "" } else { "s" }),
-                _ => "Builds 0 units".into(),
-            };
-            lines.push(format!(
-                "{}: {c} Supply centers, {u} Units: {what}.",
-                map.power(p).name
-            ));
-        }
-    }
-    let winners = if t.winners.is_empty() && t.survivors.len() == 1 {
-        t.survivors.clone()
-    } else {
-        t.winners.clone()
-    };
-    let drawn = if t.survivors.len() > 1 {
-        t.survivors.clone()
-    } else {
-        Vec::new()
-    };
-    (t.position, lines.join("\n"), winners, drawn)
-}
-
-/// What the floods did, in words (Deluge): provinces under water, drowned armies,
-/// destroyed and new centres, spaces opened.
-fn flood_lines(before: &Map, after: &Map, events: &[MapEvent]) -> Vec<String> {
-    let name = |p: crate::game::ids::ProvinceId| after.province(p).name.clone();
-    let submerged: Vec<String> = events
-        .iter()
-        .filter_map(|e| match e {
-            MapEvent::Submerged(p) => Some(name(*p)),
-            _ => None,
-        })
-        .collect();
-    let mut out = Vec::new();
-    if !submerged.is_empty() {
-        out.push(format!(
-            "The waters rise: {} {} now sea.",
-            submerged.join(", "),
-            if submerged.len() == 1 { "is" } else { "are" }
-        ));
-    }
-    // Drownings, then destroyed centres, then new centres, then opened spaces.
-    let rank = |e: &MapEvent| match e {
-        MapEvent::Submerged(_) => 0,
-        MapEvent::Drowned(_) => 1,
-        MapEvent::CentreDestroyed { .. } => 2,
-        MapEvent::NewCentre { .. } => 3,
-        MapEvent::Opened(_) => 4,
-    };
-    let mut events = events.to_vec();
-    events.sort_by_key(rank);
-    for e in &events {
-        match *e {
-            MapEvent::Submerged(_) => {}
-            MapEvent::Drowned(u) => out.push(format!(
-                "The {} army in {} drowns.",
-                before.power(u.power).adjective,
-                before.province(before.province_of(u.region)).name
-            )),
-            MapEvent::CentreDestroyed { province, owner } => out.push(format!(
-                "The supply center of {} is destroyed{}.",
-                name(province),
-                owner.map_or(String::new(), |o| format!(
-                    " ({} loses it)",
-                    before.power(o).name
-                ))
-            )),
-            MapEvent::NewCentre {
-                province,
-                owner,
-                claim,
-            } => {
-                let why = match claim {
-                    Claim::Occupied => "its unit stands there",
-                    Claim::LastUnit => "the last to have had a unit there",
-                    Claim::HomeCountry => "it lies in its home country",
-                    Claim::Neutral => "",
-                };
-                out.push(match owner {
-                    Some(o) => format!(
-                        "{} becomes a supply center, controlled by {} ({why}).",
-                        name(province),
-                        after.power(o).name
-                    ),
-                    None => format!("{} becomes a supply center, neutral.", name(province)),
-                });
-            }
-            MapEvent::Opened(p) => out.push(format!("{} can be entered from now on.", name(p))),
-        }
-    }
-    out
-}
-
-fn results_mail(judge: &Judge, game: &Game, code: &str, text: &str) -> String {
-    let variant = judge.variant(game);
-    let tz = deadline::zone(&game.settings.zone);
-    let next_phase = game.position.as_ref().map(|p| {
-        let cal = &variant.calendar;
-        format!(
-            "{} for {} of {}",
-            p.phase.kind.name(),
-            cal.season(p.phase).name,
-            cal.show_year(p.phase.year)
-        )
-    });
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    if let Some(outcome) = &game.outcome {
-        lines.push(String::new());
-        lines.push(format!("{outcome}."));
-    }
-    judge.templates.render(
-        "results.txt",
-        minijinja::context! {
-            header => judge.header(game),
-            title => format!("Results of {code} in '{}':", game.name),
-            lines => lines,
-            over => game.status == Status::Finished,
-            game => game.name,
-            next_phase => next_phase,
-            deadline => game.deadline.map(|d| deadline::show(d, tz)),
-        },
-    )
-}
-
-/// The summary mailed when a game ends: who played what, centre counts year by year.
-pub fn summary_text(judge: &Judge, game: &Game) -> Vec<String> {
-    let variant = judge.variant(game);
-    let map = &variant.map;
-    let mut lines = Vec::new();
-    let through = game
-        .history
-        .last()
-        .map(|h| h.code.clone())
-        .unwrap_or_else(|| "the start".into());
-    lines.push(format!(
-        "Summary of game '{}' through {through}.",
-        game.name
-    ));
-    if let Some(o) = &game.outcome {
-        lines.push(format!("{o}."));
-    }
-    lines.push(String::new());
-    lines.push(format!("Master: {}", game.master.address));
-    lines.push("The powers were played by:".into());
-    for p in map.power_ids() {
-        let players: Vec<String> = game
-            .tenures
-            .iter()
-            .filter(|t| t.power == p)
-            .map(|t| format!("{} (from {})", t.address, t.from))
-            .collect();
-        let state = game.seat_of(p).map(|s| match s.state {
-            SeatState::Playing => "",
-            SeatState::Abandoned => " [abandoned]",
-            SeatState::Disorder => " [civil disorder]",
-        });
-        lines.push(format!(
-            "  {:<10} {}{}",
-            map.power(p).name,
-            players.join(", "),
-            state.unwrap_or("")
-        ));
-    }
-    if !game.centre_counts.is_empty() {
-        lines.push(String::new());
-        lines.push("Supply centres after each year:".into());
-        let mut head = format!("  {:<10}", "");
-        for (year, _, _) in &game.centre_counts {
-            head.push_str(&format!("{year:>7}"));
-        }
-        lines.push(head);
-        for p in map.power_ids() {
-            let mut row = format!("  {:<10}", map.power(p).name);
-            for (_, counts, _) in &game.centre_counts {
-                row.push_str(&format!(
-                    "{:>7}",
-                    counts.get(p.index()).copied().unwrap_or(0)
-                ));
-            }
-            lines.push(row);
-        }
-    }
-    lines
-}
-
-/// The summary to everyone.
-pub fn summary_mails(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Vec<Outgoing> {
-    let lines = summary_text(judge, game);
-    let mails = judge.notice_all(game, "Summary", &lines);
-    if let Some(first) = mails.first() {
-        game.archive.push(Archived {
-            at: now,
-            subject: first.subject.clone(),
-            body: first.body.clone(),
-        });
-    }
-    mails
-}
-
-fn article(kind: UnitKind) -> &'static str {
-    match kind {
-        UnitKind::Army => "an",
-        UnitKind::Fleet | UnitKind::ArmyFleet => "a",
-    }
-}
-
-fn place(map: &Map, r: crate::game::ids::RegionId) -> String {
-    let region = map.region(r);
-    let name = &map.province(region.province).name;
-    match region.coast {
-        Some(c) => format!("{name} ({})", c.abbr()),
-        None => name.clone(),
-    }
-}
-
-fn unit_text(map: &Map, u: Unit) -> String {
-    format!(
-        "{} {}",
-        super::board::kind_name(u.kind),
-        place(map, u.region)
-    )
-}
-
-fn command_text(map: &Map, pos: &Position, c: Command, me: PowerId) -> String {
-    let other = |p: crate::game::ids::ProvinceId| {
-        pos.unit_at(p).map_or_else(
-            || map.province(p).name.clone(),
-            |u| {
-                let nation = if u.power == me {
-                    String::new()
-                } else {
-                    format!("{} ", map.power(u.power).adjective)
-                };
-                format!("{nation}{}", unit_text(map, u))
-            },
-        )
-    };
-    match c {
-        Command::Hold => " HOLD".into(),
-        Command::Move { to, .. } => format!(" -> {}", place(map, to)),
-        Command::SupportHold { target } => format!(" SUPPORT {}", other(target)),
-        Command::SupportMove { from, to, .. } => {
-            format!(" SUPPORT {} -> {}", other(from), map.province(to).name)
-        }
-        Command::Convoy { from, to } => {
-            format!(" CONVOY {} -> {}", other(from), map.province(to).name)
-        }
-        Command::Portage { from, to } => {
-            format!(" PORTAGE {} -> {}", other(from), map.province(to).name)
-        }
-        Command::Convert { to } => format!(" CONVERTS to a fleet on {}", place(map, to)),
-        Command::Embark { fleet } => format!(" EMBARKS on {}", other(fleet)),
-        Command::Disembark { to } => format!(" DISEMBARKS -> {}", place(map, to)),
-    }
+    game.schedule(d, None);
 }
 
 /// Whether the game may be processed early: every power that must act is ready and nobody
@@ -665,60 +167,4 @@ pub fn late_powers(judge: &Judge, game: &Game) -> Vec<PowerId> {
             !in_disorder && !super::orders::ready(judge, game, p)
         })
         .collect()
-}
-
-/// The keeper's full view of a game (`herald game show`).
-pub fn keeper_view(judge: &Judge, game: &Game) -> String {
-    let variant = judge.variant(game);
-    let map = judge.map_of(game);
-    let tz = deadline::zone(&game.settings.zone);
-    let mut out = vec![
-        judge.header(game),
-        format!("status: {}", game.status.word()),
-        format!("master: {}", game.master.address),
-    ];
-    if let Some(pos) = &game.position {
-        out.push(format!("phase: {}", variant.calendar.show(pos.phase)));
-    }
-    if let (Some(d), Some(g)) = (game.deadline, game.grace) {
-        out.push(format!(
-            "deadline: {}; grace ends {}",
-            deadline::show(d, tz),
-            deadline::show(g, tz)
-        ));
-    }
-    out.push(format!("waiting for a replacement: {}", game.waiting));
-    for seat in &game.seats {
-        let power = seat
-            .power
-            .map_or("(unassigned)".to_string(), |p| map.power(p).name.clone());
-        out.push(format!(
-            "seat: {power} {} {:?}{}",
-            seat.member.address,
-            seat.state,
-            if seat.wait { " WAIT" } else { "" }
-        ));
-        if let Some(p) = seat.power {
-            for line in game
-                .orders
-                .get(&p.0)
-                .map(|o| o.lines.clone())
-                .unwrap_or_default()
-            {
-                out.push(format!("    {line}"));
-            }
-        }
-    }
-    for o in &game.observers {
-        out.push(format!("observer: {}", o.address));
-    }
-    out.push(format!(
-        "phases played: {}",
-        game.history
-            .iter()
-            .map(|h| h.code.as_str())
-            .collect::<Vec<_>>()
-            .join(" ")
-    ));
-    out.join("\n") + "\n"
 }

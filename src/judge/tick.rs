@@ -264,13 +264,8 @@ pub fn after_outage(
     } else {
         deadline
     };
-    let Some(kind) = game.phase_kind() else {
-        return effects;
-    };
-    let grace_len = deadline::minutes(game.timing(kind).grace);
-    game.deadline = Some(new_deadline);
-    game.grace = Some(deadline::later(new_deadline, grace_len).max(deadline::later(now, margin)));
-    game.last_late = None;
+    let grace = deadline::later(new_deadline, game.grace_length()).max(deadline::later(now, margin));
+    game.schedule(new_deadline, Some(grace));
     let lines = vec![
         format!("herald was not running from {} to {}.", deadline::show(since, tz), deadline::show(now, tz)),
         format!(

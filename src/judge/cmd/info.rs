@@ -1,0 +1,200 @@
+//! HELP, GET, GET MAP, VERSION, LIST, HISTORY and SUMMARY: what anyone may ask, signed on or not.
+
+use crate::judge::command::Command;
+use crate::judge::game::{PressPolicy, SeatState, Status};
+use crate::judge::render::TOPICS;
+use crate::judge::session::Session;
+use crate::judge::{deadline, orders};
+
+impl Session<'_> {
+    /// Applies a command of this family.
+    pub(in crate::judge) fn info_command(&mut self, line: &str, command: Command) -> bool {
+        let _judge = self.judge;
+        match command {
+            Command::Help => {
+                let text = self.judge.templates.render(
+                    "help/index.txt",
+                    minijinja::context! { judge => &self.judge.address },
+                );
+                self.lines.extend(text.lines().map(str::to_string));
+            }
+            Command::Get(topic) => {
+                if TOPICS.contains(&topic.as_str()) {
+                    let text = self.judge.templates.render(
+                        &format!("help/{topic}.txt"),
+                        minijinja::context! { judge => &self.judge.address },
+                    );
+                    self.lines.extend(text.lines().map(str::to_string));
+                } else {
+                    self.error(
+                        line,
+                        format!("no help topic '{topic}'; topics: {}", TOPICS.join(", ")),
+                    );
+                }
+            }
+            Command::Map(name) => {
+                let name = name.unwrap_or_else(|| "standard".into());
+                let judge = self.judge;
+                let found = match self.games.get(&name.to_ascii_lowercase()) {
+                    Some(g) => Ok((judge.variant(g), judge.map_of(g))),
+                    None => judge
+                        .catalog
+                        .variant(&name)
+                        .map(|v| (v, &v.map))
+                        .map_err(|e| e.to_string()),
+                };
+                match found {
+                    Ok((variant, map)) => {
+                        self.lines
+                            .extend(crate::judge::mapinfo::describe(variant, map));
+                    }
+                    Err(why) => self.error(line, format!("GET MAP: {why}")),
+                }
+            }
+            Command::Version => {
+                self.say(format!(
+                    "herald {} (a play-by-email Diplomacy judge)",
+                    env!("CARGO_PKG_VERSION")
+                ));
+            }
+            Command::List(name) => {
+                self.list(line, name.as_deref());
+            }
+            Command::History(name) => match self.games.get(&name.to_ascii_lowercase()) {
+                None => self.error(line, format!("there is no game '{name}'")),
+                Some(g) if g.archive.is_empty() => {
+                    self.say(format!("Game '{}' has no history yet.", g.name))
+                }
+                Some(g) => {
+                    let mut out = vec![format!("History of game '{}':", g.name)];
+                    for a in &g.archive {
+                        out.push(String::new());
+                        out.push(format!(
+                            "==== {} ({})",
+                            a.subject,
+                            a.at.format("%Y-%m-%d %H:%M UTC")
+                        ));
+                        out.extend(a.body.lines().map(str::to_string));
+                    }
+                    self.lines.extend(out);
+                }
+            },
+            Command::Summary(name) => match self.games.get(&name.to_ascii_lowercase()) {
+                None => self.error(line, format!("there is no game '{name}'")),
+                Some(g) => {
+                    let text = crate::judge::summary::summary_text(self.judge, g);
+                    self.lines.extend(text);
+                }
+            },
+            _ => {}
+        }
+        true
+    }
+    pub(in crate::judge) fn list(&mut self, line: &str, name: Option<&str>) {
+        match name {
+            None => {
+                if self.games.is_empty() {
+                    self.say("No games on this judge yet. Start one with CREATE ?<game> <password> [<variant>].");
+                    return;
+                }
+                self.say(format!(
+                    "{:<13}{:<11}{:<14}{:<8}deadline",
+                    "game", "variant", "status", "phase"
+                ));
+                let rows: Vec<String> = self
+                    .games
+                    .values()
+                    .map(|g| {
+                        let phase = g
+                            .position
+                            .as_ref()
+                            .map(|p| self.judge.variant(g).calendar.code(p.phase))
+                            .unwrap_or_else(|| "-".into());
+                        let dl = g
+                            .deadline
+                            .map(|d| deadline::show(d, deadline::zone(&g.settings.zone)))
+                            .unwrap_or_else(|| "-".into());
+                        let status = if g.status == Status::Forming {
+                            format!(
+                                "forming {}/{}",
+                                g.seats.len(),
+                                self.judge.variant(g).map.powers.len()
+                            )
+                        } else {
+                            g.status.word().to_string()
+                        };
+                        format!(
+                            "{:<13}{:<11}{:<14}{:<8}{dl}",
+                            g.name, g.variant, status, phase
+                        )
+                    })
+                    .collect();
+                self.lines.extend(rows);
+            }
+            Some(name) => {
+                let Some(g) = self.games.get(&name.to_ascii_lowercase()) else {
+                    self.error(line, format!("there is no game '{name}'"));
+                    return;
+                };
+                let judge = self.judge;
+                let variant = judge.variant(g);
+                let map = judge.map_of(g);
+                let mut out = vec![
+                    judge.header(g),
+                    format!("Game '{}': {} ({}).", g.name, g.status.word(), g.variant),
+                ];
+                if let Some(pos) = &g.position {
+                    out.push(format!("Phase: {}.", variant.calendar.show(pos.phase)));
+                }
+                out.push(format!(
+                    "Press: {}{}. {} games.",
+                    match g.settings.press {
+                        PressPolicy::White => "white",
+                        PressPolicy::Grey => "white and grey",
+                        PressPolicy::None => "none",
+                    },
+                    if g.settings.partial {
+                        ", partial allowed"
+                    } else {
+                        ", broadcast only"
+                    },
+                    if g.settings.nmr { "NMR" } else { "NoNMR" }
+                ));
+                if g.status == Status::Forming {
+                    out.push(format!(
+                        "Players joined: {} of {}.",
+                        g.seats.len(),
+                        map.powers.len()
+                    ));
+                } else {
+                    let acting = orders::must_act(judge, g);
+                    for p in map.power_ids() {
+                        let state = match g.seat_of(p).map(|s| s.state) {
+                            Some(SeatState::Abandoned) => {
+                                "abandoned (open for takeover)".to_string()
+                            }
+                            Some(SeatState::Disorder) => "civil disorder".to_string(),
+                            _ if !acting.contains(&p) => "no orders needed".to_string(),
+                            _ if orders::ready(judge, g, p) => "orders in".to_string(),
+                            _ => "orders due".to_string(),
+                        };
+                        let (c, u) = g
+                            .position
+                            .as_ref()
+                            .map_or((0, 0), |pos| (pos.centre_count(p), pos.unit_count(p)));
+                        out.push(format!(
+                            "  {} ({}): {c} centres, {u} units, {state}",
+                            map.power(p).name,
+                            map.power(p).letter
+                        ));
+                    }
+                    if let Some(pos) = &g.position {
+                        out.push(String::new());
+                        out.extend(crate::judge::board::describe(variant, map, pos));
+                    }
+                }
+                self.lines.extend(out);
+            }
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! The Master's hand in a game's life: START, PROCESS, PREVIEW, BECOME, EJECT, ROLLBACK and TERMINATE.
+
+use crate::game::ids::PowerId;
+use crate::judge::command::Command;
+use crate::judge::game::{SeatState, Status, Tenure};
+use crate::judge::session::{Role, Session};
+use crate::judge::{deadline, process};
+
+impl Session<'_> {
+    /// Applies a command of this family.
+    pub(in crate::judge) fn life_command(&mut self, line: &str, command: Command) -> bool {
+        let judge = self.judge;
+        let now = self.now;
+        let _role = self.role;
+        match command {
+            Command::Start => self.start(line),
+            Command::Process { phase, force } => {
+                let g = self.game();
+                if g.status != Status::Running {
+                    self.error(
+                        line,
+                        format!("the game is {}, not running", g.status.word()),
+                    );
+                    return true;
+                }
+                let cal = &judge.variant(g).calendar;
+                let current = g.position.as_ref().expect("running").phase;
+                if let Some(text) = phase {
+                    match cal.parse(&text) {
+                        Ok(p) if p == current => {}
+                        Ok(_) => {
+                            self.error(
+                                line,
+                                format!(
+                                    "the game is at {}, not {}",
+                                    cal.code(current),
+                                    text.trim()
+                                ),
+                            );
+                            return true;
+                        }
+                        Err(e) => {
+                            self.error(line, e.to_string());
+                            return true;
+                        }
+                    }
+                }
+                self.flush_orders();
+                let g = self.game();
+                let late = process::late_powers(judge, g);
+                if !force && !late.is_empty() {
+                    let names: Vec<String> = late
+                        .iter()
+                        .map(|&p| judge.variant(g).map.power(p).name.clone())
+                        .collect();
+                    self.error(line, format!("orders are missing or have errors from: {} (PROCESS! processes with default orders)", names.join(", ")));
+                    return true;
+                }
+                let effects = process::process(judge, self.game_mut(), now);
+                self.effects.mails.extend(effects.mails);
+                self.say("Processed.");
+            }
+            Command::Preview => {
+                if self.game().position.is_none() {
+                    self.error(line, "the game has not started");
+                    return true;
+                }
+                self.flush_orders();
+                let mail = process::preview(judge, self.game());
+                self.effects.mails.push(mail);
+                self.say("A preview of the adjudication is on its way to you.");
+            }
+            Command::Become(letter) => {
+                let g = self.game();
+                let map = judge.map_of(g);
+                match map
+                    .powers
+                    .iter()
+                    .position(|p| p.letter == letter)
+                    .map(|i| PowerId(i as u8))
+                {
+                    Some(p) if g.seat_of(p).is_some() => {
+                        self.flush_orders();
+                        self.role = Role::Power(p);
+                        self.became = Some(p);
+                        self.say(format!(
+                            "You act as {} for the rest of this mail; the player gets a copy.",
+                            map.power(p).name
+                        ));
+                    }
+                    _ => self.error(line, format!("no power with letter {letter} in this game")),
+                }
+            }
+            Command::Eject(letter) => {
+                let g = self.game();
+                let map = judge.map_of(g);
+                match map
+                    .powers
+                    .iter()
+                    .position(|p| p.letter == letter)
+                    .map(|i| PowerId(i as u8))
+                {
+                    Some(p) if g.seat_of(p).is_some() => {
+                        let name = map.power(p).name.clone();
+                        let old = g.seat_of(p).expect("seat").member.address.clone();
+                        let game = g.name.clone();
+                        self.game_mut().seat_of_mut(p).expect("seat").state = SeatState::Abandoned;
+                        let notice = judge.notice(
+                            self.game(),
+                            &old,
+                            "Ejected",
+                            &[format!(
+                                "The Master has removed you from {name} in '{game}'."
+                            )],
+                        );
+                        self.effects.mails.push(notice);
+                        let notices = judge.notice_all(
+                            self.game(),
+                            "Player Ejected",
+                            &[format!(
+                                "{name} is open for takeover: SIGNON {letter}{game} <password>."
+                            )],
+                        );
+                        self.effects.mails.extend(notices);
+                    }
+                    _ => self.error(line, format!("no player for letter {letter} in this game")),
+                }
+            }
+            Command::Rollback(text) => {
+                let g = self.game();
+                let cal = &judge.variant(g).calendar;
+                let code = match cal.parse(&text) {
+                    Ok(p) => cal.code(p),
+                    Err(e) => {
+                        self.error(line, e.to_string());
+                        return true;
+                    }
+                };
+                let Some(i) = g.history.iter().position(|h| h.code == code) else {
+                    self.error(line, format!("{code} is not a phase this game has played"));
+                    return true;
+                };
+                let g = self.game_mut();
+                let board = g.history[i].before.clone();
+                g.enter_phase(board);
+                g.history.truncate(i);
+                g.centre_counts.retain(|(_, _, played)| *played <= i);
+                // The turn is played again from its full allowance (press already sent stays
+                // sent).
+                g.dips = Default::default();
+                g.status = Status::Running;
+                g.outcome = None;
+                g.pause_reason = None;
+                process::set_deadline(judge, g, now);
+                let notices = judge.notice_all(self.game(), &format!("Rollback to {code}"), &[format!("The Master has rolled the game back to {code}. Orders for it are needed again.")]);
+                self.effects.mails.extend(notices);
+            }
+            Command::Terminate => {
+                let g = self.game_mut();
+                g.finish("Terminated by the Master".into());
+                let mails = crate::judge::summary::summary_mails(judge, g, now);
+                self.effects.mails.extend(mails);
+                self.say("The game is terminated.");
+            }
+            _ => {}
+        }
+        true
+    }
+    pub(in crate::judge) fn start(&mut self, line: &str) {
+        let judge = self.judge;
+        let now = self.now;
+        let g = self.game();
+        if g.status != Status::Forming {
+            self.error(line, "the game has already started");
+            return;
+        }
+        let variant = judge.variant(g);
+        let map = &variant.map;
+        let n = map.powers.len();
+        if g.seats.len() < n {
+            self.error(
+                line,
+                format!(
+                    "{} of {n} players have joined; START needs all of them",
+                    g.seats.len()
+                ),
+            );
+            return;
+        }
+        let mut free: Vec<PowerId> = map.power_ids().collect();
+        let mut assigned = vec![None; g.seats.len()];
+        for (i, seat) in g.seats.iter().enumerate() {
+            for c in seat.preference.chars() {
+                if let Some(k) = free.iter().position(|&p| map.power(p).letter == c) {
+                    assigned[i] = Some(free.remove(k));
+                    break;
+                }
+            }
+        }
+        let mut seed = g
+            .name
+            .bytes()
+            .fold(now.timestamp() as u64 ^ 0x9e37_79b9_7f4a_7c15, |h, b| {
+                h.rotate_left(5) ^ b as u64
+            });
+        for a in assigned.iter_mut().filter(|a| a.is_none()) {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let k = (seed % free.len() as u64) as usize;
+            *a = Some(free.remove(k));
+        }
+        let position = variant.opening();
+        let code = variant.calendar.code(position.phase);
+        let g = self.game_mut();
+        for (seat, power) in g.seats.iter_mut().zip(assigned) {
+            seat.power = power;
+        }
+        g.tenures = g
+            .seats
+            .iter()
+            .map(|s| Tenure {
+                power: s.power.expect("assigned"),
+                address: s.member.address.clone(),
+                from: code.clone(),
+            })
+            .collect();
+        g.position = Some(position);
+        g.status = Status::Running;
+        process::set_deadline(judge, g, now);
+        let g = self.game();
+        let tz = deadline::zone(&g.settings.zone);
+        let mut lines = vec![
+            format!(
+                "Game '{}' has started: {}.",
+                g.name,
+                variant
+                    .calendar
+                    .show(g.position.as_ref().expect("set").phase)
+            ),
+            String::new(),
+            "The powers are played by:".to_string(),
+        ];
+        for p in map.power_ids() {
+            let who = g
+                .seat_of(p)
+                .map(|s| s.member.address.clone())
+                .unwrap_or_default();
+            lines.push(format!(
+                "  {:<10} ({}) {who}",
+                map.power(p).name,
+                map.power(p).letter
+            ));
+        }
+        lines.push(String::new());
+        lines.push(format!(
+            "The deadline for orders is {}.",
+            deadline::show(g.deadline.expect("set"), tz)
+        ));
+        lines.push(format!(
+            "Sign on with SIGNON <letter>{} <your password>.",
+            g.name
+        ));
+        let notices = judge.notice_all(g, "Game Starting", &lines);
+        self.effects.mails.extend(notices);
+        self.say("The game has started.");
+    }
+}

@@ -1,0 +1,206 @@
+//! A player's own settings: WAIT, PASSWORD, ADDRESS, ABSENCE, DRAW, PREFERENCE and RESIGN.
+
+use chrono::Duration;
+
+use crate::game::ids::PowerId;
+use crate::judge::command::Command;
+use crate::judge::deadline;
+use crate::judge::game::SeatState;
+use crate::judge::session::{Role, Session};
+
+impl Session<'_> {
+    /// Applies a command of this family.
+    pub(in crate::judge) fn player_command(&mut self, line: &str, command: Command) -> bool {
+        let judge = self.judge;
+        let _now = self.now;
+        let role = self.role;
+        match command {
+            Command::Wait(on) => match role {
+                Role::Power(p) => {
+                    self.game_mut().seat_of_mut(p).expect("seat").wait = on;
+                    self.say(if on {
+                        "WAIT set: the phase will not be processed early."
+                    } else {
+                        "NOWAIT: the phase may be processed early."
+                    });
+                }
+                _ => self.error(line, "only a power sets WAIT"),
+            },
+            Command::Password(pw) => {
+                let hash = judge.passwords.hash(&pw);
+                match role {
+                    Role::Power(p) => {
+                        self.game_mut()
+                            .seat_of_mut(p)
+                            .expect("seat")
+                            .member
+                            .password = hash
+                    }
+                    Role::Joiner(i) => self.game_mut().seats[i].member.password = hash,
+                    Role::Master => self.game_mut().master.password = hash,
+                    Role::Observer => {
+                        let from = self.letter.reply_to.clone();
+                        if let Some(o) = self
+                            .game_mut()
+                            .observers
+                            .iter_mut()
+                            .find(|o| o.address == from)
+                        {
+                            o.password = hash;
+                        }
+                    }
+                    Role::Nobody => {}
+                }
+                self.say("Password changed.");
+            }
+            Command::Address(addr) => {
+                if !addr.contains('@') || addr.contains(char::is_whitespace) {
+                    self.error(line, format!("'{addr}' is not a mail address"));
+                    return true;
+                }
+                if addr.eq_ignore_ascii_case(&judge.address) {
+                    self.error(
+                        line,
+                        format!("{addr} is herald's own address: your mail cannot go there"),
+                    );
+                    return true;
+                }
+                match role {
+                    Role::Power(p) => {
+                        self.game_mut().seat_of_mut(p).expect("seat").member.address = addr.clone()
+                    }
+                    Role::Joiner(i) => self.game_mut().seats[i].member.address = addr.clone(),
+                    Role::Master => self.game_mut().master.address = addr.clone(),
+                    _ => {
+                        self.error(
+                            line,
+                            "observers change their address by observing again from it",
+                        );
+                        return true;
+                    }
+                }
+                self.say(format!("Your mail for this game now goes to {addr}."));
+            }
+            Command::Absence(text) => self.absence(line, &text),
+            Command::NoAbsence => match role {
+                Role::Power(p) => {
+                    self.game_mut()
+                        .seat_of_mut(p)
+                        .expect("seat")
+                        .absences
+                        .clear();
+                    self.say("Your absences are cleared.");
+                }
+                _ => self.error(line, "only a power sets absences"),
+            },
+            Command::Draw(on) => self.draw(line, on),
+            Command::Preference(list) => match role {
+                Role::Joiner(i) => {
+                    self.game_mut().seats[i].preference = list.clone();
+                    self.say(format!("Preference list set: {list}."));
+                }
+                _ => self.error(
+                    line,
+                    "preferences are set before START, after SIGNON ?<game>",
+                ),
+            },
+            Command::Resign => self.resign(line),
+            _ => {}
+        }
+        true
+    }
+    pub(in crate::judge) fn absence(&mut self, line: &str, text: &str) {
+        let Role::Power(p) = self.role else {
+            self.error(line, "only a power sets absences");
+            return;
+        };
+        let tz = deadline::zone(&self.game().settings.zone);
+        let upper = text.to_ascii_uppercase();
+        let Some(i) = upper.find(" TO ") else {
+            self.error(line, "write SET ABSENCE <date> TO <date>");
+            return;
+        };
+        let (from, to) = (&text[..i], &text[i + 4..]);
+        let from = deadline::parse_date(from, self.now, tz);
+        let to = deadline::parse_ahead(to, self.now, tz);
+        match (from, to) {
+            (Ok(a), Ok(b)) if b <= a => self.error(line, "the absence ends before it starts"),
+            (Ok(a), Ok(b)) if b - a > Duration::days(15) => self.error(
+                line,
+                "an absence is at most 15 days; ask the Master for more",
+            ),
+            (Ok(a), Ok(b)) => {
+                let seat = self.game_mut().seat_of_mut(p).expect("seat");
+                if seat.absences.len() >= 3 {
+                    self.error(line, "at most 3 absences; clear them with SET NOABSENCE");
+                    return;
+                }
+                seat.absences.push((a, b));
+                self.say(format!(
+                    "Absence noted: {} to {}. Future deadlines will not fall inside it.",
+                    deadline::show(a, tz),
+                    deadline::show(b, tz)
+                ));
+            }
+            (Err(e), _) | (_, Err(e)) => self.error(line, e),
+        }
+    }
+    pub(in crate::judge) fn draw(&mut self, line: &str, on: bool) {
+        let Role::Power(p) = self.role else {
+            self.error(line, "only a power votes for a draw");
+            return;
+        };
+        self.game_mut().seat_of_mut(p).expect("seat").draw = on;
+        self.say(if on {
+            "Draw vote recorded for this phase."
+        } else {
+            "Draw vote withdrawn."
+        });
+        let judge = self.judge;
+        let g = self.game();
+        let Some(pos) = &g.position else { return };
+        let map = judge.map_of(g);
+        let alive: Vec<PowerId> = map
+            .power_ids()
+            .filter(|&q| pos.unit_count(q) > 0 || pos.centre_count(q) > 0)
+            .collect();
+        let all = alive.iter().all(|&q| g.seat_of(q).is_some_and(|s| s.draw));
+        if on && all {
+            let names: Vec<String> = alive.iter().map(|&q| map.power(q).name.clone()).collect();
+            let now = self.now;
+            let g = self.game_mut();
+            g.finish(format!("Draw among {}", names.join(", ")));
+            let mails = crate::judge::summary::summary_mails(judge, g, now);
+            self.effects.mails.extend(mails);
+            self.log("game drawn by unanimous vote");
+        }
+    }
+    pub(in crate::judge) fn resign(&mut self, line: &str) {
+        match self.role {
+            Role::Power(p) => {
+                let judge = self.judge;
+                let g = self.game_mut();
+                g.seat_of_mut(p).expect("seat").state = SeatState::Abandoned;
+                let map = judge.map_of(g);
+                let (name, letter, game) = (
+                    map.power(p).name.clone(),
+                    map.power(p).letter,
+                    g.name.clone(),
+                );
+                let notices = judge.notice_all(self.game(), "Resignation", &[format!("{name} has resigned; a new player may take it over with SIGNON {letter}{game} <password>.")]);
+                self.effects.mails.extend(notices);
+                self.say(format!("You have resigned {name}."));
+                self.role = Role::Nobody;
+            }
+            Role::Joiner(i) => {
+                self.game_mut().seats.remove(i);
+                self.say("You have left the game.");
+                self.role = Role::Nobody;
+            }
+            _ => self.error(
+                line,
+                "only a player resigns (the Master ends a game with TERMINATE)",
+            ),
+        }
+    }
+}

@@ -1,0 +1,287 @@
+//! PRESS and BROADCAST: white and grey press, to whom it may go and what each copy says.
+
+use crate::envelope::Outgoing;
+use crate::game::ids::PowerId;
+use crate::judge::command::{Command, Recipients};
+use crate::judge::dips;
+use crate::judge::game::{Archived, PressPolicy, SeatState};
+use crate::judge::session::{PressDraft, Role, Session};
+
+impl Session<'_> {
+    /// Applies a command of this family.
+    pub(in crate::judge) fn press_command(&mut self, line: &str, command: Command) -> bool {
+        match command {
+            Command::Press { to, grey } => {
+                self.press = Some(PressDraft {
+                    to,
+                    grey,
+                    lines: Vec::new(),
+                });
+            }
+            Command::EndPress => self.error(line, "ENDPRESS without PRESS"),
+            _ => {}
+        }
+        true
+    }
+    pub(in crate::judge) fn send_press(&mut self) {
+        let Some(draft) = self.press.take() else {
+            return;
+        };
+        let judge = self.judge;
+        let Some(name) = self.game.clone() else {
+            self.error("PRESS", "sign on before sending press");
+            return;
+        };
+        let g = &self.games[&name];
+        let map = judge.map_of(g);
+        let sender_master = self.role == Role::Master && self.became.is_none();
+        let sender = match self.role {
+            Role::Power(p) => map.power(p).name.clone(),
+            Role::Master => "the Master".to_string(),
+            Role::Observer => "an observer".to_string(),
+            _ => {
+                self.error(
+                    "PRESS",
+                    "press comes from a power, the Master or an observer",
+                );
+                return;
+            }
+        };
+        let me = match self.role {
+            Role::Power(p) => Some(map.power(p).letter),
+            Role::Master => Some('M'),
+            _ => None,
+        };
+        // Everyone who could receive press: power letters, M, O.
+        let mut all: Vec<char> = g
+            .seats
+            .iter()
+            .filter(|s| s.state != SeatState::Abandoned)
+            .filter_map(|s| s.power.map(|p| map.power(p).letter))
+            .collect();
+        all.push('M');
+        if !g.observers.is_empty() {
+            all.push('O');
+        }
+        let wanted: Vec<char> = match &draft.to {
+            Recipients::Nobody => {
+                self.error(
+                    "PRESS",
+                    "PRESS without TO sends nothing: write PRESS TO <letters> or BROADCAST",
+                );
+                return;
+            }
+            Recipients::All => all.clone(),
+            Recipients::To(letters) => letters.chars().collect(),
+            Recipients::AllBut(letters) => all
+                .iter()
+                .copied()
+                .filter(|c| !letters.contains(*c))
+                .collect(),
+        };
+        let mut recipients: Vec<char> = Vec::new();
+        for c in wanted {
+            if Some(c) == me || recipients.contains(&c) {
+                continue;
+            }
+            if !all.contains(&c) {
+                self.error(
+                    &format!("PRESS TO {c}"),
+                    format!("'{c}' is no one in this game"),
+                );
+                return;
+            }
+            recipients.push(c);
+        }
+        if recipients.is_empty() {
+            self.error("PRESS", "the press has no recipients");
+            return;
+        }
+        let broadcast = recipients.len() == all.iter().filter(|&&c| Some(c) != me).count();
+        let only_master = recipients == ['M'];
+        if !sender_master && !only_master {
+            if g.settings.press == PressPolicy::None {
+                self.error(
+                    "PRESS",
+                    "press is off in this game: only press to and from the Master is allowed",
+                );
+                return;
+            }
+            if !broadcast && !g.settings.partial {
+                self.error("PRESS", "only broadcast press is allowed in this game");
+                return;
+            }
+            if self.role == Role::Observer {
+                self.error("PRESS", "observers may send press to the Master only");
+                return;
+            }
+        }
+        let grey = draft.grey.unwrap_or(false) && !sender_master;
+        if grey && g.settings.press != PressPolicy::Grey {
+            self.error(
+                "PRESS",
+                "grey press is not allowed in this game (SET PRESS GREY allows it)",
+            );
+            return;
+        }
+        let names: Vec<String> = recipients
+            .iter()
+            .map(|&c| match c {
+                'M' => "the Master".to_string(),
+                'O' => "the observers".to_string(),
+                _ => map
+                    .powers
+                    .iter()
+                    .find(|p| p.letter == c)
+                    .map(|p| p.name.clone())
+                    .unwrap_or_default(),
+            })
+            .collect();
+        let to_text = if broadcast {
+            "everyone".to_string()
+        } else {
+            names.join(", ")
+        };
+        // Grey press names neither its sender nor its other recipients (with seven powers and
+        // six named recipients the seventh is the sender): every recipient's copy is the same
+        // whoever sent it. Only the Master's copy names the sender.
+        let anonymous = if self.role == Role::Observer {
+            "an anonymous observer"
+        } else {
+            "an anonymous power"
+        };
+        let intro = match (grey, broadcast) {
+            (true, true) => format!("Anonymous broadcast in '{}':", g.name),
+            (true, false) => format!("Message from {anonymous} in '{}':", g.name),
+            (false, true) => format!("Broadcast message from {sender} in '{}':", g.name),
+            (false, false) => format!("Message from {sender} to {to_text} in '{}':", g.name),
+        };
+        let what = match (grey, broadcast) {
+            (true, true) => "Broadcast".to_string(),
+            (true, false) => "Press".to_string(),
+            (false, true) => format!("Broadcast from {}", me.unwrap_or('?')),
+            (false, false) => format!("Press from {}", me.unwrap_or('?')),
+        };
+        let subject = judge.subject(g, &what);
+        let mut text = draft.lines;
+        while text.last().is_some_and(|l| l.is_empty()) {
+            text.pop();
+        }
+        let render = |intro: &str| {
+            judge.templates.render(
+                "press.txt",
+                minijinja::context! { header => judge.header(g), intro => intro, lines => &text },
+            )
+        };
+        let body = render(&intro);
+        let mut addresses: Vec<String> = Vec::new();
+        for &c in &recipients {
+            match c {
+                'M' => addresses.push(g.master.address.clone()),
+                'O' => addresses.extend(g.observers.iter().map(|o| o.address.clone())),
+                _ => addresses.extend(
+                    g.seats
+                        .iter()
+                        .filter(|s| {
+                            s.state != SeatState::Abandoned
+                                && s.power.is_some_and(|p| map.power(p).letter == c)
+                        })
+                        .map(|s| s.member.address.clone()),
+                ),
+            }
+        }
+        // A fixed order, whoever sends: by address.
+        addresses.sort();
+        addresses.dedup();
+        // The Master's own copy of grey press names the sender, unless the Master's address
+        // also holds a seat in the game (a Master who plays reads what players read).
+        let master_copy = (grey
+            && recipients.contains(&'M')
+            && !g
+                .seats
+                .iter()
+                .any(|s| s.member.address.eq_ignore_ascii_case(&g.master.address)))
+        .then(|| {
+            render(&format!(
+                "Grey press from {sender} to {to_text} in '{}' (only the Master's copy names the sender):",
+                g.name
+            ))
+        });
+        let master_address = g.master.address.clone();
+        // Mails from one incoming mail arrive together: grey press may not share a recipient
+        // with anything else from this mail that names the sender (white press, a notice of
+        // a return from civil disorder), nor white press follow grey press to one.
+        // (The Master, whose copy names the sender anyway, excepted.)
+        let players: Vec<&String> = addresses
+            .iter()
+            .filter(|a| master_copy.is_none() || **a != master_address)
+            .collect();
+        if grey {
+            let named = players.iter().any(|a| {
+                let sent = self.effects.mails.iter().filter(|m| &m.to == *a).count();
+                sent > self.grey_to.iter().filter(|t| t == a).count()
+            });
+            if named {
+                self.error(
+                    "PRESS",
+                    "grey press was not sent: this mail also sends a recipient something that names you (white press or a notice), and both would arrive together; send grey press in a mail of its own",
+                );
+                return;
+            }
+        } else if players.iter().any(|a| self.grey_to.contains(a)) {
+            self.error(
+                "PRESS",
+                "this press was not sent: it goes to someone who got your grey press from this mail, and both would arrive together; send it in another mail",
+            );
+            return;
+        }
+        // Dip points: press costs 1 to any number of countries; to or from the Master it is
+        // free. It is paid before it goes, or it does not go.
+        let to_powers: Vec<PowerId> = recipients
+            .iter()
+            .filter_map(|c| map.powers.iter().position(|p| p.letter == *c))
+            .map(|i| PowerId(i as u8))
+            .collect();
+        if let (Role::Power(p), true) = (self.role, dips::played(judge, g) && !only_master) {
+            let what = format!("press to {to_text}");
+            let g = self.game_mut();
+            if let Err(why) = dips::spend(judge, g, p, dips::PRESS, what) {
+                self.error("PRESS", format!("{why}: the press was not sent"));
+                return;
+            }
+            g.dips.messages.push(dips::Sent {
+                from: p,
+                to: to_powers,
+                body: format!("{intro}\n\n{}", text.join("\n")),
+                grey,
+            });
+        }
+        for to in addresses {
+            let body = match &master_copy {
+                Some(named) if to == master_address => named.clone(),
+                _ => {
+                    if grey {
+                        self.grey_to.push(to.clone());
+                    }
+                    body.clone()
+                }
+            };
+            self.effects.mails.push(Outgoing {
+                to,
+                subject: subject.clone(),
+                body,
+                in_reply_to: None,
+            });
+        }
+        if recipients.contains(&'O') || broadcast {
+            let (at, subject, body) = (self.now, subject.clone(), body.clone());
+            self.game_mut().archive.push(Archived { at, subject, body });
+        }
+        let how = match (grey, master_copy.is_some()) {
+            (false, _) => "",
+            (true, false) => " (grey: each copy reads as from an anonymous power and lists no recipients)",
+            (true, true) => " (grey: each copy reads as from an anonymous power and lists no recipients; the Master's copy names you)",
+        };
+        self.say(format!("Press sent to {to_text}{how}."));
+    }
+}

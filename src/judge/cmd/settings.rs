@@ -1,0 +1,73 @@
+//! The Master's settings: NMR, press policy, partial press and rule switches.
+
+use crate::judge::command::Command;
+use crate::judge::game::{PressPolicy, Status};
+use crate::judge::session::Session;
+
+impl Session<'_> {
+    /// Applies a command of this family.
+    pub(in crate::judge) fn settings_command(&mut self, line: &str, command: Command) -> bool {
+        let judge = self.judge;
+        let _now = self.now;
+        match command {
+            Command::Nmr(on) => {
+                self.game_mut().settings.nmr = on;
+                let text = if on {
+                    "NMR: at the end of grace, late powers go into civil disorder."
+                } else {
+                    "NoNMR: at the end of grace, late powers are abandoned and the game waits."
+                };
+                self.parameter_change(text.to_string());
+            }
+            Command::PressPolicy(p) => {
+                self.game_mut().settings.press = p;
+                let text = format!(
+                    "Press is now {}.",
+                    match p {
+                        PressPolicy::White => "white only",
+                        PressPolicy::Grey => "white and grey",
+                        PressPolicy::None => "off (only to and from the Master)",
+                    }
+                );
+                self.parameter_change(text);
+            }
+            Command::Partial(on) => {
+                self.game_mut().settings.partial = on;
+                let text = if on {
+                    "Partial press (to some powers) is allowed."
+                } else {
+                    "Only broadcast press is allowed."
+                };
+                self.parameter_change(text.to_string());
+            }
+            Command::Rule(switch) => {
+                let g = self.game();
+                if g.status != Status::Forming {
+                    self.error(line, "rule switches are set before START");
+                    return true;
+                }
+                let mut rules = judge.rules(g);
+                match rules.apply_switch(&switch) {
+                    Ok(()) => {
+                        self.game_mut().rules.push(switch.clone());
+                        self.say(format!("Rule switch set: {switch}."));
+                    }
+                    Err(why) => self.error(line, why),
+                }
+            }
+            Command::UnknownSet(text) => self.error(
+                line,
+                format!("'{text}' is not a setting herald knows (GET master lists them)"),
+            ),
+            _ => {}
+        }
+        true
+    }
+    /// Tells everyone in the game that a setting changed.
+    pub(in crate::judge) fn parameter_change(&mut self, text: String) {
+        let notices = self
+            .judge
+            .notice_all(self.game(), "Parameter Change", &[text]);
+        self.effects.mails.extend(notices);
+    }
+}

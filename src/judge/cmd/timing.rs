@@ -1,0 +1,141 @@
+//! The Master's timing: this phase's deadline, grace and START AFTER, later phases' timing, the zone, PAUSE and RESUME.
+
+use crate::game::calendar::PhaseKind;
+use crate::judge::command::Command;
+use crate::judge::deadline;
+use crate::judge::game::Status;
+use crate::judge::session::Session;
+
+impl Session<'_> {
+    /// Applies a command of this family.
+    pub(in crate::judge) fn timing_command(&mut self, line: &str, command: Command) -> bool {
+        let judge = self.judge;
+        let now = self.now;
+        match command {
+            Command::Pause => {
+                let g = self.game_mut();
+                if g.status != Status::Running {
+                    self.error(line, "only a running game can be paused");
+                    return true;
+                }
+                g.pause("paused by the Master".into(), now);
+                let notices = judge.notice_all(
+                    self.game(),
+                    "Game Paused",
+                    &["The Master has paused the game: deadlines are stopped.".to_string()],
+                );
+                self.effects.mails.extend(notices);
+            }
+            Command::Resume => {
+                let g = self.game_mut();
+                if g.status != Status::Paused {
+                    self.error(line, "the game is not paused");
+                    return true;
+                }
+                let d = g.resume(now);
+                let tz = deadline::zone(&g.settings.zone);
+                let text = format!(
+                    "The Master has resumed the game. The deadline is {}.",
+                    deadline::show(d, tz)
+                );
+                let notices = judge.notice_all(self.game(), "Game Resumed", &[text]);
+                self.effects.mails.extend(notices);
+            }
+            Command::Deadline(text) | Command::Grace(text) | Command::StartAfter(text)
+                if self.game().position.is_none() =>
+            {
+                let _ = text;
+                self.error(line, "the game has not started");
+            }
+            Command::Deadline(text) => {
+                let tz = deadline::zone(&self.game().settings.zone);
+                match deadline::parse_ahead(&text, now, tz) {
+                    Err(e) => self.error(line, e),
+                    Ok(d) => {
+                        let g = self.game_mut();
+                        // Grace keeps its end if that is later than its length after the
+                        // new deadline.
+                        let grace = deadline::later(d, g.grace_length()).max(g.grace.unwrap_or(d));
+                        g.schedule(d, Some(grace));
+                        let text = format!(
+                            "The deadline is now {}; grace ends {}.",
+                            deadline::show(d, tz),
+                            deadline::show(grace, tz)
+                        );
+                        let notices = judge.notice_all(self.game(), "Deadline Adjustment", &[text]);
+                        self.effects.mails.extend(notices);
+                    }
+                }
+            }
+            Command::Grace(text) => {
+                let tz = deadline::zone(&self.game().settings.zone);
+                match deadline::parse_ahead(&text, now, tz) {
+                    Err(e) => self.error(line, e),
+                    Ok(d) if self.game().deadline.is_some_and(|dl| d < dl) => {
+                        self.error(line, "grace cannot end before the deadline")
+                    }
+                    Ok(d) => {
+                        let g = self.game_mut();
+                        if let Some(dl) = g.deadline {
+                            g.schedule(dl, Some(d));
+                        }
+                        let notices = judge.notice_all(
+                            self.game(),
+                            "Grace Adjustment",
+                            &[format!("Grace now ends {}.", deadline::show(d, tz))],
+                        );
+                        self.effects.mails.extend(notices);
+                    }
+                }
+            }
+            Command::StartAfter(text) => {
+                let tz = deadline::zone(&self.game().settings.zone);
+                match deadline::parse_ahead(&text, now, tz) {
+                    Err(e) => self.error(line, e),
+                    Ok(d) => {
+                        let g = self.game_mut();
+                        g.start_after = Some(d);
+                        if g.deadline.is_some_and(|dl| dl < d) {
+                            let grace = g.grace.filter(|gr| *gr >= d);
+                            g.schedule(d, grace);
+                        }
+                        self.say(format!(
+                            "This phase will not be processed before {}.",
+                            deadline::show(d, tz)
+                        ));
+                    }
+                }
+            }
+            Command::Timing(kind, words) => {
+                let words: Vec<&str> = words.iter().map(String::as_str).collect();
+                let g = self.game_mut();
+                let i = match kind {
+                    PhaseKind::Movement => 0,
+                    PhaseKind::Retreat => 1,
+                    PhaseKind::Adjustment => 2,
+                };
+                let mut t = g.settings.timing[i].clone();
+                match deadline::parse_timing(&words, &mut t) {
+                    Ok(()) => {
+                        g.settings.timing[i] = t;
+                        self.say(format!(
+                            "Timing for {} phases changed; it applies from the next such phase.",
+                            kind.name().to_lowercase()
+                        ));
+                    }
+                    Err(e) => self.error(line, e),
+                }
+            }
+            Command::Zone(name) => {
+                if name.parse::<chrono_tz::Tz>().is_err() {
+                    self.error(line, format!("'{name}' is not a time zone; write e.g. Europe/London or America/New_York"));
+                    return true;
+                }
+                self.game_mut().settings.zone = name.clone();
+                self.say(format!("Dates in this game are now shown in {name}."));
+            }
+            _ => {}
+        }
+        true
+    }
+}

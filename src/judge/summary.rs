@@ -1,0 +1,140 @@
+//! What a game looks like as a whole: the summary mailed when it ends (who played what,
+//! centre counts year by year) and the keeper's full view of it.
+
+use chrono::{DateTime, Utc};
+
+use super::deadline::{self};
+use super::game::{Archived, Game, SeatState};
+use super::Judge;
+use crate::envelope::Outgoing;
+
+/// The summary mailed when a game ends: who played what, centre counts year by year.
+pub fn summary_text(judge: &Judge, game: &Game) -> Vec<String> {
+    let variant = judge.variant(game);
+    let map = &variant.map;
+    let mut lines = Vec::new();
+    let through = game
+        .history
+        .last()
+        .map(|h| h.code.clone())
+        .unwrap_or_else(|| "the start".into());
+    lines.push(format!(
+        "Summary of game '{}' through {through}.",
+        game.name
+    ));
+    if let Some(o) = &game.outcome {
+        lines.push(format!("{o}."));
+    }
+    lines.push(String::new());
+    lines.push(format!("Master: {}", game.master.address));
+    lines.push("The powers were played by:".into());
+    for p in map.power_ids() {
+        let players: Vec<String> = game
+            .tenures
+            .iter()
+            .filter(|t| t.power == p)
+            .map(|t| format!("{} (from {})", t.address, t.from))
+            .collect();
+        let state = game.seat_of(p).map(|s| match s.state {
+            SeatState::Playing => "",
+            SeatState::Abandoned => " [abandoned]",
+            SeatState::Disorder => " [civil disorder]",
+        });
+        lines.push(format!(
+            "  {:<10} {}{}",
+            map.power(p).name,
+            players.join(", "),
+            state.unwrap_or("")
+        ));
+    }
+    if !game.centre_counts.is_empty() {
+        lines.push(String::new());
+        lines.push("Supply centres after each year:".into());
+        let mut head = format!("  {:<10}", "");
+        for (year, _, _) in &game.centre_counts {
+            head.push_str(&format!("{year:>7}"));
+        }
+        lines.push(head);
+        for p in map.power_ids() {
+            let mut row = format!("  {:<10}", map.power(p).name);
+            for (_, counts, _) in &game.centre_counts {
+                row.push_str(&format!(
+                    "{:>7}",
+                    counts.get(p.index()).copied().unwrap_or(0)
+                ));
+            }
+            lines.push(row);
+        }
+    }
+    lines
+}
+
+/// The summary to everyone.
+pub fn summary_mails(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Vec<Outgoing> {
+    let lines = summary_text(judge, game);
+    let mails = judge.notice_all(game, "Summary", &lines);
+    if let Some(first) = mails.first() {
+        game.archive.push(Archived {
+            at: now,
+            subject: first.subject.clone(),
+            body: first.body.clone(),
+        });
+    }
+    mails
+}
+
+/// The keeper's full view of a game (`herald game show`).
+pub fn keeper_view(judge: &Judge, game: &Game) -> String {
+    let variant = judge.variant(game);
+    let map = judge.map_of(game);
+    let tz = deadline::zone(&game.settings.zone);
+    let mut out = vec![
+        judge.header(game),
+        format!("status: {}", game.status.word()),
+        format!("master: {}", game.master.address),
+    ];
+    if let Some(pos) = &game.position {
+        out.push(format!("phase: {}", variant.calendar.show(pos.phase)));
+    }
+    if let (Some(d), Some(g)) = (game.deadline, game.grace) {
+        out.push(format!(
+            "deadline: {}; grace ends {}",
+            deadline::show(d, tz),
+            deadline::show(g, tz)
+        ));
+    }
+    out.push(format!("waiting for a replacement: {}", game.waiting));
+    for seat in &game.seats {
+        let power = seat
+            .power
+            .map_or("(unassigned)".to_string(), |p| map.power(p).name.clone());
+        out.push(format!(
+            "seat: {power} {} {:?}{}",
+            seat.member.address,
+            seat.state,
+            if seat.wait { " WAIT" } else { "" }
+        ));
+        if let Some(p) = seat.power {
+            for line in game
+                .orders
+                .get(&p.0)
+                .map(|o| o.lines.clone())
+                .unwrap_or_default()
+            {
+                out.push(format!("    {line}"));
+            }
+        }
+    }
+    for o in &game.observers {
+        out.push(format!("observer: {}", o.address));
+    }
+    out.push(format!(
+        "phases played: {}",
+        game.history
+            .iter()
+            .map(|h| h.code.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    ));
+    out.join("\n") + "\n"
+}
