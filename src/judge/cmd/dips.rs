@@ -101,3 +101,32 @@ impl Session<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::judge::testkit::{judge, mail, reply, start, started, GM};
+
+    #[test]
+    fn dip_commands_need_a_power_in_a_game_with_dip_points() {
+        let j = judge();
+        let mut games = started(&j);
+        let h = mail(
+            &j,
+            &mut games,
+            "bob@example.org",
+            "SIGNON Fg pwF\nINTERCEPT E G\nPROTECT",
+            start(),
+        );
+        let text = &reply(&h, "bob@example.org").body;
+        assert_eq!(
+            text.matches("dip points are not played in this game")
+                .count(),
+            2,
+            "{text}"
+        );
+        let h = mail(&j, &mut games, GM, "SIGNON Mg gmpass\nPROTECT", start());
+        assert!(reply(&h, GM)
+            .body
+            .contains("only a power spends dip points"));
+    }
+}

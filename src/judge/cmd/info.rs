@@ -198,3 +198,53 @@ impl Session<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::judge::testkit::{judge, mail, reply, start, started, GM};
+    use crate::judge::Games;
+
+    #[test]
+    fn anyone_may_ask_without_signing_on() {
+        let j = judge();
+        let mut games = Games::new();
+        let h = mail(
+            &j,
+            &mut games,
+            "x@example.org",
+            "HELP\nVERSION\nLIST",
+            start(),
+        );
+        let body = &reply(&h, "x@example.org").body;
+        assert!(body.contains("herald 0."), "{body}");
+        assert!(body.contains("No games on this judge yet."), "{body}");
+        assert!(h.touched.is_empty(), "asking changes nothing");
+    }
+
+    #[test]
+    fn list_of_a_game_and_errors_name_what_was_wrong() {
+        let j = judge();
+        let mut games = started(&j);
+        let h = mail(
+            &j,
+            &mut games,
+            GM,
+            "LIST g\nGET nosuch\nHISTORY zz",
+            start(),
+        );
+        let body = &reply(&h, GM).body;
+        assert!(body.contains("Game 'g': running (standard)."), "{body}");
+        assert!(
+            body.contains("  England (E): 3 centres, 3 units, orders due"),
+            "{body}"
+        );
+        assert!(
+            body.contains("GET nosuch\n  *** no help topic 'nosuch'"),
+            "{body}"
+        );
+        assert!(
+            body.contains("HISTORY zz\n  *** there is no game 'zz'"),
+            "{body}"
+        );
+    }
+}

@@ -266,3 +266,61 @@ impl Session<'_> {
         self.say("The game has started.");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::judge::game::Status;
+    use crate::judge::testkit::{judge, mail, reply, start, started, GM};
+    use crate::judge::Games;
+
+    #[test]
+    fn start_needs_every_player_and_the_master() {
+        let j = judge();
+        let mut games = Games::new();
+        mail(&j, &mut games, GM, "CREATE ?g gmpass", start());
+        mail(
+            &j,
+            &mut games,
+            "a@example.org",
+            "SIGNON ?g pw\nSTART",
+            start(),
+        );
+        assert_eq!(games["g"].status, Status::Forming);
+        let h = mail(&j, &mut games, GM, "SIGNON Mg gmpass\nSTART", start());
+        assert!(reply(&h, GM)
+            .body
+            .contains("1 of 7 players have joined; START needs all of them"));
+    }
+
+    #[test]
+    fn process_plays_the_phase_and_terminate_ends_the_game() {
+        let j = judge();
+        let mut games = started(&j);
+        let h = mail(&j, &mut games, GM, "SIGNON Mg gmpass\nPROCESS", start());
+        assert!(reply(&h, GM)
+            .body
+            .contains("orders are missing or have errors from: Austria"));
+        let h = mail(&j, &mut games, GM, "SIGNON Mg gmpass\nPROCESS!", start());
+        assert!(h
+            .effects
+            .mails
+            .iter()
+            .any(|m| m.subject.contains("S1901M Results")));
+        assert_eq!(games["g"].history.len(), 1);
+        mail(
+            &j,
+            &mut games,
+            GM,
+            "SIGNON Mg gmpass\nROLLBACK S1901M",
+            start(),
+        );
+        assert!(
+            games["g"].history.is_empty(),
+            "played again from Spring 1901"
+        );
+        mail(&j, &mut games, GM, "SIGNON Mg gmpass\nTERMINATE", start());
+        let g = &games["g"];
+        assert_eq!((g.status, g.deadline), (Status::Finished, None));
+        assert_eq!(g.outcome.as_deref(), Some("Terminated by the Master"));
+    }
+}

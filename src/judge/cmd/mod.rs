@@ -243,3 +243,53 @@ impl Session<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::command::parse_command;
+
+    #[test]
+    fn the_table_names_the_games_to_load_and_who_may_act() {
+        for (line, family, who, names) in [
+            ("LIST", Family::Info, Who::Anyone, Names::All),
+            (
+                "LIST war",
+                Family::Info,
+                Who::Anyone,
+                Names::Game("war".into()),
+            ),
+            (
+                "SIGNON Fwar pw",
+                Family::Signon,
+                Who::Anyone,
+                Names::Game("war".into()),
+            ),
+            (
+                "CREATE ?war pw",
+                Family::Signon,
+                Who::Anyone,
+                Names::Game("war".into()),
+            ),
+            (
+                "SET DEADLINE 2026-12-24",
+                Family::Timing,
+                Who::Master,
+                Names::Nothing,
+            ),
+            ("PROCESS", Family::Life, Who::Master, Names::Nothing),
+            ("SET NMR", Family::Settings, Who::Master, Names::Nothing),
+            ("SIGNOFF", Family::End, Who::Anyone, Names::Nothing),
+        ] {
+            let spec = spec(&parse_command(line));
+            assert_eq!(
+                (spec.family, spec.who, spec.names),
+                (family, who, names),
+                "{line}"
+            );
+        }
+        let spec = spec(&parse_command("A Par-Bur"));
+        assert_eq!(spec.family, Family::Orders);
+        assert!(matches!(spec.who, Who::Signed(seats, _) if seats == [Seat::Power]));
+    }
+}

@@ -85,3 +85,63 @@ impl Session<'_> {
         self.errors |= errors;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::judge::testkit::{judge, mail, reply, start, started};
+
+    const BOB: &str = "bob@example.org"; // France
+
+    #[test]
+    fn orders_are_filed_checked_and_cleared() {
+        let j = judge();
+        let mut games = started(&j);
+        let h = mail(
+            &j,
+            &mut games,
+            BOB,
+            "SIGNON Fg pwF\nA Par-Bur\nA Mar-Mun",
+            start(),
+        );
+        let text = &reply(&h, BOB).body;
+        assert!(text.contains("  A Par - Bur\n"), "{text}");
+        assert!(text.contains("A Mar-Mun\n    *** "), "{text}");
+        assert_eq!(games["g"].orders[&2].lines, ["A Par - Bur"]);
+        let h = mail(&j, &mut games, BOB, "SIGNON Fg pwF\nCLEAR", start());
+        assert!(reply(&h, BOB)
+            .body
+            .contains("your orders for this phase are cleared"));
+        assert!(!games["g"].orders.contains_key(&2));
+    }
+
+    #[test]
+    fn phase_and_who_may_order() {
+        let j = judge();
+        let mut games = started(&j);
+        let h = mail(
+            &j,
+            &mut games,
+            BOB,
+            "SIGNON Fg pwF\nPHASE F1901M\nA Par-Bur\nPHASE S1901M\nA Mar-Bur",
+            start(),
+        );
+        let text = &reply(&h, BOB).body;
+        assert!(
+            text.contains("A Par-Bur\n    *** these orders are for F1901M"),
+            "{text}"
+        );
+        assert!(text.contains("  A Mar - Bur\n"), "{text}");
+        let h = mail(
+            &j,
+            &mut games,
+            crate::judge::testkit::GM,
+            "SIGNON Mg gmpass\nA Par-Bur",
+            start(),
+        );
+        assert!(reply(&h, crate::judge::testkit::GM)
+            .body
+            .contains("not a Master command; to order for a power, BECOME <letter> first"));
+        let h = mail(&j, &mut games, "x@example.org", "A Par-Bur\nCLEAR", start());
+        assert!(reply(&h, "x@example.org").body.contains("sign on first"));
+    }
+}

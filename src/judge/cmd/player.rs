@@ -204,3 +204,70 @@ impl Session<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::judge::game::Status;
+    use crate::judge::testkit::{judge, mail, reply, start, started, SEVEN};
+
+    const BOB: &str = "bob@example.org"; // France
+
+    #[test]
+    fn a_players_own_settings() {
+        let j = judge();
+        let mut games = started(&j);
+        let h = mail(
+            &j,
+            &mut games,
+            BOB,
+            "SIGNON Fg pwF\nSET WAIT\nSET ADDRESS judge@herald.test\nSET ABSENCE 2026-12-10 TO 2027-01-10\nSET PREFERENCE EFG\nSET ADDRESS bob@new.example",
+            start(),
+        );
+        let text = &reply(&h, BOB).body;
+        assert!(text.contains("WAIT set"), "{text}");
+        assert!(text.contains("is herald's own address"), "{text}");
+        assert!(text.contains("an absence is at most 15 days"), "{text}");
+        assert!(text.contains("preferences are set before START"), "{text}");
+        assert!(
+            text.contains("Your mail for this game now goes to bob@new.example."),
+            "{text}"
+        );
+        let seat = &games["g"].seats[1];
+        assert!(seat.wait && seat.member.address == "bob@new.example");
+    }
+
+    #[test]
+    fn a_unanimous_draw_ends_the_game_and_a_resignation_frees_the_seat() {
+        let j = judge();
+        let mut games = started(&j);
+        mail(&j, &mut games, BOB, "SIGNON Fg pwF\nRESIGN", start());
+        assert_eq!(
+            games["g"].seats[1].state,
+            crate::judge::game::SeatState::Abandoned
+        );
+        for (addr, letter) in SEVEN.iter().filter(|(_, l)| *l != 'F') {
+            mail(
+                &j,
+                &mut games,
+                addr,
+                &format!("SIGNON {letter}g pw{letter}\nSET DRAW"),
+                start(),
+            );
+        }
+        assert_eq!(games["g"].status, Status::Running, "France has not voted");
+        mail(
+            &j,
+            &mut games,
+            "new@example.org",
+            "SIGNON Fg newpw\nSET DRAW",
+            start(),
+        );
+        assert_eq!(games["g"].status, Status::Finished);
+        assert!(games["g"]
+            .outcome
+            .as_deref()
+            .unwrap()
+            .starts_with("Draw among Austria, England"));
+        assert_eq!(games["g"].deadline, None);
+    }
+}

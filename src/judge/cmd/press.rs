@@ -285,3 +285,74 @@ impl Session<'_> {
         self.say(format!("Press sent to {to_text}{how}."));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::judge::testkit::{judge, mail, reply, start, started, GM};
+
+    const BOB: &str = "bob@example.org"; // France
+
+    #[test]
+    fn press_goes_where_the_game_allows() {
+        let j = judge();
+        let mut games = started(&j);
+        let h = mail(
+            &j,
+            &mut games,
+            BOB,
+            "SIGNON Fg pwF\nPRESS TO EG\nHello\nENDPRESS",
+            start(),
+        );
+        let to: Vec<&str> = h.effects.mails.iter().map(|m| m.to.as_str()).collect();
+        assert!(
+            to.contains(&"ann@example.org") && to.contains(&"cat@example.org"),
+            "{to:?}"
+        );
+        let copy = h
+            .effects
+            .mails
+            .iter()
+            .find(|m| m.to == "ann@example.org")
+            .unwrap();
+        assert!(
+            copy.body
+                .contains("Message from France to England, Germany in 'g':"),
+            "{}",
+            copy.body
+        );
+        let h = mail(
+            &j,
+            &mut games,
+            BOB,
+            "SIGNON Fg pwF\nPRESS TO E GREY\nPssst\nENDPRESS\nPRESS\nx\nENDPRESS",
+            start(),
+        );
+        let text = &reply(&h, BOB).body;
+        assert!(
+            text.contains("grey press is not allowed in this game"),
+            "{text}"
+        );
+        assert!(text.contains("PRESS without TO sends nothing"), "{text}");
+        mail(
+            &j,
+            &mut games,
+            GM,
+            "SIGNON Mg gmpass\nSET PRESS NONE",
+            start(),
+        );
+        let h = mail(
+            &j,
+            &mut games,
+            BOB,
+            "SIGNON Fg pwF\nPRESS TO E\nHi\nENDPRESS\nPRESS TO M\nTo the GM\nENDPRESS",
+            start(),
+        );
+        let text = &reply(&h, BOB).body;
+        assert!(text.contains("press is off in this game"), "{text}");
+        assert!(h
+            .effects
+            .mails
+            .iter()
+            .any(|m| m.to == GM && m.body.contains("To the GM")));
+    }
+}

@@ -71,3 +71,41 @@ impl Session<'_> {
         self.effects.mails.extend(notices);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::judge::game::PressPolicy;
+    use crate::judge::testkit::{judge, mail, reply, start, started, GM};
+
+    #[test]
+    fn settings_change_with_a_notice_and_rules_only_before_start() {
+        let j = judge();
+        let mut games = started(&j);
+        let h = mail(
+            &j,
+            &mut games,
+            GM,
+            "SIGNON Mg gmpass\nSET NMR\nSET PRESS GREY\nSET RULE remote_builds\nSET FROBNICATE",
+            start(),
+        );
+        let text = &reply(&h, GM).body;
+        assert!(
+            text.contains("rule switches are set before START"),
+            "{text}"
+        );
+        assert!(text.contains("is not a setting herald knows"), "{text}");
+        let g = &games["g"];
+        assert!(g.settings.nmr && g.settings.press == PressPolicy::Grey);
+        let notices = h
+            .effects
+            .mails
+            .iter()
+            .filter(|m| m.subject.contains("Parameter Change"))
+            .count();
+        assert_eq!(
+            notices,
+            2 * 8,
+            "two changes, each to the seven players and the Master"
+        );
+    }
+}

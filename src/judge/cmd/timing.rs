@@ -139,3 +139,76 @@ impl Session<'_> {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use chrono::Duration;
+
+    use crate::judge::game::Status;
+    use crate::judge::testkit::{judge, mail, reply, start, started, GM};
+
+    #[test]
+    fn the_master_moves_the_deadline_and_pauses_the_game() {
+        let j = judge();
+        let mut games = started(&j);
+        let h = mail(
+            &j,
+            &mut games,
+            GM,
+            "SIGNON Mg gmpass\nSET DEADLINE 2026-12-05 18:00\nSET ZONE Mars/Olympus",
+            start(),
+        );
+        let text = &reply(&h, GM).body;
+        assert!(text.contains("'Mars/Olympus' is not a time zone"), "{text}");
+        let g = &games["g"];
+        assert_eq!(
+            g.deadline.unwrap().to_rfc3339(),
+            "2026-12-05T18:00:00+00:00"
+        );
+        assert!(g.grace.unwrap() >= g.deadline.unwrap() + Duration::days(2));
+        mail(&j, &mut games, GM, "SIGNON Mg gmpass\nPAUSE", start());
+        assert_eq!(games["g"].status, Status::Paused);
+        assert_eq!(
+            games["g"].pause_reason.as_deref(),
+            Some("paused by the Master")
+        );
+        let later = start() + Duration::days(20);
+        mail(&j, &mut games, GM, "SIGNON Mg gmpass\nRESUME", later);
+        let g = &games["g"];
+        assert_eq!(g.status, Status::Running);
+        assert_eq!(
+            g.deadline.unwrap() - later,
+            Duration::hours(104),
+            "the time that was left"
+        );
+    }
+
+    #[test]
+    fn only_the_master_sets_times_and_within_limits() {
+        let j = judge();
+        let mut games = started(&j);
+        let h = mail(
+            &j,
+            &mut games,
+            "bob@example.org",
+            "SIGNON Fg pwF\nSET DEADLINE 2026-12-05",
+            start(),
+        );
+        assert!(reply(&h, "bob@example.org")
+            .body
+            .contains("only the Master may do this"));
+        let h = mail(
+            &j,
+            &mut games,
+            GM,
+            "SIGNON Mg gmpass\nSET MOVE NEXT 400d\nSET GRACE 2020-01-01",
+            start(),
+        );
+        let text = &reply(&h, GM).body;
+        assert!(
+            text.contains("'400d' is too long: at most 365 days"),
+            "{text}"
+        );
+        assert!(text.contains("has passed"), "{text}");
+    }
+}
