@@ -10,9 +10,9 @@
 //! negative. When the turn's movement phase is processed, the interceptions are delivered
 //! and the ledger starts again from the full allowance.
 
-use serde::{Deserialize, Serialize};
 
 use super::game::Game;
+use super::ledger::{Sent, Spend};
 use super::Judge;
 use crate::game::ids::PowerId;
 use crate::game::order::Order;
@@ -31,44 +31,6 @@ pub const PROTECT: u32 = 1;
 /// A standing support.
 pub const STANDING_SUPPORT: u32 = 4;
 
-/// One purchase this turn.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Spend {
-    /// The power that paid.
-    pub power: PowerId,
-    /// How many dips.
-    pub cost: u32,
-    /// What for, in words (`press to France`).
-    pub what: String,
-}
-
-/// A message of this turn, kept for the interceptions.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Sent {
-    /// Its sender.
-    pub from: PowerId,
-    /// The powers it went to.
-    pub to: Vec<PowerId>,
-    /// The message as its recipients got it (grey press: the anonymous copy).
-    pub body: String,
-    /// Grey press: its sender is not shown, and an interception must not tell it either.
-    #[serde(default)]
-    pub grey: bool,
-}
-
-/// The dip ledger of the current turn.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Ledger {
-    /// Purchases (press, interceptions, protection); standing supports are counted from the
-    /// orders on file.
-    pub spent: Vec<Spend>,
-    /// Interceptions: who, and the two countries.
-    pub intercepts: Vec<(PowerId, PowerId, PowerId)>,
-    /// Powers whose messages are protected this turn.
-    pub protected: Vec<PowerId>,
-    /// Messages between powers this turn.
-    pub messages: Vec<Sent>,
-}
 
 /// A power's allowance per turn.
 pub fn allowance(judge: &Judge, game: &Game, power: PowerId) -> u32 {
@@ -86,7 +48,7 @@ pub fn played(judge: &Judge, game: &Game) -> bool {
 /// The standing supports a power has on file now, as order texts.
 fn standing_supports(judge: &Judge, game: &Game, power: PowerId) -> Vec<String> {
     let map = judge.map_of(game);
-    super::orders::stored(judge, game, power)
+    super::filed::stored(judge, game, power)
         .into_iter()
         .filter(|o| matches!(o, Order::DipSupport { .. }))
         .map(|o| o.canonical(map))

@@ -214,7 +214,7 @@ pub struct Game {
     pub rules: Vec<String>,
     /// The dip-point ledger of the current turn (games with dip points).
     #[serde(default)]
-    pub dips: super::dips::Ledger,
+    pub dips: super::ledger::Ledger,
     /// Recent wrong passwords at sign-on and the locks they set (see [`super::password`]).
     #[serde(default)]
     pub signon_guard: super::password::Guard,

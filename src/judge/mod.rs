@@ -19,7 +19,9 @@ pub mod cmd;
 pub mod command;
 pub mod deadline;
 pub mod dips;
+pub mod filed;
 pub mod game;
+pub mod ledger;
 pub mod life;
 pub mod mapinfo;
 pub mod orders;
@@ -93,6 +95,9 @@ pub struct Effects {
 
 impl Judge {
     /// A game's variant (a game names only variants the catalog had when it was created).
+    // The fallback is compiled in (`variants/standard.variant.toml`, loaded by
+    // tests/variant_files.rs), so it is always found.
+    #[allow(clippy::expect_used)]
     pub fn variant(&self, game: &Game) -> &Variant {
         self.catalog
             .variant(&game.variant)

@@ -2,6 +2,7 @@
 //! line it came from), stored in canonical form (the last order for a unit wins), echoed in
 //! every reply, and counted for completeness.
 
+use super::filed::stored;
 use super::game::Game;
 use super::Judge;
 use crate::game::calendar::PhaseKind;
@@ -24,28 +25,6 @@ pub fn must_act(judge: &Judge, game: &Game) -> Vec<PowerId> {
             PhaseKind::Retreat => pos.all_dislodged().any(|(_, d)| d.unit.power == p),
             PhaseKind::Adjustment => adjustment_count(pos, p) != 0,
         })
-        .collect()
-}
-
-/// A power's stored orders, parsed.
-pub fn stored(judge: &Judge, game: &Game, power: PowerId) -> Vec<Order> {
-    let map = judge.map_of(game);
-    game.orders
-        .get(&power.0)
-        .map(|o| {
-            o.lines
-                .iter()
-                .filter_map(|l| parse_order(map, l).ok())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// Every power's stored orders, for adjudication.
-pub fn all_stored(judge: &Judge, game: &Game) -> Vec<(PowerId, Order)> {
-    let map = judge.map_of(game);
-    map.power_ids()
-        .flat_map(|p| stored(judge, game, p).into_iter().map(move |o| (p, o)))
         .collect()
 }
 

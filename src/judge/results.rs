@@ -3,7 +3,7 @@
 
 use super::deadline::{self};
 use super::game::{Game, Status};
-use super::orders::all_stored;
+use super::filed::all_stored;
 use super::Judge;
 use crate::game::calendar::PhaseKind;
 use crate::game::flood::{Claim, MapEvent};

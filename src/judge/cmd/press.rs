@@ -249,7 +249,7 @@ impl Session<'_> {
                 self.error("PRESS", format!("{why}: the press was not sent"));
                 return;
             }
-            g.dips.messages.push(dips::Sent {
+            g.dips.messages.push(crate::judge::ledger::Sent {
                 from: p,
                 to: to_powers,
                 body: format!("{intro}\n\n{}", text.join("\n")),
