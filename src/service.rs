@@ -258,6 +258,8 @@ impl Service {
     }
 
     /// Handles one raw mail in one transaction: dedupe, judge, games, outbox, actions.
+    // `ingest_batch` returns one outcome for each mail it is given, so the pop finds one.
+    #[allow(clippy::expect_used)]
     pub async fn ingest(&self, raw: &[u8], now: DateTime<Utc>) -> Result<Ingested, ServiceError> {
         let mut out = self.ingest_batch(&[raw], now).await?;
         Ok(out.pop().expect("one outcome per mail"))
@@ -391,17 +393,12 @@ impl Service {
                 && letter.automatic.is_none()
                 && letter.from != self.judge.address
             {
-                let refusal = Outgoing {
-                    to: letter.reply_to.clone(),
-                    subject: format!("Re: {} [Error Flag]", letter.subject),
-                    body: format!(
-                        ":: Judge: {}\n\nYour mail is {} bytes; herald reads mails of at most {} bytes, so it was not read.\nPlease send your commands as plain text without attachments.\n",
-                        self.judge.address,
-                        raw.len(),
-                        self.config.inbox.max_bytes
-                    ),
-                    in_reply_to: Some(letter.message_id.clone()),
-                };
+                let refusal = judge::incidents::too_large(
+                    &self.judge,
+                    letter,
+                    raw.len(),
+                    self.config.inbox.max_bytes,
+                );
                 let n = reply(refusal, None, &mut mails, &mut replied) as usize;
                 records.push(record("refused: too large"));
                 outcomes.push(Ingested::Handled(n));
@@ -410,24 +407,13 @@ impl Service {
             if let Some(gone) = &letter.bounce_for {
                 tx.record_bounce(gone, letter.automatic.as_deref().unwrap_or("bounce"), ts)
                     .await?;
-                for g in tx.all_games::<judge::Game>().await? {
-                    let role = if g.seats.iter().any(|s| s.member.address == *gone) {
-                        Some("a player")
-                    } else if g.observers.iter().any(|o| o.address == *gone) {
-                        Some("an observer")
-                    } else {
-                        None
-                    };
-                    if let Some(role) = role {
-                        let lines = vec![format!("Mail to {gone} ({role} in '{}') bounced: that address cannot be reached.", g.name)];
-                        mails.push(self.judge.notice(
-                            &g,
-                            &g.master.address,
-                            "Bouncing Address",
-                            &lines,
-                        ));
-                    }
-                }
+                let all: Games = tx
+                    .all_games::<judge::Game>()
+                    .await?
+                    .into_iter()
+                    .map(|g| (g.name.clone(), g))
+                    .collect();
+                mails.extend(judge::incidents::bounced(&self.judge, &all, gone));
                 warn!(address = %gone, "a bounce came back");
                 records.push(record("ignored: a bounce"));
                 outcomes.push(Ingested::Ignored(format!("bounce for {gone}")));
@@ -453,29 +439,12 @@ impl Service {
                     let reason =
                         "herald failed while handling this mail (a bug); it is kept for the keeper";
                     tx.quarantine(raw, reason, ts).await?;
-                    if !self.judge.keeper.is_empty() {
-                        mails.push(Outgoing {
-                            to: self.judge.keeper.clone(),
-                            subject: "herald: a mail was quarantined".into(),
-                            body: format!(
-                                ":: Judge: {}\n\nherald failed while handling a mail from {} (Message-ID {}): {}.\nNothing in it was applied; the sender was told. The mail is kept in the quarantine table.\n",
-                                self.judge.address,
-                                letter.from,
-                                letter.message_id,
-                                panic_text(panic.as_ref())
-                            ),
-                            in_reply_to: None,
-                        });
-                    }
-                    let sorry = Outgoing {
-                        to: letter.reply_to.clone(),
-                        subject: format!("Re: {} [Error Flag]", letter.subject),
-                        body: format!(
-                            ":: Judge: {}\n\nherald could not handle your mail because of an error of its own. Nothing in it was applied.\nThe mail is kept and the keeper will look at it; you may send it again.\n",
-                            self.judge.address
-                        ),
-                        in_reply_to: Some(letter.message_id.clone()),
-                    };
+                    mails.extend(judge::incidents::quarantined(
+                        &self.judge,
+                        letter,
+                        &panic_text(panic.as_ref()),
+                    ));
+                    let sorry = judge::incidents::failed(&self.judge, letter);
                     reply(sorry, None, &mut mails, &mut replied);
                     records.push(record("quarantined"));
                     warn!("mail quarantined after a failure");
@@ -501,12 +470,12 @@ impl Service {
                     .map(|a| (a.game, a.actor, a.what)),
             );
             touched.extend(handled.touched);
-            records.push(record(&handled.outcome));
-            info!(queued, outcome = %handled.outcome, "mail handled");
-            outcomes.push(if handled.outcome.starts_with("ignored") {
-                Ingested::Ignored(handled.outcome)
-            } else {
-                Ingested::Handled(queued)
+            let outcome = handled.outcome.to_string();
+            records.push(record(&outcome));
+            info!(queued, outcome = %outcome, "mail handled");
+            outcomes.push(match handled.outcome {
+                judge::session::Outcome::Handled => Ingested::Handled(queued),
+                judge::session::Outcome::Ignored(_) => Ingested::Ignored(outcome),
             });
         }
         let saves = self.rows(touched.iter().filter_map(|n| games.get(n)));

@@ -21,6 +21,7 @@ pub mod deadline;
 pub mod dips;
 pub mod filed;
 pub mod game;
+pub mod incidents;
 pub mod ledger;
 pub mod life;
 pub mod mapinfo;

@@ -43,6 +43,35 @@ pub fn needed_games(body: &str) -> Needs {
     needs
 }
 
+/// How a mail was taken.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Outcome {
+    /// Read and answered.
+    #[default]
+    Handled,
+    /// Deliberately not answered.
+    Ignored(Ignored),
+}
+
+/// Why a mail is not answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ignored {
+    /// An auto-reply, bounce or mailer daemon (what the mail showed).
+    Automatic(String),
+    /// herald's own mail come back.
+    Own,
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Outcome::Handled => write!(f, "handled"),
+            Outcome::Ignored(Ignored::Automatic(why)) => write!(f, "ignored: {why}"),
+            Outcome::Ignored(Ignored::Own) => write!(f, "ignored: herald's own mail"),
+        }
+    }
+}
+
 /// What handling a mail did.
 #[derive(Clone, Debug, Default)]
 pub struct Handled {
@@ -51,7 +80,7 @@ pub struct Handled {
     /// Games changed (to be written back).
     pub touched: BTreeSet<String>,
     /// How the mail is recorded: handled, or ignored and why.
-    pub outcome: String,
+    pub outcome: Outcome,
     /// The game this mail signed on to with a right password, if any. A forger who only
     /// knows an address cannot sign on, so the reply to such a mail is counted apart from
     /// the per-address reply limit (see `Service::ingest_batch`): junk mail in the
@@ -126,13 +155,13 @@ pub(crate) struct Session<'a> {
 pub fn handle(judge: &Judge, letter: &Letter, games: &mut Games, now: DateTime<Utc>) -> Handled {
     if let Some(why) = &letter.automatic {
         return Handled {
-            outcome: format!("ignored: {why}"),
+            outcome: Outcome::Ignored(Ignored::Automatic(why.clone())),
             ..Handled::default()
         };
     }
     if letter.from.eq_ignore_ascii_case(&judge.address) {
         return Handled {
-            outcome: "ignored: herald's own mail".into(),
+            outcome: Outcome::Ignored(Ignored::Own),
             ..Handled::default()
         };
     }
@@ -161,14 +190,14 @@ pub fn handle(judge: &Judge, letter: &Letter, games: &mut Games, now: DateTime<U
         authenticated: s.game.clone().filter(|_| s.authenticated),
         effects: s.effects,
         touched: s.touched,
-        outcome: "handled".into(),
+        outcome: Outcome::Handled,
     }
 }
 
 impl Session<'_> {
     pub(crate) fn run(&mut self) {
         for (_, line) in typed_lines(&self.letter.body) {
-            if self.press.is_some() {
+            if let Some(press) = self.press.as_mut() {
                 match parse_command(&line) {
                     Command::EndPress => {
                         self.send_press();
@@ -179,7 +208,7 @@ impl Session<'_> {
                         break;
                     }
                     _ => {
-                        self.press.as_mut().expect("open press").lines.push(line);
+                        press.lines.push(line);
                         continue;
                     }
                 }
@@ -214,7 +243,9 @@ impl Session<'_> {
             return;
         }
         let (judge, now) = (self.judge, self.now);
-        let g = self.games.get_mut(&name).expect("loaded");
+        let Some(g) = self.games.get_mut(&name) else {
+            return;
+        };
         if g.status != Status::Running {
             return;
         }
@@ -237,10 +268,16 @@ impl Session<'_> {
         self.lines.push(text.into());
     }
 
+    /// The game signed on to. Only commands that need a sign-on call it (see
+    /// [`super::cmd::spec`]), or CREATE and SIGNON once they have set `game`, which they set
+    /// only to a game of `games` (the one SIGNON or CREATE of the mail; a failed one ends it).
+    #[allow(clippy::expect_used)]
     pub(crate) fn game(&self) -> &Game {
         &self.games[self.game.as_deref().expect("signed on")]
     }
 
+    /// The game signed on to, marked as changed; see [`Session::game`] for why it is there.
+    #[allow(clippy::expect_used)]
     pub(crate) fn game_mut(&mut self) -> &mut Game {
         let name = self.game.clone().expect("signed on");
         self.touched.insert(name.clone());
