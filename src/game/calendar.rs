@@ -38,7 +38,9 @@ impl PhaseKind {
         }
     }
 
-    fn from_word(word: &str) -> Option<PhaseKind> {
+    /// The kind a word names, as players and variant files write it: `movement`, `M`,
+    /// `retreats`, `adjustment`, `builds` (any case).
+    pub fn from_word(word: &str) -> Option<PhaseKind> {
         match word.to_ascii_lowercase().as_str() {
             "m" | "movement" | "move" | "moves" | "movements" => Some(PhaseKind::Movement),
             "r" | "retreat" | "retreats" | "retreating" => Some(PhaseKind::Retreat),
@@ -107,6 +109,45 @@ pub struct PhaseError {
     pub why: String,
 }
 
+/// A year text that could not be understood.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{text}' is not a year of this game: {why}")]
+pub struct YearError {
+    /// The text refused.
+    pub text: String,
+    /// Why.
+    pub why: String,
+}
+
+/// A calendar that cannot be played, as a variant file declares it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CalendarError {
+    /// No seasons at all.
+    #[error("a calendar needs at least one season")]
+    NoSeasons,
+    /// More seasons than a phase can count.
+    #[error("{0} seasons are too many (at most 255)")]
+    TooManySeasons(usize),
+    /// A season's name is not one word of letters.
+    #[error("season '{0}': a season's name is one word of letters (its initial begins the phase codes, S1901M)")]
+    SeasonName(String),
+    /// Two seasons would give the same phase codes.
+    #[error("seasons '{0}' and '{1}' begin with the same letter, so their phase codes would be the same")]
+    SameInitial(String, String),
+    /// A season without phases.
+    #[error("season '{0}' has no phases")]
+    NoPhases(String),
+    /// A season's phases out of order or twice.
+    #[error("season '{0}': its phases come in the order movement, retreat, adjustment, each at most once")]
+    PhaseOrder(String),
+    /// No movement phase in the year: nothing would ever happen.
+    #[error("no season has a movement phase")]
+    NoMovement,
+    /// The start is not a phase of this calendar.
+    #[error("start: {0}")]
+    Start(PhaseError),
+}
+
 impl Calendar {
     /// Spring (movement, retreat), Fall (movement, retreat, centres change hands), Winter
     /// (adjustment), years shown as they are, starting Spring `year`.
@@ -138,39 +179,61 @@ impl Calendar {
         }
     }
 
-    /// The Classical calendar: the standard seasons, starting Spring 273 B.C. (judge year
-    /// 50, years since the death of Alexander), years shown counting down B.C.
-    pub fn classical() -> Calendar {
-        Calendar {
-            years: YearStyle::BeforeChrist { epoch: 323 },
-            ..Calendar::standard(50)
+    /// A calendar from its seasons, checked so that the engine can play it and every phase
+    /// has a code of its own, starting at the phase `start` names (`Winter 1900, Adjustment`,
+    /// `Spring 273 B.C., Movement`, `S1901M`).
+    ///
+    /// A season's name is one word of letters, and no two begin with the same letter (the
+    /// initial begins the phase code: `S1901M`); its phases come in the order movement,
+    /// retreat, adjustment, each at most once; some season has a movement phase.
+    pub fn new(
+        seasons: Vec<Season>,
+        years: YearStyle,
+        start: &str,
+    ) -> Result<Calendar, CalendarError> {
+        if seasons.is_empty() {
+            return Err(CalendarError::NoSeasons);
         }
-    }
-
-    /// Deluge II's calendar: the standard seasons, starting with the adjustments of Winter
-    /// 1900 (every power builds its first units).
-    pub fn deluge() -> Calendar {
-        Calendar {
+        if seasons.len() > usize::from(u8::MAX) {
+            return Err(CalendarError::TooManySeasons(seasons.len()));
+        }
+        for (i, season) in seasons.iter().enumerate() {
+            if season.name.is_empty() || !season.name.chars().all(|c| c.is_ascii_alphabetic()) {
+                return Err(CalendarError::SeasonName(season.name.clone()));
+            }
+            if let Some(other) = seasons[..i]
+                .iter()
+                .find(|o| o.name[..1].eq_ignore_ascii_case(&season.name[..1]))
+            {
+                return Err(CalendarError::SameInitial(
+                    other.name.clone(),
+                    season.name.clone(),
+                ));
+            }
+            if season.phases.is_empty() {
+                return Err(CalendarError::NoPhases(season.name.clone()));
+            }
+            if season.phases.windows(2).any(|w| w[0] >= w[1]) {
+                return Err(CalendarError::PhaseOrder(season.name.clone()));
+            }
+        }
+        if !seasons
+            .iter()
+            .any(|s| s.phases.contains(&PhaseKind::Movement))
+        {
+            return Err(CalendarError::NoMovement);
+        }
+        let mut calendar = Calendar {
+            seasons,
+            years,
             start: Phase {
-                year: 1900,
-                season: 2,
-                kind: PhaseKind::Adjustment,
+                year: 0,
+                season: 0,
+                kind: PhaseKind::Movement,
             },
-            ..Calendar::standard(1901)
-        }
-    }
-
-    /// The world of 1880: the standard seasons from Spring 1880, after an opening phase in
-    /// Winter 1879 where each power chooses its units (builds in its home centres).
-    pub fn world1880() -> Calendar {
-        Calendar {
-            start: Phase {
-                year: 1879,
-                season: 2,
-                kind: PhaseKind::Adjustment,
-            },
-            ..Calendar::standard(1880)
-        }
+        };
+        calendar.start = calendar.parse(start).map_err(CalendarError::Start)?;
+        Ok(calendar)
     }
 
     /// The index of the season with this name (any case).
@@ -216,6 +279,34 @@ impl Calendar {
         match self.years {
             YearStyle::Plain => year.to_string(),
             YearStyle::BeforeChrist { epoch } => format!("{} B.C.", epoch - year),
+        }
+    }
+
+    /// Reads a year as players see it (`1908`, `273 B.C.`, `273 BC`) into the judge year. A
+    /// bare number is the judge year, as in phase codes (`S50M`).
+    pub fn parse_year(&self, text: &str) -> Result<i32, YearError> {
+        let fail = |why: &str| YearError {
+            text: text.trim().to_string(),
+            why: why.to_string(),
+        };
+        let cleaned = text.replace('.', " ").to_ascii_lowercase();
+        let (number, bc) = match cleaned.split_whitespace().collect::<Vec<_>>()[..] {
+            [n] => (n, false),
+            [n, "b", "c"] | [n, "bc"] => (n, true),
+            _ => return Err(fail("expected a year, e.g. '1908' or '273 B.C.'")),
+        };
+        self.judge_year(number, bc).map_err(fail)
+    }
+
+    /// The judge year of a year number as written, `bc` when `B.C.` followed it.
+    fn judge_year(&self, number: &str, bc: bool) -> Result<i32, &'static str> {
+        let shown: i32 = number.parse().map_err(|_| "the year is not a number")?;
+        match (self.years, bc) {
+            (YearStyle::BeforeChrist { epoch }, true) => {
+                epoch.checked_sub(shown).ok_or("the year is out of range")
+            }
+            (YearStyle::Plain, true) => Err("this game's years are not counted B.C."),
+            _ => Ok(shown),
         }
     }
 
@@ -267,14 +358,7 @@ impl Calendar {
         };
         let kind = PhaseKind::from_word(kind_word)
             .ok_or_else(|| fail("unknown phase kind (Movement, Retreat, Adjustment)"))?;
-        let shown: i32 = year_text
-            .parse()
-            .map_err(|_| fail("the year is not a number"))?;
-        let year = match (self.years, bc) {
-            (YearStyle::BeforeChrist { epoch }, true) => epoch - shown,
-            (YearStyle::Plain, true) => return Err(fail("this game's years are not counted B.C.")),
-            _ => shown,
-        };
+        let year = self.judge_year(year_text, bc).map_err(fail)?;
         let season = self
             .seasons
             .iter()
@@ -283,6 +367,7 @@ impl Calendar {
                 name == season_word
                     || (season_word.len() == 1 && name.starts_with(season_word))
                     || (season_word == "autumn" && name == "fall")
+                    || (season_word == "fall" && name == "autumn")
             })
             .ok_or_else(|| fail("unknown season"))?;
         if self.seasons[season].phases.contains(&kind) {
@@ -356,5 +441,77 @@ mod tests {
         assert_eq!(cal.show(cal.next(w)), "Spring 272 B.C., Movement");
         assert_eq!(cal.parse("Spring 272 B.C., Movement").unwrap(), cal.next(w));
         assert_eq!(cal.parse("S51M").unwrap(), cal.next(w));
+    }
+
+    fn season(name: &str, phases: &[PhaseKind]) -> Season {
+        Season {
+            name: name.into(),
+            phases: phases.to_vec(),
+            takes_centres: false,
+        }
+    }
+
+    #[test]
+    fn a_calendar_is_made_from_its_seasons_and_refused_when_it_cannot_be_played() {
+        use PhaseKind::{Adjustment as A, Movement as M, Retreat as R};
+        let standard = Calendar::standard(1901);
+        let made = Calendar::new(standard.seasons.clone(), YearStyle::Plain, "S1901M");
+        assert_eq!(made, Ok(standard));
+        let bc = YearStyle::BeforeChrist { epoch: 323 };
+        let cal = Calendar::new(
+            vec![season("Spring", &[M, R, A])],
+            bc,
+            "Spring 273 BC Movement",
+        )
+        .unwrap();
+        assert_eq!(cal.start.year, 50);
+        assert_eq!(cal.code(cal.next(cal.start)), "S50R");
+        assert_eq!(cal.code(cal.next(cal.next(cal.next(cal.start)))), "S51M");
+
+        let refused = |seasons: Vec<Season>, start: &str| {
+            Calendar::new(seasons, YearStyle::Plain, start).unwrap_err()
+        };
+        assert_eq!(refused(vec![], "S1901M"), CalendarError::NoSeasons);
+        assert_eq!(
+            refused(vec![season("Early Spring", &[M])], "S1901M"),
+            CalendarError::SeasonName("Early Spring".into())
+        );
+        assert_eq!(
+            refused(
+                vec![season("Spring", &[M]), season("summer", &[M])],
+                "S1901M"
+            ),
+            CalendarError::SameInitial("Spring".into(), "summer".into())
+        );
+        assert_eq!(
+            refused(vec![season("Spring", &[])], "S1901M"),
+            CalendarError::NoPhases("Spring".into())
+        );
+        assert_eq!(
+            refused(vec![season("Spring", &[M, M])], "S1901M"),
+            CalendarError::PhaseOrder("Spring".into())
+        );
+        assert_eq!(
+            refused(vec![season("Spring", &[R, A])], "S1901R"),
+            CalendarError::NoMovement
+        );
+        assert!(matches!(
+            refused(vec![season("Spring", &[M])], "W1901A"),
+            CalendarError::Start(_)
+        ));
+    }
+
+    #[test]
+    fn years_are_read_as_shown() {
+        let mut cal = Calendar::standard(50);
+        assert_eq!(cal.parse_year("1908"), Ok(1908));
+        assert!(cal.parse_year("250 B.C.").is_err());
+        assert!(cal.parse_year("nineteen").is_err());
+        cal.years = YearStyle::BeforeChrist { epoch: 323 };
+        assert_eq!(cal.parse_year("250 B.C."), Ok(73));
+        assert_eq!(cal.parse_year("250 bc"), Ok(73));
+        assert_eq!(cal.parse_year("73"), Ok(73));
+        assert!(cal.parse_year("-2147483648 BC").is_err());
+        assert!(cal.parse("Spring -2147483648 B.C. Movement").is_err());
     }
 }

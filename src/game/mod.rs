@@ -6,7 +6,7 @@
 //! - [`map`]: maps as data, their parser, lints and the built-in maps.
 //! - [`calendar`]: seasons, phases, and years as shown.
 //! - [`rules`]: the rule switches variants turn on.
-//! - [`variant`]: map + calendar + rules, by name.
+//! - [`variant`]: map + calendar + rules, by name, read from variant files (`variants/`).
 //! - [`position`]: the board between phases.
 //! - [`order`]: orders as written, their parser and canonical form.
 //! - [`screen`]: orders checked against the board before adjudication.

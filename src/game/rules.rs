@@ -1,8 +1,9 @@
 //! Rule switches: the named options a variant turns on and the engine consults.
 //!
-//! A variant never branches the engine by its name; it sets these values. DPjudge's rule
-//! flags are the model. Switches that only later variants use are here already so their
-//! place in the engine is fixed.
+//! A variant never branches the engine by its name; it sets these values, by name in its
+//! variant file (`rules = [...]`, `variants/FORMAT.md`). DPjudge's rule flags are the model.
+//! Switches that only later variants use are here already so their place in the engine is
+//! fixed.
 
 /// Where a power may build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,6 +15,40 @@ pub enum BuildSites {
     /// In any vacant owned centre, but only while the power still owns one of its home
     /// centres (Classical).
     AnyOwnedWhileHomeHeld,
+}
+
+/// The switches a Master may set, as the refusal of an unknown one lists them.
+const GAME_SWITCHES: &str = "remote_builds, home_builds, victory=N, last_year=N, ocean_convoys, no_ocean_convoys, portage, conversion, army_fleets, fast_ferry_only, several_powers";
+
+/// Every switch, as a variant file may name them: a Master's, and those that shape a variant.
+const ALL_SWITCHES: &str = "remote_builds, home_builds, victory=N, last_year=N, ocean_convoys, no_ocean_convoys, portage, conversion, army_fleets, fast_ferry_only, several_powers, dip_points, remote_builds_while_home_held, survivors_share, free_oceans, ocean_network, unit_choice, victory=majority";
+
+/// Who sets a switch: a Master for one game, or a variant file for every game of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scope {
+    Game,
+    Variant,
+}
+
+/// A rule switch that could not be set.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SwitchError {
+    /// No switch has that name.
+    #[error("unknown rule switch '{switch}' ({known})")]
+    Unknown {
+        /// The switch as written.
+        switch: String,
+        /// The switches that exist there.
+        known: &'static str,
+    },
+    /// The switch exists but its value is wrong.
+    #[error("'{switch}': {why}")]
+    Value {
+        /// The switch as written.
+        switch: String,
+        /// What it needs.
+        why: &'static str,
+    },
 }
 
 /// The set of rule switches for a game.
@@ -84,13 +119,52 @@ impl Rules {
     /// `ocean_convoys`, `no_ocean_convoys`, `portage`. Switches of variants still to come are refused
     /// by name. Names match in any case, with `-` or `_`.
     pub fn apply_switch(&mut self, switch: &str) -> Result<(), String> {
+        self.set(switch, Scope::Game).map_err(|e| e.to_string())
+    }
+
+    /// Sets a switch as a variant file names it: any switch a Master may set, and those that
+    /// shape the variant itself and so are not changed in a running game:
+    /// `remote_builds_while_home_held` (Classical), `survivors_share` (Deluge), `free_oceans`,
+    /// `ocean_network`, `unit_choice`, `victory=majority` (the world of 1880).
+    pub fn apply_variant_switch(&mut self, switch: &str) -> Result<(), SwitchError> {
+        self.set(switch, Scope::Variant)
+    }
+
+    fn set(&mut self, switch: &str, scope: Scope) -> Result<(), SwitchError> {
         let s = switch.to_ascii_lowercase().replace('-', "_");
+        let bad_value = |why: &'static str| SwitchError::Value {
+            switch: switch.to_string(),
+            why,
+        };
+        if scope == Scope::Variant {
+            match s.as_str() {
+                "remote_builds_while_home_held" => {
+                    self.build_sites = BuildSites::AnyOwnedWhileHomeHeld
+                }
+                "survivors_share" => self.survivors_share = true,
+                "free_oceans" => self.free_oceans = true,
+                "ocean_network" => self.ocean_network = true,
+                "unit_choice" => self.unit_choice = true,
+                "victory=majority" => self.victory_majority = true,
+                // The others are a Master's; an unknown one is refused with the whole list.
+                _ => {
+                    return self.set(switch, Scope::Game).map_err(|e| match e {
+                        SwitchError::Unknown { switch, .. } => SwitchError::Unknown {
+                            switch,
+                            known: ALL_SWITCHES,
+                        },
+                        e => e,
+                    })
+                }
+            }
+            return Ok(());
+        }
         if let Some(n) = s.strip_prefix("victory=") {
             let n: usize = n
                 .parse()
-                .map_err(|_| format!("'{switch}': victory=N needs a number of centres"))?;
+                .map_err(|_| bad_value("victory=N needs a number of centres"))?;
             if n == 0 {
-                return Err(format!("'{switch}': victory needs at least one centre"));
+                return Err(bad_value("victory needs at least one centre"));
             }
             self.victory_centres = n;
             return Ok(());
@@ -98,7 +172,7 @@ impl Rules {
         if let Some(y) = s.strip_prefix("last_year=") {
             let y: i32 = y
                 .parse()
-                .map_err(|_| format!("'{switch}': last_year=N needs a judge year (1910)"))?;
+                .map_err(|_| bad_value("last_year=N needs a judge year (1910)"))?;
             self.last_year = Some(y);
             return Ok(());
         }
@@ -114,57 +188,13 @@ impl Rules {
             "several_powers" => self.several_powers = true,
             "dip_points" => self.dip_points = true,
             _ => {
-                return Err(format!(
-                    "unknown rule switch '{switch}' (remote_builds, home_builds, victory=N, last_year=N, ocean_convoys, no_ocean_convoys, portage, conversion, army_fleets, fast_ferry_only, several_powers)"
-                ))
+                return Err(SwitchError::Unknown {
+                    switch: switch.to_string(),
+                    known: GAME_SWITCHES,
+                })
             }
         }
         Ok(())
-    }
-
-    /// Portage: the standard rules, and armies carry fleets over land.
-    pub fn portage() -> Rules {
-        Rules {
-            portage: true,
-            ..Rules::standard()
-        }
-    }
-
-    /// Deluge II: builds in any owned centre, conversion, army-fleets with the fast ferry as
-    /// the only convoy, and the game ends after Winter 1908 with the survivors.
-    pub fn deluge() -> Rules {
-        Rules {
-            build_sites: BuildSites::AnyOwned,
-            conversion: true,
-            army_fleets: true,
-            fast_ferry_only: true,
-            last_year: Some(1908),
-            survivors_share: true,
-            ..Rules::standard()
-        }
-    }
-
-    /// The world of 1880 (Paul Barker): free oceans joined for convoys, unit choice before
-    /// the first turn, victory with more than half the centres, the game over after 1900.
-    pub fn world1880() -> Rules {
-        Rules {
-            free_oceans: true,
-            ocean_network: true,
-            unit_choice: true,
-            victory_majority: true,
-            several_powers: true,
-            dip_points: true,
-            last_year: Some(1900),
-            ..Rules::standard()
-        }
-    }
-
-    /// Classical: builds in any owned centre while one home centre is held; 18 centres win.
-    pub fn classical() -> Rules {
-        Rules {
-            build_sites: BuildSites::AnyOwnedWhileHomeHeld,
-            ..Rules::standard()
-        }
     }
 }
 
@@ -190,5 +220,38 @@ mod tests {
             .unwrap_err()
             .contains("unknown rule switch 'flying'"));
         assert!(r.apply_switch("victory=x").is_err());
+    }
+
+    #[test]
+    fn a_variant_file_sets_the_switches_that_shape_a_variant_and_a_master_does_not() {
+        let mut r = Rules::standard();
+        for s in [
+            "Remote-Builds-While-Home-Held",
+            "survivors_share",
+            "free_oceans",
+            "ocean_network",
+            "unit_choice",
+            "victory=majority",
+            "portage",
+        ] {
+            r.apply_variant_switch(s).unwrap();
+        }
+        assert_eq!(r.build_sites, BuildSites::AnyOwnedWhileHomeHeld);
+        assert!(r.survivors_share && r.free_oceans && r.ocean_network && r.unit_choice);
+        assert!(r.victory_majority && r.portage);
+        let err = r.apply_variant_switch("flying").unwrap_err();
+        assert!(
+            matches!(&err, SwitchError::Unknown { switch, known } if switch == "flying" && known.contains("unit_choice")),
+            "{err}"
+        );
+        assert_eq!(
+            r.apply_variant_switch("victory=x").unwrap_err().to_string(),
+            "'victory=x': victory=N needs a number of centres"
+        );
+        let mut game = Rules::standard();
+        let refused = game.apply_switch("unit_choice").unwrap_err();
+        assert!(refused.starts_with("unknown rule switch 'unit_choice' (remote_builds,"));
+        assert!(!refused.contains("free_oceans"), "{refused}");
+        assert!(game.apply_switch("victory=majority").is_err());
     }
 }

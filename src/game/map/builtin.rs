@@ -12,17 +12,13 @@ pub const DELUGE: &str = include_str!("../../../maps/deluge.map");
 /// herald's reconstruction of the world map of 1880 (Paul Barker's variant).
 pub const WORLD1880: &str = include_str!("../../../maps/world1880.map");
 
-/// Every built-in map as (name, source text).
-pub const ALL: &[(&str, &str)] = &[
-    ("standard", STANDARD),
-    ("classical", CLASSICAL),
-    ("deluge", DELUGE),
-    ("world1880", WORLD1880),
-];
-
-/// The source text of a built-in map by name (any case).
+/// The source text of a built-in map by the name its `map` line gives (any case).
 pub fn source(name: &str) -> Option<&'static str> {
-    ALL.iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(name))
-        .map(|(_, text)| *text)
+    match name.to_ascii_lowercase().as_str() {
+        "standard" => Some(STANDARD),
+        "classical" => Some(CLASSICAL),
+        "deluge" => Some(DELUGE),
+        "world1880" => Some(WORLD1880),
+        _ => None,
+    }
 }
