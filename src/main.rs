@@ -58,8 +58,8 @@ enum Command {
         /// Print each case's name as it passes too.
         #[arg(long)]
         verbose: bool,
-        /// A directory of extra map files (`*.map`): they add variants, or replace the map
-        /// of the built-in variant of the same name.
+        /// A directory of extra map files (`*.map`) and variant files (`*.variant.toml`):
+        /// they add variants, or replace the built-in ones of the same name.
         #[arg(long, value_name = "DIR")]
         maps: Option<PathBuf>,
     },
