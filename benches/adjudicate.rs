@@ -8,6 +8,9 @@
 //! check the orders against the board, then adjudicate. The scenarios are the case files
 //! `tests/cases/bench_*.txt`, so `cargo test` also checks their results.
 
+// Bench code throughout: a panic is a failed run with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 use std::hint::black_box;
 use std::path::Path;
 

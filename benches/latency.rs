@@ -3,6 +3,9 @@
 //! its mailbox with IDLE. Needs the mail stack: `scripts/bench-latency` starts it, runs
 //! this, and stops it.
 
+// Bench code throughout: a panic is a failed run with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 

@@ -12,6 +12,9 @@
 //! argon2 run (about 5 ms here), later ones hit the verification cache. These runs measure
 //! that steady state.
 
+// Bench code throughout: a panic is a failed run with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 use std::time::{Duration as StdDuration, Instant};
 
 use chrono::{DateTime, Duration, Utc};

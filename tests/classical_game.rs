@@ -2,6 +2,9 @@
 //! Fall and Winter 273 B.C., replies and results in B.C. years, phase codes counted from
 //! Alexander (273 B.C. is year 50), and a PHASE line in either form.
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 mod support;
 
 use chrono::Duration;

@@ -2,6 +2,9 @@
 //! and the data files' names, the Nile, Rhodes, and a coastal neighbour that is no fleet
 //! neighbour.
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 use herald::game::ids::UnitKind;
 use herald::game::map::{Map, Terrain};
 use herald::game::variant::Variant;

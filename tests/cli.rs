@@ -1,5 +1,8 @@
 //! The `herald` command as a keeper runs it.
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 use std::process::Command;
 
 fn herald(args: &[&str]) -> (bool, String) {

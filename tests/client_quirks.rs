@@ -3,6 +3,9 @@
 //! my iPhone" footer), and the spellings players type for provinces on every built-in map:
 //! all read as the player meant (issue 13, point 6).
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 mod support;
 
 use herald::game::map::{builtin, normalize, spellings, Map, MapSource};

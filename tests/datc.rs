@@ -1,6 +1,9 @@
 //! The DATC v3.0 cases (sections 6.A to 6.J) as herald writes them in `tests/cases/`, and
 //! jDip's older case file as a cross-check.
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 use std::path::Path;
 
 use herald::cases::{parse_cases, run_case};

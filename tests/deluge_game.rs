@@ -2,6 +2,9 @@
 //! builds with unit choice, a conversion, an army that embarks, sails and lands in one move,
 //! and the first floods (an army drowns, London's centre is destroyed, Wales becomes a centre).
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 mod support;
 
 use chrono::Duration;

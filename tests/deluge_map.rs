@@ -4,6 +4,9 @@
 //! exceptions are the standard board's own canals and straits (Kiel, Constantinople,
 //! Denmark, Sweden), which stay as they are.
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 use std::collections::BTreeSet;
 
 use herald::game::ids::ProvinceId;

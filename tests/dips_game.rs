@@ -3,6 +3,9 @@
 //! interception aimed at two countries of one player, standing supports, the balance in
 //! every reply, the allowance starting again next turn, and two mails at once.
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 mod support;
 
 use support::{find, to, World};

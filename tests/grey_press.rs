@@ -4,6 +4,9 @@
 //! sender; nothing else from the same mail that names the sender goes along with it; and an
 //! interception shows grey press anonymous, without narrowing its sender.
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 mod support;
 
 use support::{find, start_game, to, Sent, World, SEVEN};

@@ -5,6 +5,9 @@
 //! nor each other; `main.rs` never touches the store; and no modules import each other in a
 //! circle (a parent naming its own children does not count).
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 

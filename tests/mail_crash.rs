@@ -5,6 +5,9 @@
 //! game"), and every reply arrives, once: a resend after a crash during sending keeps its
 //! Message-ID, so the player's mailbox holds one distinct reply.
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 mod support;
 
 use std::process::{Child, Command, Stdio};

@@ -3,6 +3,9 @@
 //! sent) is not written again; half-written files in `outbox/tmp` are cleared at start;
 //! a mail whose From is no address gets no answer; a qmail bounce marks its address.
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

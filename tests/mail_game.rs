@@ -4,6 +4,9 @@
 //! a late notice and goes into civil disorder; a retreat, builds, a PREVIEW, a ROLLBACK, and
 //! the summary.
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 mod support;
 
 use chrono::Duration;

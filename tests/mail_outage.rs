@@ -2,6 +2,9 @@
 //! the SMTP server stops while a reply is due and comes back — the reply arrives, once;
 //! Dovecot stops and comes back — herald reconnects by itself and answers new mail.
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 mod support;
 
 use std::os::unix::fs::chown;

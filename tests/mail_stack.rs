@@ -4,6 +4,9 @@
 //! daemon reads its own mailbox over IMAP (IDLE) and sends by SMTP. Three phases are played,
 //! press included.
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 mod support;
 
 use support::stack::{Daemon, Stack, DOMAIN};

@@ -4,6 +4,9 @@
 //! (The SMTP side's TLS is not tested here: the test OpenSMTPD 6.8 cannot do TLS on
 //! OpenSSL 3.)
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 mod support;
 
 use herald::mail::security::Security;

@@ -1,6 +1,9 @@
 //! A Portage game by mail through one year: CREATE by mail, a fleet carried over Kiel in
 //! the Fall with its order echoed in canonical form, and the Winter builds.
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 mod support;
 
 use chrono::Duration;

@@ -1,6 +1,9 @@
 //! The mail exchange shown in the README is the one herald really has: the example mail is
 //! handed to a fresh judge and its reply compared with the README's text.
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 mod support;
 
 use support::{to, World};

@@ -3,6 +3,9 @@
 //! to the holder and the Master; herald's hourly budget of password checks refuses further
 //! sign-ons as busy; and junk mail in a player's name cannot use up the replies to them.
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 mod support;
 
 use chrono::Duration;

@@ -1,6 +1,9 @@
 //! The standard map checked as data: counts, coasts, and every edge against njudge's
 //! independently typed `map.txt` (read from the shared reference, never copied).
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 use std::collections::BTreeSet;
 use std::path::Path;
 

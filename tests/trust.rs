@@ -3,6 +3,9 @@
 //! player who ordered, PHASE applies to the lines after it, a reused Message-ID is never a
 //! reason to drop a mail, and a clock the keeper sets is not an outage.
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 mod support;
 
 use chrono::{DateTime, Duration, Utc};

@@ -3,6 +3,9 @@
 //! never panics and never leaves a unit where it cannot stand (an army at sea, an
 //! army-fleet ashore, a fleet on a coast that is gone) or filed under another province.
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 use herald::game::ids::{PowerId, UnitKind};
 use herald::game::map::Map;
 use herald::game::order::parse_order;

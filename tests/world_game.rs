@@ -3,6 +3,9 @@
 //! password for each), the unit-choice phase, fleets sharing an ocean, GET MAP, and press
 //! metered in dip points.
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 mod support;
 
 use chrono::Duration;

@@ -100,7 +100,7 @@ pub fn parse_cases(text: &str) -> Result<Vec<Case>, CaseFileError> {
                     section = Section::None;
                 }
                 ("END", Some(_)) => {
-                    cases.push(current.take().expect("current case"));
+                    cases.extend(current.take());
                     section = Section::None;
                 }
                 (_, None) => {

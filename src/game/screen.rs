@@ -270,7 +270,8 @@ fn check_one(
     }
     let unit = own_unit(map, pos, power, here)?;
     let command = match action {
-        Action::Disembark { .. } => unreachable!("landings are checked above"),
+        // Landings return above, before the unit check; this keeps the match total.
+        Action::Disembark { to } => return landing(map, rules, pos, power, here, *to),
         Action::Convert { coast } => convert(map, rules, unit, here, *coast)?,
         Action::Embark { fleet } => embark(map, rules, pos, unit, here, fleet.province)?,
         Action::Hold => Command::Hold,
@@ -751,8 +752,9 @@ fn portage_move(
             map.abbr(p)
         ));
     }
-    let first = via[0];
-    let last = *via.last().expect("a route");
+    let (Some(&first), Some(&last)) = (via.first(), via.last()) else {
+        return Err("a portage names the land it crosses".into());
+    };
     if !map.water_neighbours(here).contains(&first) {
         return Err(format!(
             "{} is not off the coast of {}",

@@ -88,6 +88,12 @@ pub fn parse_ahead(text: &str, now: DateTime<Utc>, tz: Tz) -> Result<DateTime<Ut
     Ok(t)
 }
 
+/// The time of a date written without one: its last minute (checked when herald is compiled).
+const LAST_MINUTE: NaiveTime = match NaiveTime::from_hms_opt(23, 59, 0) {
+    Some(t) => t,
+    None => panic!("23:59 is a time"),
+};
+
 /// A date as players write it, in the game's zone: `2026-12-24`, `2026-12-24 18:00`,
 /// `24 Dec 2026`, `Dec 24 18:00`, `24 Dec`, `18:00` (today), or a duration from now
 /// (`+2d`). A date without a year is the next such date. Nothing it is given can make it
@@ -108,7 +114,7 @@ pub fn parse_date(text: &str, now: DateTime<Utc>, tz: Tz) -> Result<DateTime<Utc
     }
     let today = now.with_timezone(&tz).date_naive();
     let mut date: Option<NaiveDate> = None;
-    let mut time = NaiveTime::from_hms_opt(23, 59, 0).expect("valid time");
+    let mut time = LAST_MINUTE;
     let (mut day, mut month, mut year) = (None, None, None);
     for w in &words {
         if let Ok(d) = NaiveDate::parse_from_str(w, "%Y-%m-%d") {

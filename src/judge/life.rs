@@ -20,8 +20,12 @@ impl Game {
     /// Sets this phase's deadline and the end of its grace: `grace` if given, else the
     /// phase's grace length after the deadline; never before the deadline. A moved deadline
     /// gets its reminder again, late notices start over, and a game waiting for a
-    /// replacement waits no more.
-    pub fn schedule(&mut self, deadline: DateTime<Utc>, grace: Option<DateTime<Utc>>) {
+    /// replacement waits no more. Returns the end of grace set.
+    pub fn schedule(
+        &mut self,
+        deadline: DateTime<Utc>,
+        grace: Option<DateTime<Utc>>,
+    ) -> DateTime<Utc> {
         let grace = grace
             .unwrap_or_else(|| deadline::later(deadline, self.grace_length()))
             .max(deadline);
@@ -32,6 +36,7 @@ impl Game {
         self.grace = Some(grace);
         self.last_late = None;
         self.waiting = false;
+        grace
     }
 
     /// Moves the game to a new phase on `position`: orders, WAIT and draw votes, early

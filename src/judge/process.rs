@@ -14,12 +14,15 @@ use crate::envelope::Outgoing;
 use crate::game::calendar::PhaseKind;
 use crate::game::ids::PowerId;
 
-/// Adjudicates the current phase and moves the game on; returns the mails.
+/// Adjudicates the current phase and moves the game on; returns the mails (none for a game
+/// with no board yet).
 pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
-    let (next, text, winners, drawn) = adjudicate(judge, game);
+    let Some(before) = game.position.clone() else {
+        return Effects::default();
+    };
+    let (next, text, winners, drawn) = adjudicate(judge, game, &before);
     let variant = judge.variant(game);
     let map = &variant.map;
-    let before = game.position.clone().expect("a running game has a board");
     let code = variant.calendar.code(before.phase);
     game.history.push(PhaseRecord {
         code: code.clone(),
@@ -52,16 +55,16 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
             "Draw shared by the survivors: {}",
             names.join(", ")
         ));
-    } else if judge
-        .rules(game)
-        .last_year
-        .is_some_and(|y| game.position.as_ref().is_some_and(|p| p.phase.year > y))
-    {
+    } else if let Some(pos) = game.position.as_ref().filter(|p| {
+        judge
+            .rules(game)
+            .last_year
+            .is_some_and(|y| p.phase.year > y)
+    }) {
         let outcome = if judge.rules(game).survivors_share {
             "No power survived the last year: the game ends without a winner".into()
         } else {
             // No winner by then: the supply centres rank the powers.
-            let pos = game.position.as_ref().expect("a running game has a board");
             let mut rank: Vec<(usize, String)> = map
                 .power_ids()
                 .map(|p| (pos.centre_count(p), map.power(p).name.clone()))
@@ -100,25 +103,25 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     effects
 }
 
-/// A trial adjudication mailed to the Master only; the game is unchanged.
-pub fn preview(judge: &Judge, game: &Game) -> Outgoing {
-    let (_, text, _, _) = adjudicate(judge, game);
+/// A trial adjudication mailed to the Master only (none for a game with no board yet); the
+/// game is unchanged.
+pub fn preview(judge: &Judge, game: &Game) -> Option<Outgoing> {
+    let pos = game.position.as_ref()?;
+    let (_, text, _, _) = adjudicate(judge, game, pos);
     let variant = judge.variant(game);
-    let code = variant
-        .calendar
-        .code(game.position.as_ref().expect("started").phase);
+    let code = variant.calendar.code(pos.phase);
     let mut lines = vec![
         "PREVIEW: a trial adjudication of the orders on file now. Nothing was processed."
             .to_string(),
         String::new(),
     ];
     lines.extend(text.lines().map(str::to_string));
-    judge.notice(
+    Some(judge.notice(
         game,
         &game.master.address,
         &format!("{code} Preview"),
         &lines,
-    )
+    ))
 }
 
 /// Sets the deadline and grace of the phase the game is now at, starting now; a deadline

@@ -2,8 +2,8 @@
 //! adjustments, floods, and the results mail.
 
 use super::deadline::{self};
-use super::game::{Game, Status};
 use super::filed::all_stored;
+use super::game::{Game, Status};
 use super::Judge;
 use crate::game::calendar::PhaseKind;
 use crate::game::flood::{Claim, MapEvent};
@@ -14,15 +14,16 @@ use crate::game::resolve::{retreat_options, Adjustment, Outcome, RetreatOutcome}
 use crate::game::screen::Command;
 use crate::game::turn::{self, Report};
 
-/// The board after the phase, the results text, the winners, and the powers sharing a draw
-/// when the last year ended with several survivors (Deluge).
+/// The board after the phase played on `pos` (the game's board), the results text, the
+/// winners, and the powers sharing a draw when the last year ended with several survivors
+/// (Deluge).
 pub(super) fn adjudicate(
     judge: &Judge,
     game: &Game,
+    pos: &Position,
 ) -> (Position, String, Vec<PowerId>, Vec<PowerId>) {
     let variant = judge.variant(game);
     let map = judge.map_of(game);
-    let pos = game.position.as_ref().expect("a running game has a board");
     let orders = all_stored(judge, game);
     let rules = judge.rules(game);
     let t = turn::play_with(variant, &rules, map, pos, &orders);
@@ -147,7 +148,10 @@ pub(super) fn adjudicate(
         }
         Report::Retreat(outcomes) => {
             for &(p, outcome) in outcomes {
-                let d = pos.dislodged[p.index()].expect("dislodged unit");
+                let Some(d) = pos.dislodged[p.index()] else {
+                    // The engine reports only units that were dislodged.
+                    continue;
+                };
                 let who = format!(
                     "{}: {}",
                     map.power(d.unit.power).name,

@@ -264,14 +264,15 @@ pub fn after_outage(
     } else {
         deadline
     };
-    let grace = deadline::later(new_deadline, game.grace_length()).max(deadline::later(now, margin));
-    game.schedule(new_deadline, Some(grace));
+    let grace =
+        deadline::later(new_deadline, game.grace_length()).max(deadline::later(now, margin));
+    let grace = game.schedule(new_deadline, Some(grace));
     let lines = vec![
         format!("herald was not running from {} to {}.", deadline::show(since, tz), deadline::show(now, tz)),
         format!(
             "So that nobody is put in civil disorder for that, the deadline is now {} and grace ends {}.",
             deadline::show(new_deadline, tz),
-            deadline::show(game.grace.expect("set"), tz)
+            deadline::show(grace, tz)
         ),
     ];
     effects

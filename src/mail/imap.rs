@@ -91,54 +91,61 @@ impl ImapInbox {
     }
 
     async fn connect(&mut self) -> Result<&mut Session<Stream>, ImapError> {
-        if self.session.is_none() {
-            let s = &self.settings;
-            let tcp = TcpStream::connect((s.host.as_str(), s.port))
-                .await
-                .map_err(err("connecting"))?;
-            let stream: Stream = match s.security {
-                Security::None => Box::new(tcp),
-                Security::Tls => Box::new(tls(&s.host, s.ca_file.as_deref(), tcp).await?),
-                Security::StartTls => {
-                    let mut client = async_imap::Client::new(tcp);
-                    client
-                        .read_response()
-                        .await
-                        .map_err(err("reading the greeting"))?;
-                    client
-                        .run_command_and_check_ok("STARTTLS", None)
-                        .await
-                        .map_err(err("STARTTLS"))?;
-                    Box::new(tls(&s.host, s.ca_file.as_deref(), client.into_inner()).await?)
-                }
-            };
-            let mut client = async_imap::Client::new(stream);
-            if s.security != Security::StartTls {
+        let session = self.take_session().await?;
+        Ok(self.session.insert(session))
+    }
+
+    /// The session, taken out of `self`: the open one, or a new one (connected, logged in,
+    /// the folder selected). The caller puts it back when done with it.
+    async fn take_session(&mut self) -> Result<Session<Stream>, ImapError> {
+        if let Some(session) = self.session.take() {
+            return Ok(session);
+        }
+        let s = &self.settings;
+        let tcp = TcpStream::connect((s.host.as_str(), s.port))
+            .await
+            .map_err(err("connecting"))?;
+        let stream: Stream = match s.security {
+            Security::None => Box::new(tcp),
+            Security::Tls => Box::new(tls(&s.host, s.ca_file.as_deref(), tcp).await?),
+            Security::StartTls => {
+                let mut client = async_imap::Client::new(tcp);
                 client
                     .read_response()
                     .await
-                    .map_err(err("reading the greeting"))?
-                    .ok_or_else(|| ImapError {
-                        what: "reading the greeting",
-                        source: "the server closed the connection".into(),
-                    })?;
+                    .map_err(err("reading the greeting"))?;
+                client
+                    .run_command_and_check_ok("STARTTLS", None)
+                    .await
+                    .map_err(err("STARTTLS"))?;
+                Box::new(tls(&s.host, s.ca_file.as_deref(), client.into_inner()).await?)
             }
-            let mut session = client
-                .login(&s.user, &s.password)
+        };
+        let mut client = async_imap::Client::new(stream);
+        if s.security != Security::StartTls {
+            client
+                .read_response()
                 .await
-                .map_err(|(e, _)| err("logging in")(e))?;
-            let caps = session
-                .capabilities()
-                .await
-                .map_err(err("reading capabilities"))?;
-            self.idle = caps.has_str("IDLE");
-            session
-                .select(&s.folder)
-                .await
-                .map_err(err("selecting the folder"))?;
-            self.session = Some(session);
+                .map_err(err("reading the greeting"))?
+                .ok_or_else(|| ImapError {
+                    what: "reading the greeting",
+                    source: "the server closed the connection".into(),
+                })?;
         }
-        Ok(self.session.as_mut().expect("connected"))
+        let mut session = client
+            .login(&s.user, &s.password)
+            .await
+            .map_err(|(e, _)| err("logging in")(e))?;
+        let caps = session
+            .capabilities()
+            .await
+            .map_err(err("reading capabilities"))?;
+        self.idle = caps.has_str("IDLE");
+        session
+            .select(&s.folder)
+            .await
+            .map_err(err("selecting the folder"))?;
+        Ok(session)
     }
 
     /// Forgets the connection (after an error); the next call reconnects.
@@ -211,12 +218,12 @@ impl ImapInbox {
 
     /// Waits until new mail may have arrived: with IDLE up to `timeout`, else sleeps it.
     pub async fn wait(&mut self, timeout: Duration) -> Result<(), ImapError> {
-        self.connect().await?;
+        let session = self.take_session().await?;
         if !self.idle {
+            self.session = Some(session);
             tokio::time::sleep(timeout).await;
             return Ok(());
         }
-        let session = self.session.take().expect("connected");
         let mut idle = session.idle();
         idle.init().await.map_err(err("starting IDLE"))?;
         let (wait, _stop) = idle.wait_with_timeout(timeout);

@@ -43,7 +43,7 @@ pub fn tls_connector(ca_file: Option<&Path>) -> Result<tokio_rustls::TlsConnecto
     let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
     let config = tokio_rustls::rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
-        .expect("ring supports the default protocol versions")
+        .map_err(|e| format!("setting up TLS: {e}"))?
         .with_root_certificates(roots)
         .with_no_client_auth();
     Ok(tokio_rustls::TlsConnector::from(Arc::new(config)))

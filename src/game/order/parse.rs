@@ -245,19 +245,20 @@ impl Cursor<'_> {
             return Ok(Action::Portage { target, to });
         }
         if self.move_word() {
-            let mut places = vec![self.loc("after '-'")?];
+            // Every place but the last is a stop on the way.
+            let mut to = self.loc("after '-'")?;
+            let mut via = Vec::new();
             while self.move_word() {
-                places.push(self.loc("after '-'")?);
+                via.push(to.province);
+                to = self.loc("after '-'")?;
             }
-            let mut convoy = places.len() > 1;
+            let mut convoy = !via.is_empty();
             if matches!(self.peek(), Some("via" | "by"))
                 && matches!(self.peek_at(1), Some("convoy" | "c" | "sea"))
             {
                 self.pos += 2;
                 convoy = true;
             }
-            let to = places.pop().expect("at least one place");
-            let via = places.into_iter().map(|l| l.province).collect();
             return Ok(Action::Move { to, via, convoy });
         }
         Err(self.fail(format!(

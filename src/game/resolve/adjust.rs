@@ -106,15 +106,19 @@ pub fn resolve_adjustments(
                         },
                         false,
                     ) => match next.unit_at(at.province) {
-                        Some(_) if next.own_unit_at(at.province, power).is_some() => {
-                            let u = next.remove_one(at.province, power).expect("own unit");
-                            done.push(Adjustment::Removed(u));
-                            Ok(())
-                        }
-                        Some(_) => Err(format!(
-                            "the unit in {} is not yours",
-                            map.abbr(at.province)
-                        )),
+                        Some(_) => match next
+                            .own_unit_at(at.province, power)
+                            .and_then(|_| next.remove_one(at.province, power))
+                        {
+                            Some(u) => {
+                                done.push(Adjustment::Removed(u));
+                                Ok(())
+                            }
+                            None => Err(format!(
+                                "the unit in {} is not yours",
+                                map.abbr(at.province)
+                            )),
+                        },
                         None => Err(format!(
                             "there is no unit in {} to remove",
                             map.abbr(at.province)
@@ -136,8 +140,9 @@ pub fn resolve_adjustments(
             done.extend(std::iter::repeat_n(Adjustment::Waived(power), left));
         } else {
             for _ in 0..left {
-                if let Some(p) = disorder_pick(map, &next, power) {
-                    let u = next.remove_one(p, power).expect("picked unit");
+                if let Some(u) =
+                    disorder_pick(map, &next, power).and_then(|p| next.remove_one(p, power))
+                {
                     done.push(Adjustment::RemovedInDisorder(u));
                 }
             }

@@ -109,7 +109,7 @@ pub fn prepare(map: &Map, pos: &Position, given: Vec<Ordered>) -> Plan {
             Command::Convert { .. } => r.command = Command::Hold,
             Command::Embark { .. } if early[i].is_some() => r.command = Command::Hold,
             Command::Embark { .. } => continue,
-            Command::Disembark { .. } => {
+            Command::Disembark { to } => {
                 let from_start = pos
                     .unit_at(o.at)
                     .is_some_and(|u| u.kind == UnitKind::ArmyFleet && u.power == o.unit.power);
@@ -120,9 +120,6 @@ pub fn prepare(map: &Map, pos: &Position, given: Vec<Ordered>) -> Plan {
                     }
                     continue;
                 }
-                let Command::Disembark { to } = o.command else {
-                    unreachable!()
-                };
                 r.command = Command::Move {
                     to,
                     via: Via::Landing,

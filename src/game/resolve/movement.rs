@@ -724,10 +724,7 @@ impl<'a> Resolver<'a> {
                 }
             };
             outcomes.push(outcome);
-            if moved {
-                let Command::Move { to, .. } = o.command else {
-                    unreachable!()
-                };
+            if let (true, Command::Move { to, .. }) = (moved, o.command) {
                 next.place(
                     self.map,
                     crate::game::position::Unit {

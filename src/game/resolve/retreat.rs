@@ -5,7 +5,7 @@
 use crate::game::ids::{PowerId, ProvinceId, RegionId, UnitKind};
 use crate::game::map::Map;
 use crate::game::order::{Action, Order};
-use crate::game::position::{Position, Unit};
+use crate::game::position::{Dislodged, Position, Unit};
 use crate::game::screen::{describe, Rejection};
 
 /// What happened to one dislodged unit.
@@ -126,7 +126,7 @@ pub fn screen_retreats(
                             "{} cannot retreat to {}{}",
                             describe(map, d.unit),
                             to.show(map),
-                            why_not(map, pos, p, to.province)
+                            why_not(map, pos, d, to.province)
                         )))
                     }
                     _ => {
@@ -150,8 +150,7 @@ pub fn screen_retreats(
     (list, rejections)
 }
 
-fn why_not(map: &Map, pos: &Position, from: ProvinceId, to: ProvinceId) -> String {
-    let d = pos.dislodged[from.index()].expect("dislodged");
+fn why_not(map: &Map, pos: &Position, d: Dislodged, to: ProvinceId) -> String {
     if pos.unit_at(to).is_some() {
         " (it is occupied)".into()
     } else if pos.contested[to.index()] {
@@ -188,7 +187,11 @@ pub fn resolve_retreats(
                 if rivals > 1 && !map.is_free_ocean(target) {
                     RetreatOutcome::Bounced(target)
                 } else {
-                    let mut unit = pos.dislodged[p.index()].expect("dislodged").unit;
+                    let Some(d) = pos.dislodged[p.index()] else {
+                        // No unit was dislodged there: nothing to place.
+                        continue;
+                    };
+                    let mut unit = d.unit;
                     if unit.kind == UnitKind::ArmyFleet && !map.province(target).terrain.is_water()
                     {
                         // Abstraction rule 4: only the fleet goes ashore; its army is lost.

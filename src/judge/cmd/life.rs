@@ -23,8 +23,11 @@ impl Session<'_> {
                     );
                     return true;
                 }
+                let Some(current) = g.position.as_ref().map(|p| p.phase) else {
+                    self.error(line, "the game has not started");
+                    return true;
+                };
                 let cal = &judge.variant(g).calendar;
-                let current = g.position.as_ref().expect("running").phase;
                 if let Some(text) = phase {
                     match cal.parse(&text) {
                         Ok(p) if p == current => {}
@@ -67,7 +70,7 @@ impl Session<'_> {
                 }
                 self.flush_orders();
                 let mail = process::preview(judge, self.game());
-                self.effects.mails.push(mail);
+                self.effects.mails.extend(mail);
                 self.say("A preview of the adjudication is on its way to you.");
             }
             Command::Become(letter) => {
@@ -99,12 +102,14 @@ impl Session<'_> {
                     .iter()
                     .position(|p| p.letter == letter)
                     .map(|i| PowerId(i as u8))
+                    .and_then(|p| Some((p, g.seat_of(p)?.member.address.clone())))
                 {
-                    Some(p) if g.seat_of(p).is_some() => {
+                    Some((p, old)) => {
                         let name = map.power(p).name.clone();
-                        let old = g.seat_of(p).expect("seat").member.address.clone();
                         let game = g.name.clone();
-                        self.game_mut().seat_of_mut(p).expect("seat").state = SeatState::Abandoned;
+                        if let Some(seat) = self.game_mut().seat_of_mut(p) {
+                            seat.state = SeatState::Abandoned;
+                        }
                         let notice = judge.notice(
                             self.game(),
                             &old,
@@ -211,7 +216,8 @@ impl Session<'_> {
             *a = Some(free.remove(k));
         }
         let position = variant.opening();
-        let code = variant.calendar.code(position.phase);
+        let phase = position.phase;
+        let code = variant.calendar.code(phase);
         let g = self.game_mut();
         for (seat, power) in g.seats.iter_mut().zip(assigned) {
             seat.power = power;
@@ -219,10 +225,12 @@ impl Session<'_> {
         g.tenures = g
             .seats
             .iter()
-            .map(|s| Tenure {
-                power: s.power.expect("assigned"),
-                address: s.member.address.clone(),
-                from: code.clone(),
+            .filter_map(|s| {
+                Some(Tenure {
+                    power: s.power?,
+                    address: s.member.address.clone(),
+                    from: code.clone(),
+                })
             })
             .collect();
         g.position = Some(position);
@@ -234,9 +242,7 @@ impl Session<'_> {
             format!(
                 "Game '{}' has started: {}.",
                 g.name,
-                variant
-                    .calendar
-                    .show(g.position.as_ref().expect("set").phase)
+                variant.calendar.show(phase)
             ),
             String::new(),
             "The powers are played by:".to_string(),
@@ -253,10 +259,12 @@ impl Session<'_> {
             ));
         }
         lines.push(String::new());
-        lines.push(format!(
-            "The deadline for orders is {}.",
-            deadline::show(g.deadline.expect("set"), tz)
-        ));
+        if let Some(d) = g.deadline {
+            lines.push(format!(
+                "The deadline for orders is {}.",
+                deadline::show(d, tz)
+            ));
+        }
         lines.push(format!(
             "Sign on with SIGNON <letter>{} <your password>.",
             g.name

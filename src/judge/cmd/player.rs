@@ -5,7 +5,7 @@ use chrono::Duration;
 use crate::game::ids::PowerId;
 use crate::judge::command::Command;
 use crate::judge::deadline;
-use crate::judge::game::SeatState;
+use crate::judge::game::{Seat, SeatState};
 use crate::judge::session::{Role, Session};
 
 impl Session<'_> {
@@ -15,9 +15,9 @@ impl Session<'_> {
         let _now = self.now;
         let role = self.role;
         match command {
-            Command::Wait(on) => match role {
-                Role::Power(p) => {
-                    self.game_mut().seat_of_mut(p).expect("seat").wait = on;
+            Command::Wait(on) => match self.power_seat() {
+                Some(seat) => {
+                    seat.wait = on;
                     self.say(if on {
                         "WAIT set: the phase will not be processed early."
                     } else {
@@ -30,11 +30,9 @@ impl Session<'_> {
                 let hash = judge.passwords.hash(&pw);
                 match role {
                     Role::Power(p) => {
-                        self.game_mut()
-                            .seat_of_mut(p)
-                            .expect("seat")
-                            .member
-                            .password = hash
+                        if let Some(seat) = self.game_mut().seat_of_mut(p) {
+                            seat.member.password = hash;
+                        }
                     }
                     Role::Joiner(i) => self.game_mut().seats[i].member.password = hash,
                     Role::Master => self.game_mut().master.password = hash,
@@ -67,7 +65,9 @@ impl Session<'_> {
                 }
                 match role {
                     Role::Power(p) => {
-                        self.game_mut().seat_of_mut(p).expect("seat").member.address = addr.clone()
+                        if let Some(seat) = self.game_mut().seat_of_mut(p) {
+                            seat.member.address = addr.clone();
+                        }
                     }
                     Role::Joiner(i) => self.game_mut().seats[i].member.address = addr.clone(),
                     Role::Master => self.game_mut().master.address = addr.clone(),
@@ -82,13 +82,9 @@ impl Session<'_> {
                 self.say(format!("Your mail for this game now goes to {addr}."));
             }
             Command::Absence(text) => self.absence(line, &text),
-            Command::NoAbsence => match role {
-                Role::Power(p) => {
-                    self.game_mut()
-                        .seat_of_mut(p)
-                        .expect("seat")
-                        .absences
-                        .clear();
+            Command::NoAbsence => match self.power_seat() {
+                Some(seat) => {
+                    seat.absences.clear();
                     self.say("Your absences are cleared.");
                 }
                 _ => self.error(line, "only a power sets absences"),
@@ -108,6 +104,13 @@ impl Session<'_> {
             _ => {}
         }
         true
+    }
+    /// The seat of the power the sender plays, if the sender plays one.
+    fn power_seat(&mut self) -> Option<&mut Seat> {
+        let Role::Power(p) = self.role else {
+            return None;
+        };
+        self.game_mut().seat_of_mut(p)
     }
     pub(in crate::judge) fn absence(&mut self, line: &str, text: &str) {
         let Role::Power(p) = self.role else {
@@ -130,7 +133,10 @@ impl Session<'_> {
                 "an absence is at most 15 days; ask the Master for more",
             ),
             (Ok(a), Ok(b)) => {
-                let seat = self.game_mut().seat_of_mut(p).expect("seat");
+                let Some(seat) = self.game_mut().seat_of_mut(p) else {
+                    self.error(line, "only a power sets absences");
+                    return;
+                };
                 if seat.absences.len() >= 3 {
                     self.error(line, "at most 3 absences; clear them with SET NOABSENCE");
                     return;
@@ -146,11 +152,11 @@ impl Session<'_> {
         }
     }
     pub(in crate::judge) fn draw(&mut self, line: &str, on: bool) {
-        let Role::Power(p) = self.role else {
+        let Some(seat) = self.power_seat() else {
             self.error(line, "only a power votes for a draw");
             return;
         };
-        self.game_mut().seat_of_mut(p).expect("seat").draw = on;
+        seat.draw = on;
         self.say(if on {
             "Draw vote recorded for this phase."
         } else {
@@ -180,7 +186,9 @@ impl Session<'_> {
             Role::Power(p) => {
                 let judge = self.judge;
                 let g = self.game_mut();
-                g.seat_of_mut(p).expect("seat").state = SeatState::Abandoned;
+                if let Some(seat) = g.seat_of_mut(p) {
+                    seat.state = SeatState::Abandoned;
+                }
                 let map = judge.map_of(g);
                 let (name, letter, game) = (
                     map.power(p).name.clone(),

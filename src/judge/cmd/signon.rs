@@ -329,7 +329,11 @@ impl Session<'_> {
                             .unwrap_or_default();
                         let now = self.now;
                         let gm = self.game_mut();
-                        let s = gm.seat_of_mut(power).expect("seat");
+                        let Some(s) = gm.seat_of_mut(power) else {
+                            self.error(line, "Invalid password or power ID specified.");
+                            self.game = None;
+                            return false;
+                        };
                         s.member = Member {
                             address: from.clone(),
                             password: hash,
@@ -375,8 +379,9 @@ impl Session<'_> {
                             self.effects.mails.push(notice);
                         }
                         if state == SeatState::Disorder {
-                            self.game_mut().seat_of_mut(power).expect("seat").state =
-                                SeatState::Playing;
+                            if let Some(s) = self.game_mut().seat_of_mut(power) {
+                                s.state = SeatState::Playing;
+                            }
                             let notices = judge.notice_all(
                                 self.game(),
                                 "Returning Player Signon",
