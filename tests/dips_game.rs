@@ -203,14 +203,23 @@ async fn dip_points_by_mail() {
         "{reply}"
     );
 
-    // A rollback plays the turn again from the full allowance.
+    // A rollback into the Spring turn gives it back as it was processed (D.1: a turn's
+    // allowance is spent once); what was bought in the Fall turn goes with its phases.
     let reply = signed(&mut w, CAT, 'G', "PROTECT").await;
     assert!(reply.contains("7 of 8 left"), "{reply}");
     w.mail(GM, "back", "SIGNON Md gmpass\nROLLBACK S1901M\n")
         .await;
     let reply = signed(&mut w, CAT, 'G', "A Mun H").await;
     assert!(
-        reply.contains("Dip points: 8 of 8 left this turn; nothing spent yet."),
+        reply.contains(
+            "Dip points: 0 of 8 left this turn; spent on press to Russia (1), PROTECT (1),"
+        ),
+        "{reply}"
+    );
+    // The ledger is stored with the game: the next mail reads it back.
+    let reply = signed(&mut w, DAN, 'I', "").await;
+    assert!(
+        reply.contains("Dip points: 4 of 8 left this turn"),
         "{reply}"
     );
 }

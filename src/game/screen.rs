@@ -237,6 +237,12 @@ pub fn screen_dip_supports(
         let p = target.at.province;
         let why = if !rules.dip_points {
             Some("dip points are not played in this game".to_string())
+        } else if map.is_free_ocean(p) && pos.all_units().any(|(q, _)| q == p) {
+            // M.1: fleets enter an ocean without combat, so nobody there is dislodged.
+            Some(format!(
+                "{} is an ocean: no unit in an ocean is attacked or dislodged, so a standing support there would do nothing; none was bought",
+                map.abbr(p)
+            ))
         } else if pos.unit_at(p).is_none() || map.is_free_ocean(p) {
             Some(format!("there is no unit in {} to support", map.abbr(p)))
         } else {

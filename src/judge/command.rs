@@ -108,8 +108,10 @@ pub enum Command {
     },
     /// `ENDPRESS` / `ENDBROADCAST`
     EndPress,
-    /// `INTERCEPT X Y`: buy the copies of all messages between two countries this turn.
-    Intercept(String, String),
+    /// `INTERCEPT X Y`: buy the copies of all messages between two countries this turn. The
+    /// text after the keyword: country names may be several words (`Great Britain`), so
+    /// they are told apart against the game's powers when it is applied.
+    Intercept(String),
     /// `PROTECT`: buy protection of all one's messages from interception this turn.
     Protect,
     /// `RESIGN` / `WITHDRAW`
@@ -247,9 +249,7 @@ pub fn parse_command(line: &str) -> Command {
             }
         }
         "PRESS" | "BROADCAST" => return press(&upper),
-        "INTERCEPT" if words.len() == 3 => {
-            return Command::Intercept(words[1].to_string(), words[2].to_string())
-        }
+        "INTERCEPT" => return Command::Intercept(rest(1)),
         "PROTECT" if words.len() == 1 => return Command::Protect,
         "BECOME" if words.len() == 2 && words[1].len() == 1 => {
             return Command::Become(upper[1].chars().next().unwrap_or('?'))

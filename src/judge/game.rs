@@ -131,6 +131,11 @@ pub struct PhaseRecord {
     pub before: Position,
     /// The results text mailed.
     pub results: String,
+    /// For a movement phase of a game with dip points: the dip ledger of the turn that phase
+    /// closed, as it stood when it was processed, so that a ROLLBACK into that turn gives it
+    /// back (see [`super::dips::after_rollback`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dips: Option<super::ledger::Ledger>,
 }
 
 /// Something observers could read, kept for HISTORY.

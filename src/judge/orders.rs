@@ -56,6 +56,34 @@ pub fn ready(judge: &Judge, game: &Game, power: PowerId) -> bool {
     complete(judge, game, power)
 }
 
+/// Whether the game is at its unit choice (world1880's Winter 1879): the opening adjustments
+/// of a game with the `unit_choice` switch, where a home centre left unchosen gets the map's
+/// starting unit.
+fn unit_choice(judge: &Judge, game: &Game, pos: &crate::game::position::Position) -> bool {
+    judge.rules(game).unit_choice && pos.phase == judge.variant(game).calendar.start
+}
+
+/// The map's starting units of a power in the home centres it has not chosen a unit for
+/// (unit choice), as `A Osa`: the units the phase will build there.
+fn unchosen_defaults(judge: &Judge, game: &Game, power: PowerId, orders: &[Order]) -> Vec<String> {
+    let map = judge.map_of(game);
+    map.start
+        .iter()
+        .filter(|s| s.power == power)
+        .filter(|s| {
+            let p = map.province_of(s.region);
+            !orders.iter().any(|o| o.province() == Some(p))
+        })
+        .map(|s| {
+            let at = crate::game::order::Loc {
+                province: map.province_of(s.region),
+                coast: map.region(s.region).coast,
+            };
+            format!("{} {}", s.kind.code(), at.show(map))
+        })
+        .collect()
+}
+
 /// Checks one mail's orders for a power and stores the good ones. Returns the reply lines:
 /// each order as understood, or the text with `*** why` below it.
 pub fn submit(
@@ -92,6 +120,16 @@ pub fn submit(
             }
         };
         let check: Result<(), String> = match pos.phase.kind {
+            // A standing support is a movement order; in other phases it is refused as
+            // one, not read as a build or a retreat.
+            _ if matches!(order, Order::DipSupport { .. })
+                && pos.phase.kind != PhaseKind::Movement =>
+            {
+                Err(format!(
+                    "a standing support is ordered with the movement orders, and the game is at {}",
+                    judge.variant(game).calendar.code(pos.phase)
+                ))
+            }
             PhaseKind::Movement if matches!(order, Order::DipSupport { .. }) => {
                 let (_, rejected) =
                     screen_dip_supports(map, &rules, &pos, &[(power, order.clone())]);
@@ -117,6 +155,9 @@ pub fn submit(
             PhaseKind::Retreat => {
                 let (_, rejected) = screen_retreats(map, &pos, &[(power, order.clone())]);
                 rejected.first().map_or(Ok(()), |r| Err(r.why.clone()))
+            }
+            PhaseKind::Adjustment if order == Order::Waive && unit_choice(judge, game, &pos) => {
+                Err("in the unit choice every home centre gets a unit: choose one with 'Build A <centre>' or 'Build F <centre>'; a centre you leave unchosen gets the map's starting unit".into())
             }
             PhaseKind::Adjustment => {
                 let mut trial: Vec<(PowerId, Order)> = on_file
@@ -244,7 +285,18 @@ pub fn echo(judge: &Judge, game: &Game, power: PowerId) -> (Vec<String>, String)
                 lines.push(o.canonical(map));
             }
             let need = count.unsigned_abs() as usize;
-            if orders.len() < need {
+            let defaults = if unit_choice(judge, game, pos) && count > 0 {
+                unchosen_defaults(judge, game, power, &orders)
+            } else {
+                Vec::new()
+            };
+            if !defaults.is_empty() {
+                lines.push(format!(
+                    "{} home centre(s) not chosen: the map's units will be built there ({})",
+                    defaults.len(),
+                    defaults.join(", ")
+                ));
+            } else if orders.len() < need {
                 let what = if count > 0 {
                     "build(s) not ordered (they will be waived)"
                 } else {
@@ -271,4 +323,37 @@ pub fn echo(judge: &Judge, game: &Game, power: PowerId) -> (Vec<String>, String)
         }
     };
     (lines, status)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::judge::testkit::{judge, mail, reply, start, started_world};
+
+    // "Before the game starts, players state which type of unit they want at their starting
+    // resource centres." A centre left unchosen gets the map's unit (herald's documented
+    // default): the reply says so, and a Waive, which would leave a centre empty, is refused.
+    #[test]
+    fn unit_choice_replies_say_what_will_be_built() {
+        let j = judge();
+        let mut games = started_world(&j);
+        let pj = "pj@example.org";
+        let h = mail(
+            &j,
+            &mut games,
+            pj,
+            "SIGNON Jw pwJ\nBuild A Tok\nWaive",
+            start(),
+        );
+        let text = &reply(&h, pj).body;
+        assert!(!text.contains("waived"), "{text}");
+        assert!(text.contains("  Build A Tok\n"), "{text}");
+        assert!(
+            text.contains(
+                "2 home centre(s) not chosen: the map's units will be built there (A Osa, F Nag)"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("Waive\n    *** "), "{text}");
+        assert!(text.contains("Japan: orders incomplete."), "{text}");
+    }
 }

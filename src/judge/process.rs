@@ -24,10 +24,12 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     let variant = judge.variant(game);
     let map = &variant.map;
     let code = variant.calendar.code(before.phase);
+    let closes_turn = before.phase.kind == PhaseKind::Movement && super::dips::played(judge, game);
     game.history.push(PhaseRecord {
         code: code.clone(),
         before: before.clone(),
         results: text.clone(),
+        dips: closes_turn.then(|| game.dips.clone()),
     });
     if next.phase.year != before.phase.year {
         let counts = map.power_ids().map(|p| next.centre_count(p)).collect();
@@ -40,12 +42,6 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     }
     game.enter_phase(next);
     let mut effects = Effects::default();
-    if before.phase.kind == PhaseKind::Movement && super::dips::played(judge, game) {
-        // The dip turn ends with its movement phase: interceptions go out, the ledger resets.
-        effects
-            .mails
-            .extend(super::dips::close_turn(judge, game, &code));
-    }
     if !winners.is_empty() {
         let names: Vec<String> = winners.iter().map(|&p| map.power(p).name.clone()).collect();
         game.finish(format!("Victory for {}", names.join(" and ")));
@@ -81,6 +77,13 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     }
     if game.status != Status::Finished {
         set_deadline(judge, game, now);
+    }
+    if closes_turn {
+        // The dip turn ends with its movement phase: interceptions go out (headed with the
+        // new deadline, titled with the turn's phase), the ledger starts again.
+        effects
+            .mails
+            .extend(super::dips::close_turn(judge, game, &code));
     }
     let body = results_mail(judge, game, &code, &text);
     let subject = format!("JUDGE:{} - {code} Results", game.name);

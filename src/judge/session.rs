@@ -148,6 +148,10 @@ pub(crate) struct Session<'a> {
     /// Addresses that got grey press from this mail: nothing else from it may name the
     /// sender to them, as it would arrive together with the press.
     pub(crate) grey_to: Vec<String>,
+    /// Powers whose orders this mail has filed already (orders are filed at its end, and
+    /// before each dip purchase in a game with dip points, so that purchases are paid in
+    /// line order): a later filing keeps an earlier one's refused lines marked.
+    pub(crate) filed: Vec<PowerId>,
 }
 
 /// Handles one mail. `games` holds the games it names (see [`needed_games`]); changed games
@@ -184,6 +188,7 @@ pub fn handle(judge: &Judge, letter: &Letter, games: &mut Games, now: DateTime<U
         touched: BTreeSet::new(),
         authenticated: false,
         grey_to: Vec::new(),
+        filed: Vec::new(),
     };
     s.run();
     Handled {

@@ -96,6 +96,60 @@ pub fn started(judge: &Judge) -> Games {
     games
 }
 
+/// A game created by the Master with `create` (`CREATE ?<create>`, Master password
+/// `gmpass`), joined by `players` (password `pw<letter>`, each asking for its letter) and
+/// started at [`start`].
+pub fn started_as(judge: &Judge, create: &str, players: &[(String, char)]) -> Games {
+    let mut games = Games::new();
+    let now = start();
+    let name = create.split_whitespace().next().unwrap_or_default();
+    mail(judge, &mut games, GM, &format!("CREATE ?{create}"), now);
+    for (addr, letter) in players {
+        mail(
+            judge,
+            &mut games,
+            addr,
+            &format!("SIGNON ?{name} pw{letter}\nSET PREFERENCE {letter}"),
+            now,
+        );
+    }
+    mail(
+        judge,
+        &mut games,
+        GM,
+        &format!("SIGNON M{name} gmpass\nSTART"),
+        now,
+    );
+    games
+}
+
+/// Standard game `g` as in [`started`], with the `dip_points` switch (8 dips a turn each).
+pub fn started_dips(judge: &Judge) -> Games {
+    let seven: Vec<(String, char)> = SEVEN.iter().map(|&(a, l)| (a.to_string(), l)).collect();
+    started_as(judge, "g gmpass standard dip_points", &seven)
+}
+
+/// Who plays the world1880 game of [`started_world`]: Ann (`ann@example.org`) holds Great
+/// Britain (B), France (F) and Chile (C); every other power has a player of its own,
+/// `p<letter>@example.org`.
+pub fn world_players() -> Vec<(String, char)> {
+    let ann = SEVEN[0].0;
+    let mut out: Vec<(String, char)> = "BFC".chars().map(|l| (ann.to_string(), l)).collect();
+    for letter in "RGAITUJZXKPSH".chars() {
+        out.push((
+            format!("p{}@example.org", letter.to_ascii_lowercase()),
+            letter,
+        ));
+    }
+    out
+}
+
+/// World1880 game `w` joined by [`world_players`] and started: at the unit choice of Winter
+/// 1879 (`SIGNON Mw gmpass\nPROCESS!` builds the map's units and goes to Spring 1880).
+pub fn started_world(judge: &Judge) -> Games {
+    started_as(judge, "w gmpass world1880", &world_players())
+}
+
 /// The standard game of [`started`], alone.
 pub fn running_game() -> Game {
     started(&judge()).remove("g").unwrap()

@@ -90,6 +90,9 @@ pub struct Power {
     pub letter: char,
     /// Its adjective, `English`.
     pub adjective: String,
+    /// Other names players write for it, of one or more words (`Great Britain`, `Ottoman
+    /// Empire`): the map's `aka` on its `power` line.
+    pub aka: Vec<String>,
     /// Its home supply centres.
     pub homes: Vec<ProvinceId>,
     /// Its dip-point allowance per turn, where dip points are played (0: not given).
@@ -190,15 +193,18 @@ impl Map {
         self.name_words
     }
 
-    /// The power whose name, adjective or letter this is (any case).
+    /// The power whose name, adjective, letter or other name (`aka`) this is (any case; the
+    /// words of another name may be spaced in any way).
     pub fn power_by_word(&self, word: &str) -> Option<PowerId> {
         let w = word.to_ascii_lowercase();
+        let spaced = w.split_whitespace().collect::<Vec<_>>().join(" ");
         self.powers
             .iter()
             .position(|p| {
                 p.name.to_ascii_lowercase() == w
                     || p.adjective.to_ascii_lowercase() == w
                     || (w.len() == 1 && p.letter.to_ascii_lowercase().to_string() == w)
+                    || p.aka.iter().any(|a| a.eq_ignore_ascii_case(&spaced))
             })
             .map(|i| PowerId(i as u8))
     }
@@ -469,6 +475,7 @@ impl Map {
                 pw.name.eq_ignore_ascii_case(w)
                     || pw.adjective.eq_ignore_ascii_case(w)
                     || w.chars().eq(pw.letter.to_lowercase())
+                    || pw.aka.iter().any(|a| a.eq_ignore_ascii_case(w))
             })
         };
         let mut derived: HashMap<String, Option<ProvinceId>> = HashMap::new();

@@ -175,11 +175,21 @@ fn directive(c: &mut Collected, line: &str, n: usize, in_block: bool) -> Result<
         "map" => c.name = rest.to_string(),
         "title" => c.title = rest.to_string(),
         "power" => {
-            let words: Vec<&str> = rest.split_whitespace().collect();
+            let (head, aka) = match rest.split_once(" aka ") {
+                Some((h, a)) => (
+                    h,
+                    a.split(',')
+                        .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
+                        .filter(|s| !s.is_empty())
+                        .collect(),
+                ),
+                None => (rest, Vec::new()),
+            };
+            let words: Vec<&str> = head.split_whitespace().collect();
             let [name, letter, adjective] = words[..] else {
                 return Err(err(
                     n,
-                    format!("'power {rest}': expected 'power <Name> <letter> <Adjective>'"),
+                    format!("'power {rest}': expected 'power <Name> <letter> <Adjective> [aka <name>, ...]'"),
                 ));
             };
             let mut chars = letter.chars();
@@ -203,6 +213,7 @@ fn directive(c: &mut Collected, line: &str, n: usize, in_block: bool) -> Result<
                     name: name.to_string(),
                     letter: l,
                     adjective: adjective.to_string(),
+                    aka,
                     homes: Vec::new(),
                     dips: 0,
                 },

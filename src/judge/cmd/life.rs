@@ -148,11 +148,9 @@ impl Session<'_> {
                 let g = self.game_mut();
                 let board = g.history[i].before.clone();
                 g.enter_phase(board);
+                crate::judge::dips::after_rollback(g, i);
                 g.history.truncate(i);
                 g.centre_counts.retain(|(_, _, played)| *played <= i);
-                // The turn is played again from its full allowance (press already sent stays
-                // sent).
-                g.dips = Default::default();
                 g.status = Status::Running;
                 g.outcome = None;
                 g.pause_reason = None;

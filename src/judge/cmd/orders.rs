@@ -70,6 +70,7 @@ impl Session<'_> {
         };
         let texts = std::mem::take(&mut self.orders);
         let judge = self.judge;
+        let again = self.filed.contains(&p);
         let g = self.game_mut();
         if g.status != Status::Running {
             let why = format!("the game is {}: no orders now", g.status.word());
@@ -78,7 +79,16 @@ impl Session<'_> {
             }
             return;
         }
+        let earlier = again && g.orders.get(&p.0).is_some_and(|o| o.errors);
         let (lines, errors) = orders::submit(judge, g, p, &texts);
+        if earlier {
+            if let Some(entry) = g.orders.get_mut(&p.0) {
+                entry.errors = true;
+            }
+        }
+        if !again {
+            self.filed.push(p);
+        }
         self.lines.push("Orders received:".into());
         self.lines
             .extend(lines.into_iter().map(|l| format!("  {l}")));

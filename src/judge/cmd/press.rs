@@ -32,6 +32,8 @@ impl Session<'_> {
             self.error("PRESS", "sign on before sending press");
             return;
         };
+        // Standing supports ordered above this press are paid first.
+        self.file_orders_before_spending();
         let g = &self.games[&name];
         let map = judge.map_of(g);
         let sender_master = self.role == Role::Master && self.became.is_none();
@@ -235,14 +237,16 @@ impl Session<'_> {
             );
             return;
         }
-        // Dip points: press costs 1 to any number of countries; to or from the Master it is
-        // free. It is paid before it goes, or it does not go.
+        // Dip points: press costs 1 to any number of countries (D.2); press that reaches no
+        // country (only the Master or the observers) is free. It is paid before it goes, or
+        // it does not go.
         let to_powers: Vec<PowerId> = recipients
             .iter()
             .filter_map(|c| map.powers.iter().position(|p| p.letter == *c))
             .map(|i| PowerId(i as u8))
             .collect();
-        if let (Role::Power(p), true) = (self.role, dips::played(judge, g) && !only_master) {
+        let paid = dips::played(judge, g) && !to_powers.is_empty();
+        if let (Role::Power(p), true) = (self.role, paid) {
             let what = format!("press to {to_text}");
             let g = self.game_mut();
             if let Err(why) = dips::spend(judge, g, p, dips::PRESS, what) {
