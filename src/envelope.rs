@@ -47,4 +47,3 @@ pub struct Outgoing {
     /// The Message-ID of the mail this answers, if any.
     pub in_reply_to: Option<String>,
 }
-

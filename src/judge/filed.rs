@@ -27,4 +27,3 @@ pub fn all_stored(judge: &Judge, game: &Game) -> Vec<(PowerId, Order)> {
         .flat_map(|p| stored(judge, game, p).into_iter().map(move |o| (p, o)))
         .collect()
 }
-

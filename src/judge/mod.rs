@@ -29,14 +29,14 @@ pub mod orders;
 pub mod password;
 pub mod process;
 pub mod render;
-pub mod results;
 mod reply;
+pub mod results;
 pub mod session;
 pub mod summary;
-pub mod text;
-pub mod tick;
 #[cfg(test)]
 pub mod testkit;
+pub mod text;
+pub mod tick;
 
 use std::collections::BTreeMap;
 
@@ -44,9 +44,9 @@ use chrono::{DateTime, Utc};
 
 use crate::catalog::Catalog;
 use crate::config::Durations;
+use crate::envelope::Outgoing;
 use crate::game::map::Map;
 use crate::game::variant::Variant;
-use crate::envelope::Outgoing;
 
 pub use game::Game;
 pub use session::{needed_games, Handled, Needs};

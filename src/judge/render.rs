@@ -13,9 +13,15 @@ const BUILTIN: &[(&str, &str)] = &[
     ("press.txt", include_str!("../../templates/press.txt")),
     ("notice.txt", include_str!("../../templates/notice.txt")),
     ("unknown.txt", include_str!("../../templates/unknown.txt")),
-    ("too_large.txt", include_str!("../../templates/too_large.txt")),
+    (
+        "too_large.txt",
+        include_str!("../../templates/too_large.txt"),
+    ),
     ("failed.txt", include_str!("../../templates/failed.txt")),
-    ("quarantined.txt", include_str!("../../templates/quarantined.txt")),
+    (
+        "quarantined.txt",
+        include_str!("../../templates/quarantined.txt"),
+    ),
     (
         "help/index.txt",
         include_str!("../../templates/help/index.txt"),
