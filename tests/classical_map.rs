@@ -92,3 +92,51 @@ fn the_nile_rhodes_and_etruria() {
         "Etruria-Cisalpina is no fleet move"
     );
 }
+
+/// Section 9: "Generally, land locations can be abbreviated by the first three letters. The
+/// one exception is Sarmatia, abbreviated as Srm to avoid a conflicts with Sardo, Sar. Ignore
+/// the word "The" when abbreviating." Every land and coastal province answers to the first
+/// three letters of its name but Sarmatia (issue 15, point 18).
+#[test]
+fn every_land_location_answers_to_its_first_three_letters() {
+    let v = Variant::classical();
+    let m = &v.map;
+    assert_eq!(abbr(m, "Des"), "Dop");
+    for p in m.province_ids() {
+        let prov = m.province(p);
+        if !matches!(prov.terrain, Terrain::Land | Terrain::Coast) {
+            continue;
+        }
+        let name = prov.name.strip_prefix("The ").unwrap_or(&prov.name);
+        let first: String = name
+            .chars()
+            .filter(char::is_ascii_alphabetic)
+            .take(3)
+            .collect();
+        let want = if prov.name == "Sarmatia" {
+            "Sar"
+        } else {
+            &prov.abbr
+        };
+        assert_eq!(abbr(m, &first), want, "'{first}' for {}", prov.name);
+    }
+    assert!(m.ambiguous_spellings().is_empty());
+}
+
+/// Rule 5: "ROME (abbreviated "R"): Army Brundisium, Army Roma, Fleet Cumae"; rule 7: "and for
+/// Agrigentum as well"; rule 6: "Panormus, Carthage, or Leptis Magna". The map's full names
+/// are the rulebook's; the data files' names stay as aliases (issue 15, point 19).
+#[test]
+fn the_full_names_are_the_rulebooks() {
+    let v = Variant::classical();
+    let m = &v.map;
+    for (name, old, ab) in [
+        ("Cumae", "Capua", "Cap"),
+        ("Agrigentum", "Halycus", "Hal"),
+        ("Carthage", "Carthago", "Car"),
+    ] {
+        let p = m.lookup(&ab.to_ascii_lowercase()).unwrap();
+        assert_eq!(m.province(p).name, name);
+        assert_eq!(abbr(m, old), ab);
+    }
+}

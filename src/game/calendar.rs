@@ -68,11 +68,20 @@ pub struct Season {
 pub enum YearStyle {
     /// The judge year as it is: `1901`.
     Plain,
-    /// Counted down before Christ: shown = `epoch - year`, written `273 B.C.`.
+    /// Counted down before Christ: shown = `epoch - year`, written `273 B.C.`, down to
+    /// `1 B.C.` (judge year `epoch - 1`); then up from `1 A.D.` (judge year `epoch`): there is
+    /// no year 0.
     BeforeChrist {
         /// The judge year plus the shown year, a constant (323 for Classical).
         epoch: i32,
     },
+}
+
+/// The era a year is written in: `B.C.` or `A.D.`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Era {
+    BeforeChrist,
+    AnnoDomini,
 }
 
 /// A point in the game's time: year, season and phase.
@@ -274,39 +283,57 @@ impl Calendar {
         self.season(phase).phases.last() == Some(&phase.kind)
     }
 
-    /// The year as players see it: `1901`, `273 B.C.`.
+    /// The year as players see it: `1901`, `273 B.C.`, and after `1 B.C.` (judge year
+    /// `epoch - 1`) `1 A.D.` (judge year `epoch`).
     pub fn show_year(&self, year: i32) -> String {
         match self.years {
             YearStyle::Plain => year.to_string(),
-            YearStyle::BeforeChrist { epoch } => format!("{} B.C.", epoch - year),
+            YearStyle::BeforeChrist { epoch } if year < epoch => {
+                format!("{} B.C.", i64::from(epoch) - i64::from(year))
+            }
+            YearStyle::BeforeChrist { epoch } => {
+                format!("{} A.D.", i64::from(year) - i64::from(epoch) + 1)
+            }
         }
     }
 
-    /// Reads a year as players see it (`1908`, `273 B.C.`, `273 BC`) into the judge year. A
-    /// bare number is the judge year, as in phase codes (`S50M`).
+    /// Reads a year as players see it (`1908`, `273 B.C.`, `273 BC`, `1 A.D.`, `AD 1`) into
+    /// the judge year. A bare number is the judge year, as in phase codes (`S50M`).
     pub fn parse_year(&self, text: &str) -> Result<i32, YearError> {
         let fail = |why: &str| YearError {
             text: text.trim().to_string(),
             why: why.to_string(),
         };
         let cleaned = text.replace('.', " ").to_ascii_lowercase();
-        let (number, bc) = match cleaned.split_whitespace().collect::<Vec<_>>()[..] {
-            [n] => (n, false),
-            [n, "b", "c"] | [n, "bc"] => (n, true),
-            _ => return Err(fail("expected a year, e.g. '1908' or '273 B.C.'")),
+        let (number, era) = match cleaned.split_whitespace().collect::<Vec<_>>()[..] {
+            [n] => (n, None),
+            [n, "b", "c"] | [n, "bc"] => (n, Some(Era::BeforeChrist)),
+            [n, "a", "d"] | [n, "ad"] | ["a", "d", n] | ["ad", n] => (n, Some(Era::AnnoDomini)),
+            _ => return Err(fail("expected a year, e.g. '1908', '273 B.C.' or '1 A.D.'")),
         };
-        self.judge_year(number, bc).map_err(fail)
+        self.judge_year(number, era).map_err(fail)
     }
 
-    /// The judge year of a year number as written, `bc` when `B.C.` followed it.
-    fn judge_year(&self, number: &str, bc: bool) -> Result<i32, &'static str> {
+    /// The judge year of a year number as written, with the era written after it (or `A.D.`
+    /// before it), if any. A year B.C. or A.D. counts from 1: there is no year 0.
+    fn judge_year(&self, number: &str, era: Option<Era>) -> Result<i32, &'static str> {
         let shown: i32 = number.parse().map_err(|_| "the year is not a number")?;
-        match (self.years, bc) {
-            (YearStyle::BeforeChrist { epoch }, true) => {
-                epoch.checked_sub(shown).ok_or("the year is out of range")
+        if era.is_some() && shown < 1 {
+            return Err("years B.C. and A.D. count from 1: there is no year 0");
+        }
+        let out_of_range = "the year is out of range";
+        match (self.years, era) {
+            (_, None) => Ok(shown),
+            (YearStyle::Plain, Some(Era::AnnoDomini)) => Ok(shown),
+            (YearStyle::Plain, Some(Era::BeforeChrist)) => {
+                Err("this game's years are not counted B.C.")
             }
-            (YearStyle::Plain, true) => Err("this game's years are not counted B.C."),
-            _ => Ok(shown),
+            (YearStyle::BeforeChrist { epoch }, Some(Era::BeforeChrist)) => {
+                epoch.checked_sub(shown).ok_or(out_of_range)
+            }
+            (YearStyle::BeforeChrist { epoch }, Some(Era::AnnoDomini)) => {
+                epoch.checked_add(shown - 1).ok_or(out_of_range)
+            }
         }
     }
 
@@ -320,7 +347,9 @@ impl Calendar {
         )
     }
 
-    /// The judge's code for a phase: `S1901M`, `W50A`.
+    /// The judge's code for a phase: `S1901M`, `W50A`. It carries the judge year on either
+    /// side of 1 A.D. (`S323M` is Classical's Spring 1 A.D.), signed before year 0 (`S-77M`),
+    /// so no two phases share a code.
     pub fn code(&self, phase: Phase) -> String {
         let initial = self.season(phase).name.chars().next().unwrap_or('?');
         format!(
@@ -332,7 +361,8 @@ impl Calendar {
     }
 
     /// Reads a phase in any form the judge prints or players write: `S1901M`,
-    /// `Spring 1901 Movement`, `Spring 1901, Movement`, `Spring 273 B.C., Movement`, `W50A`.
+    /// `Spring 1901 Movement`, `Spring 1901, Movement`, `Spring 273 B.C., Movement`,
+    /// `Spring 1 A.D., Movement`, `Spring A.D. 1, Movement`, `W50A`, `S-77M`.
     /// An adjustment named in a season without one (`Fall 1901, Adjustment`, as jDip writes
     /// it) is that year's adjustment phase.
     pub fn parse(&self, text: &str) -> Result<Phase, PhaseError> {
@@ -342,23 +372,31 @@ impl Calendar {
         };
         let cleaned = text.replace([',', '.'], " ").to_ascii_lowercase();
         let words: Vec<&str> = cleaned.split_whitespace().collect();
-        let (season_word, year_text, bc, kind_word) = match words[..] {
+        let (season_word, year_text, era, kind_word) = match words[..] {
             [code] => {
-                let split = code
+                let digit = code
                     .find(|c: char| c.is_ascii_digit())
                     .ok_or_else(|| fail("expected a code like S1901M"))?;
-                let end = code.rfind(|c: char| c.is_ascii_digit()).unwrap_or(split) + 1;
-                (&code[..split], &code[split..end], false, &code[end..])
+                let end = code.rfind(|c: char| c.is_ascii_digit()).unwrap_or(digit) + 1;
+                // A judge year before year 0 is signed: S-77M.
+                let split = match code[..digit].strip_suffix('-') {
+                    Some(season) if !season.is_empty() => season.len(),
+                    _ => digit,
+                };
+                (&code[..split], &code[split..end], None, &code[end..])
             }
-            [s, y, k] => (s, y, false, k),
-            [s, y, "b", "c", k] | [s, y, "bc", k] => (s, y, true, k),
+            [s, y, k] => (s, y, None, k),
+            [s, y, "b", "c", k] | [s, y, "bc", k] => (s, y, Some(Era::BeforeChrist), k),
+            [s, y, "a", "d", k] | [s, y, "ad", k] | [s, "a", "d", y, k] | [s, "ad", y, k] => {
+                (s, y, Some(Era::AnnoDomini), k)
+            }
             _ => return Err(fail(
                 "expected a season, a year and a phase, e.g. 'Spring 1901 Movement' or 'S1901M'",
             )),
         };
         let kind = PhaseKind::from_word(kind_word)
             .ok_or_else(|| fail("unknown phase kind (Movement, Retreat, Adjustment)"))?;
-        let year = self.judge_year(year_text, bc).map_err(fail)?;
+        let year = self.judge_year(year_text, era).map_err(fail)?;
         let season = self
             .seasons
             .iter()
@@ -441,6 +479,85 @@ mod tests {
         assert_eq!(cal.show(cal.next(w)), "Spring 272 B.C., Movement");
         assert_eq!(cal.parse("Spring 272 B.C., Movement").unwrap(), cal.next(w));
         assert_eq!(cal.parse("S51M").unwrap(), cal.next(w));
+    }
+
+    fn classical() -> Calendar {
+        let mut cal = Calendar::standard(50);
+        cal.years = YearStyle::BeforeChrist { epoch: 323 };
+        cal
+    }
+
+    /// Classical's rule 3: "Because years before 1 A.D. count backwards, Spring 273 B.C. is
+    /// followed by Fall 273 B.C., Winter 273 B.C., and then Spring 272 B.C." Counting
+    /// backwards ends at 1 B.C.: the next year is 1 A.D., there is no year 0.
+    #[test]
+    fn after_winter_1_bc_comes_spring_1_ad() {
+        let cal = classical();
+        let w = cal.parse("Winter 1 B.C., Adjustment").unwrap();
+        assert_eq!(w.year, 322);
+        let s = cal.next(w);
+        assert_eq!(cal.show(s), "Spring 1 A.D., Movement");
+        assert_eq!(cal.show_year(322), "1 B.C.");
+        assert_eq!(cal.show_year(323), "1 A.D.");
+        assert_eq!(cal.show_year(324), "2 A.D.");
+        assert_eq!(cal.show_year(50), "273 B.C.");
+        for text in [
+            "Spring 1 A.D., Movement",
+            "Spring 1 AD Movement",
+            "spring 1 a.d. movement",
+            "Spring A.D. 1, Movement",
+            "Spring AD 1 Movement",
+            "S323M",
+        ] {
+            assert_eq!(cal.parse(text), Ok(s), "{text}");
+        }
+        assert_eq!(cal.parse_year("1 A.D."), Ok(323));
+        assert_eq!(cal.parse_year("AD 2"), Ok(324));
+        assert_eq!(cal.parse_year("2 ad"), Ok(324));
+        assert_eq!(cal.parse_year("1 B.C."), Ok(322));
+        // No year 0 on either side, and no year counted below 1.
+        for text in ["0 B.C.", "0 A.D.", "-1 B.C.", "-5 AD"] {
+            assert!(cal.parse_year(text).is_err(), "{text}");
+        }
+        assert!(cal.parse("Spring 0 B.C., Movement").is_err());
+        assert!(cal.parse_year("2147483647 A.D.").is_err());
+        assert!(cal.parse_year("-2147483648 AD").is_err());
+    }
+
+    /// Phase codes carry the judge year on both sides of 1 A.D., so no code means two phases:
+    /// S1M is judge year 1 (322 B.C.), Spring 1 A.D. is S323M; a year before the epoch's
+    /// year 0 (a keeper's start) has a signed code that reads back.
+    #[test]
+    fn codes_stay_judge_years_across_the_epoch() {
+        let cal = classical();
+        let ad = cal.parse("Spring 1 A.D., Movement").unwrap();
+        assert_eq!(cal.code(ad), "S323M");
+        let one = cal.parse("S1M").unwrap();
+        assert_eq!(cal.show(one), "Spring 322 B.C., Movement");
+        assert_ne!(one, ad);
+        let early = cal.parse("Spring 400 B.C., Movement").unwrap();
+        assert_eq!(early.year, -77);
+        assert_eq!(cal.code(early), "S-77M");
+        assert_eq!(cal.parse("S-77M"), Ok(early));
+        let extreme = Phase {
+            year: i32::MIN,
+            ..early
+        };
+        assert_eq!(cal.show_year(extreme.year), "2147483971 B.C.");
+        assert_eq!(cal.show_year(i32::MAX), "2147483325 A.D.");
+    }
+
+    /// Plain years are the years A.D. as they are, and read `A.D.` written before or after.
+    #[test]
+    fn plain_years_read_ad() {
+        let cal = Calendar::standard(1901);
+        assert_eq!(cal.parse_year("1901 A.D."), Ok(1901));
+        assert_eq!(
+            cal.parse("Spring A.D. 1901, Movement"),
+            Ok(cal.start),
+            "A.D. before the year"
+        );
+        assert!(cal.parse_year("0 AD").is_err());
     }
 
     fn season(name: &str, phases: &[PhaseKind]) -> Season {

@@ -336,7 +336,7 @@ pub enum FileProblem {
     LastYear(YearError),
     /// A bare number as the last year of a calendar counted B.C.
     #[error(
-        "last_year: the years are counted B.C., so write the year as players see it ('250 B.C.')"
+        "last_year: the years are counted B.C., so write the year as players see it ('250 B.C.', or '5 A.D.' after 1 B.C.)"
     )]
     LastYearNotBc,
     /// The last year before the first.
@@ -549,11 +549,11 @@ fn read_calendar(
     let year = calendar
         .parse_year(text)
         .map_err(|e| lines.at(span.clone(), FileProblem::LastYear(e)))?;
-    let written_bc = text
-        .to_ascii_lowercase()
-        .replace(['.', ' '], "")
-        .ends_with("bc");
-    if matches!(years, YearStyle::BeforeChrist { .. }) && !written_bc {
+    // The text read as a year, so "bc" or "ad" in it can only be its era.
+    let letters = text.to_ascii_lowercase().replace(['.', ' '], "");
+    let written_era =
+        letters.ends_with("bc") || letters.ends_with("ad") || letters.starts_with("ad");
+    if matches!(years, YearStyle::BeforeChrist { .. }) && !written_era {
         return Err(lines.at(span, FileProblem::LastYearNotBc));
     }
     if year < calendar.start.year {
@@ -590,6 +590,25 @@ mod tests {
         let text = "name = \"w\"\nmap = \"standard\"\n[calendar]\nseasons = [\n  { name = \"Winter\", phases = [\"adjustment\"] },\n  { name = \"Spring\", phases = [\"movement\", \"retreat\"], takes_centres = true },\n]\n";
         let file = VariantFile::parse(text).unwrap();
         assert_eq!(file.calendar.code(file.calendar.start), "W1901A");
+    }
+
+    /// Classical's rule 3: years "before 1 A.D. count backwards", so a calendar counted B.C.
+    /// goes on into A.D. years, and its last year may be one of them.
+    #[test]
+    fn a_last_year_after_1_bc_is_written_ad() {
+        let classical = include_str!("../../variants/classical.variant.toml");
+        let with = |last: &str| {
+            VariantFile::parse(&format!("{classical}last_year = \"{last}\"\n"))
+                .map(|f| f.rules.last_year)
+        };
+        assert_eq!(with("5 A.D."), Ok(Some(327)));
+        assert_eq!(with("AD 5"), Ok(Some(327)));
+        assert_eq!(with("1 B.C."), Ok(Some(322)));
+        assert!(
+            with("327").is_err(),
+            "a bare number would be the judge year"
+        );
+        assert!(with("0 A.D.").is_err(), "there is no year 0");
     }
 
     #[test]

@@ -81,6 +81,9 @@ impl Templates {
     pub fn load(dir: Option<&Path>) -> Result<Templates, TemplateError> {
         let mut env = Environment::new();
         env.set_keep_trailing_newline(true);
+        env.add_filter("sentence", |text: minijinja::Value| {
+            sentence(text.to_string())
+        });
         for (name, text) in BUILTIN {
             let text = dir
                 .map(|d| d.join(name))
@@ -108,9 +111,35 @@ impl Templates {
     }
 }
 
+/// Ends a sentence with a full stop, unless its last word already ends with one (a year
+/// such as `273 B.C.` or `1 A.D.`): the `sentence` filter of the templates
+/// (`{{ next_phase | sentence }}`).
+pub fn sentence(mut text: String) -> String {
+    if !text.ends_with('.') {
+        text.push('.');
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sentence_ends_with_one_full_stop() {
+        assert_eq!(sentence("Spring of 1901".into()), "Spring of 1901.");
+        assert_eq!(sentence("Spring of 273 B.C.".into()), "Spring of 273 B.C.");
+        assert_eq!(sentence("Spring of 1 A.D.".into()), "Spring of 1 A.D.");
+        let t = Templates::load(None).unwrap();
+        let text = t.render(
+            "results.txt",
+            minijinja::context! { next_phase => "Movement for Spring of 272 B.C.", game => "g" },
+        );
+        assert!(
+            text.contains("will be Movement for Spring of 272 B.C.\n"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn every_builtin_template_renders() {

@@ -31,9 +31,13 @@ pub(super) fn adjudicate(
     let cal = &variant.calendar;
     let season = &cal.season(pos.phase).name;
     let year = cal.show_year(pos.phase.year);
+    // One full stop after a year that ends in one (`273 B.C.`).
+    let heading = super::render::sentence(format!(
+        "{} results for {season} of {year}",
+        pos.phase.kind.name()
+    ));
     lines.push(format!(
-        "{} results for {season} of {year}. ({}.{:03})",
-        pos.phase.kind.name(),
+        "{heading} ({}.{:03})",
         game.name,
         game.history.len() + 1
     ));

@@ -424,6 +424,16 @@ pub fn spellings(name: &str, add_sea: bool) -> Vec<String> {
     forms
 }
 
+/// The first three letters of a full name, "The" ignored (`The Fetters`: `fet`), as
+/// Classical's section 9 abbreviates land locations (`Desert of Palms`: `des`); none for a
+/// name of fewer letters. A map file asks for these with `abbreviations first-three-letters`.
+pub fn first_three_letters(name: &str) -> Option<String> {
+    let key = normalize(name);
+    let key = key.strip_prefix("the ").unwrap_or(&key);
+    let letters: String = key.chars().filter(|c| c.is_alphabetic()).take(3).collect();
+    (letters.chars().count() == 3).then_some(letters)
+}
+
 /// Everything [`Map`] needs, gathered by the parser, turned into tables here.
 pub(crate) struct MapParts {
     pub name: String,
@@ -434,6 +444,9 @@ pub(crate) struct MapParts {
     pub start: Vec<StartUnit>,
     pub army_adj: Vec<Vec<ProvinceId>>,
     pub fleet_adj: Vec<Vec<RegionId>>,
+    /// The file's `abbreviations first-three-letters`: land and coastal provinces are also
+    /// named by the first three letters of their full names.
+    pub first_three_letters: bool,
 }
 
 impl Map {
@@ -488,6 +501,9 @@ impl Map {
             }
             for a in &p.aliases {
                 forms.extend(spellings(a, false));
+            }
+            if parts.first_three_letters && matches!(p.terrain, Terrain::Land | Terrain::Coast) {
+                forms.extend(first_three_letters(&p.name));
             }
             for form in forms {
                 if names.contains_key(&form) || power_word(&form) {

@@ -114,6 +114,7 @@ struct Collected {
     territory: Vec<(String, Vec<String>, usize)>,
     dips: Vec<(String, String, usize)>,
     units: Vec<(String, String, usize)>,
+    first_three_letters: bool,
 }
 
 fn build(
@@ -285,6 +286,21 @@ fn directive(c: &mut Collected, line: &str, n: usize, in_block: bool) -> Result<
                 None => list.push(decl),
             }
         }
+        "abbreviations" => match rest {
+            "first-three-letters" if !in_block => c.first_three_letters = true,
+            "first-three-letters" => {
+                return Err(err(
+                    n,
+                    "'abbreviations' holds for the whole game: put it outside the 'at' blocks",
+                ))
+            }
+            _ => {
+                return Err(err(
+                    n,
+                    format!("'abbreviations {rest}': the one rule known is 'abbreviations first-three-letters'"),
+                ))
+            }
+        },
         "home" => power_list(&mut c.homes, "home", line, rest, n, in_block)?,
         "territory" => power_list(&mut c.territory, "territory", line, rest, n, in_block)?,
         "dips" => {
@@ -737,6 +753,7 @@ fn assemble(c: Collected, errors: &mut Vec<MapError>) -> Option<Map> {
         prov.territory = owner;
     }
     Some(Map::from_parts(MapParts {
+        first_three_letters: c.first_three_letters,
         name: c.name,
         title: c.title,
         powers,
