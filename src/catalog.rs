@@ -207,6 +207,31 @@ impl Catalog {
         })
     }
 
+    /// A variant by its name or the beginning of its name, any case (`GET MAP del`): the
+    /// variant of that name, else the one whose name begins so. Games are created with the
+    /// whole name ([`Catalog::variant`]).
+    pub fn variant_or_abbreviation(&self, name: &str) -> Result<&Variant, VariantError> {
+        let exact = self.variant(name);
+        if exact.is_ok() {
+            return exact;
+        }
+        let word = name.trim().to_ascii_lowercase();
+        let names = self.names();
+        let begun: Vec<&str> = names
+            .iter()
+            .copied()
+            .filter(|n| !word.is_empty() && n.to_ascii_lowercase().starts_with(&word))
+            .collect();
+        match begun[..] {
+            [one] => self.variant(one),
+            [] => exact,
+            _ => Err(VariantError::Unknown {
+                name: name.trim().to_string(),
+                known: begun.join(", "),
+            }),
+        }
+    }
+
     /// The names of every variant it has: the built-in ones, then the maps directory's own.
     pub fn names(&self) -> Vec<&str> {
         let mut names: Vec<&str> = Variant::builtin_names().collect();

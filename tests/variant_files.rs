@@ -66,6 +66,9 @@ fn before(name: &str) -> (Calendar, Rules) {
                 fast_ferry_only: true,
                 last_year: Some(1908),
                 survivors_share: true,
+                // Since issue 15: rule 1's Winter 1900 chooses the types of the first units,
+                // and a home centre left without a build gets the standard game's unit.
+                unit_choice: true,
                 ..standard
             },
         ),
@@ -408,7 +411,7 @@ fn a_wrong_variant_file_is_refused_with_its_file_line_and_what_is_wrong() {
             "floods",
             // Deluge's floods come at the end of a Winter this calendar does not have.
             "name = \"dry\"\nmap = \"deluge\"\n[calendar]\nseasons = [{ name = \"Spring\", phases = [\"movement\", \"retreat\", \"adjustment\"], takes_centres = true }]\n".to_string(),
-            "schedules a change for 'winter' (the map's line 306), which is not a season of its calendar",
+            "schedules a change for 'winter' (the map's line 316), which is not a season of its calendar",
         ),
     ];
     for (name, text, wanted) in cases {

@@ -132,12 +132,95 @@ fn follow(before: &Map, after: &Map, u: Unit) -> Option<Unit> {
         (UnitKind::Army, _) => return None,
         (_, Terrain::Sea | Terrain::Ocean) => prov.main,
         (UnitKind::ArmyFleet, _) => return None,
-        (UnitKind::Fleet, Terrain::Coast) => match region.coast {
-            Some(c) => after.coast_region(p, c).unwrap_or(prov.main),
-            // A fleet on a province that now has separate coasts takes the first.
-            None => prov.coasts.first().copied().unwrap_or(prov.main),
-        },
+        (UnitKind::Fleet, Terrain::Coast) if prov.coasts.is_empty() => prov.main,
+        (UnitKind::Fleet, Terrain::Coast) => {
+            match region.coast.and_then(|c| after.coast_region(p, c)) {
+                Some(kept) => kept,
+                None => {
+                    coast_on_its_water(before, after, u.region, &prov.coasts).unwrap_or(prov.main)
+                }
+            }
+        }
         (UnitKind::Fleet, _) => return None,
     };
     Some(Unit { region: to, ..u })
+}
+
+/// The coast a fleet stands on when its province comes to have separate coasts. A flood
+/// moves no fleet: it stays on the water it was on, so on the coast that touches the most
+/// of the waters its old place touched (the new water lies along another coast). A tie, on
+/// no map herald has, goes to the first coast the map lists.
+fn coast_on_its_water(
+    before: &Map,
+    after: &Map,
+    from: RegionId,
+    coasts: &[RegionId],
+) -> Option<RegionId> {
+    let was_on = |q: ProvinceId| {
+        before.province(q).terrain.is_water()
+            && before
+                .fleet_neighbours(from)
+                .iter()
+                .any(|&r| before.province_of(r) == q)
+    };
+    let shared = |c: &&RegionId| {
+        after
+            .fleet_neighbours(**c)
+            .iter()
+            .filter(|&&r| was_on(after.province_of(r)))
+            .count()
+    };
+    // `max_by_key` keeps the last of equals: reversed, that is the first listed.
+    coasts.iter().rev().max_by_key(shared).copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::variant::Variant;
+
+    /// Wherever a flood cuts a shore in two on the Deluge map, a fleet there has one coast
+    /// that keeps its water: no tie falls back on the order the map lists the coasts in.
+    #[test]
+    fn every_split_shore_keeps_its_fleet_on_one_coast() {
+        let v = Variant::builtin("deluge").unwrap();
+        let mut before = &v.map;
+        let mut split = 0;
+        for (_, after) in &v.schedule {
+            for p in after.province_ids() {
+                let (old, new) = (before.province(p), after.province(p));
+                if old.terrain != Terrain::Coast || new.coasts.is_empty() {
+                    continue;
+                }
+                let mut from = vec![old.main];
+                from.extend(&old.coasts);
+                for &r in from
+                    .iter()
+                    .filter(|&&r| !before.fleet_neighbours(r).is_empty())
+                {
+                    if before
+                        .region(r)
+                        .coast
+                        .is_some_and(|c| after.coast_region(p, c).is_some())
+                    {
+                        continue;
+                    }
+                    // Listed the other way round, the same coast: it won on its water.
+                    let listed = coast_on_its_water(before, after, r, &new.coasts);
+                    let mut reversed = new.coasts.clone();
+                    reversed.reverse();
+                    let other = coast_on_its_water(before, after, r, &reversed);
+                    assert_eq!(
+                        listed,
+                        other,
+                        "{} keeps no one coast",
+                        before.region_abbr(r)
+                    );
+                    split += 1;
+                }
+            }
+            before = after;
+        }
+        assert!(split >= 7, "{split} split shores");
+    }
 }

@@ -125,6 +125,7 @@ fn build(
     let mut errors = Vec::new();
     let mut c = Collected::default();
     let mut in_block: Option<bool> = None;
+    let mut changed = false;
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         let line = strip_comment(raw).trim();
@@ -134,6 +135,7 @@ fn build(
         if at_header(line).is_some() {
             let change = changes.iter().find(|ch| ch.line == n);
             in_block = Some(change.is_some_and(applied));
+            changed |= in_block == Some(true);
             continue;
         }
         if line == "end" {
@@ -152,6 +154,11 @@ fn build(
     }
     if in_block.is_some() {
         errors.push(err(0, "an 'at' block is not closed with 'end'"));
+    }
+    // Starting units are the board as the game starts; a map some change has reshaped
+    // starts nothing (Deluge's armies in Venice would stand under water).
+    if changed {
+        c.units.clear();
     }
     if errors.is_empty() {
         assemble(c, &mut errors)

@@ -1,7 +1,8 @@
 //! The order parser: the njudge/DPjudge dialect, any case, full names, abbreviations and
 //! aliases, `-`/`->`/`m`/`move (to)`, `S`, `C`/`T`, `H`/`stand`, convoy routes, coasts as
-//! `/nc`, `(nc)` or `north coast`, `Build`, `Remove`, `Waive`, `Disband`, and a nationality
-//! before a supported or convoyed unit.
+//! `/nc`, `(nc)` or `north coast`, `Build`, `Remove`, `Waive`, `Disband`, a nationality
+//! before a supported or convoyed unit, and a unit's province in brackets as the Abstraction
+//! A/F rules write it (`A(Mar) E F(GOL)`).
 
 use super::{Action, Loc, Order, Target};
 use crate::game::ids::{Coast, UnitKind};
@@ -34,6 +35,9 @@ fn tokenize(text: &str) -> Vec<String> {
                 spaced.push_str(" - ");
             }
             '-' | '–' | '—' => spaced.push_str(" - "),
+            // `A(Mar)`, `A/F (GOL)`, `F(StP)nc`: brackets round a unit's province, as the
+            // Abstraction rules write orders, are only spacing; elsewhere `(nc)` is a coast.
+            '(' if after_unit_type(&spaced) => spaced.push(' '),
             '/' | '(' => spaced.push_str(" / "),
             ')' | ',' | ';' | '_' => spaced.push(' '),
             '.' | '\'' => {}
@@ -41,6 +45,15 @@ fn tokenize(text: &str) -> Vec<String> {
         }
     }
     spaced.split_whitespace().map(str::to_string).collect()
+}
+
+/// Whether the text tokenized so far ends with a unit type (`a`, `f`, `a/f`, `army`,
+/// `fleet`): a bracket after it holds a province, not a coast.
+fn after_unit_type(spaced: &str) -> bool {
+    matches!(
+        spaced.split_whitespace().next_back(),
+        Some("a" | "f" | "army" | "fleet")
+    )
 }
 
 const MOVE_WORDS: &[&str] = &["-", "m", "move", "moves", "to", "retreat", "retreats", "r"];
@@ -427,6 +440,32 @@ mod tests {
             canon("F St. Petersburg (south coast) - Gulf of Bothnia"),
             "F Stp/sc - Bot"
         );
+    }
+
+    /// The Abstraction A/F rules write a unit's province in brackets (Deluge's text).
+    #[test]
+    fn brackets_round_a_units_province() {
+        let v = Variant::builtin("deluge").unwrap();
+        let canon = |text: &str| match parse_order(&v.map, text) {
+            Ok(o) => o.canonical(&v.map),
+            Err(e) => format!("error: {e}"),
+        };
+        for (text, plain) in [
+            ("A(Mar) E F(GOL)", "A Mar E F Lyo"),
+            ("A (Mar) E F (GOL)", "A Mar E F Lyo"),
+            ("A/F(GOL) - WMS", "A/F Lyo - Wes"),
+            ("A/F (GOL) - WMS", "A/F Lyo - Wes"),
+            ("A(WMS) D Tun", "A Wes D Tun"),
+            ("F(ENG) FF A(Lon) - Bre", "F Eng C A Lon - Bre"),
+            ("F(ENG) S A(ENG) D Bre", "F Eng S A Eng D Bre"),
+            ("A/F(ENG)", "A/F Eng H"),
+            ("Build F(StP)nc", "Build F Stp/nc"),
+            ("Army(Mar) - Bur", "A Mar - Bur"),
+            ("F Mid-Spa(nc)", "F Mao - Spa/nc"),
+        ] {
+            assert_eq!(canon(text), canon(plain), "{text}");
+            assert!(!canon(text).starts_with("error"), "{text}: {}", canon(text));
+        }
     }
 
     #[test]

@@ -458,10 +458,16 @@ impl<'a> Resolver<'a> {
         }
         if self.is_landing(m) {
             // The army lands unless its fleet, staying in the sea, is dislodged (rule 4). A
-            // fleet that sails on after landing it leaves the army ashore.
+            // fleet that sails on after landing it leaves the army ashore; one ordered on
+            // whose move fails on its own (it bounces, or loses a head-to-head) stays, and
+            // if it is dislodged there the landing fails and the two retreat together.
             let here = self.orders[m].at.index();
             let carrier = self.at[here];
-            if carrier == NONE || self.dest[carrier as usize] != NONE {
+            if carrier == NONE {
+                return true;
+            }
+            let carrier = carrier as usize;
+            if self.dest[carrier] != NONE && self.sails(carrier) {
                 return true;
             }
             let count = self.attackers.get(here).len();
@@ -592,6 +598,18 @@ impl<'a> Resolver<'a> {
                 return false;
             }
         }
+        self.prevails(m)
+    }
+
+    /// Whether move `m` would succeed on its own strength, whatever becomes of a landing
+    /// from its sea: what a landing asks of its fleet ordered on (the landing's success
+    /// and the fleet's move otherwise wait on each other).
+    fn sails(&mut self, m: usize) -> bool {
+        self.map.is_free_ocean(ProvinceId(self.dest[m])) || self.prevails(m)
+    }
+
+    /// The strength test of a move: its attack beats the defence and every rival.
+    fn prevails(&mut self, m: usize) -> bool {
         let attack = self.attack_strength(m);
         if attack == 0 {
             return false;

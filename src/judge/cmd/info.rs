@@ -39,7 +39,7 @@ impl Session<'_> {
                     Some(g) => Ok((judge.variant(g), judge.map_of(g))),
                     None => judge
                         .catalog
-                        .variant(&name)
+                        .variant_or_abbreviation(&name)
                         .map(|v| (v, &v.map))
                         .map_err(|e| e.to_string()),
                 };
@@ -202,7 +202,46 @@ impl Session<'_> {
 #[cfg(test)]
 mod tests {
     use crate::judge::testkit::{judge, mail, reply, start, started, GM};
-    use crate::judge::Games;
+    use crate::judge::{needed_games, Games};
+
+    /// `GET MAP dlg` for a Deluge game named `dlg` answered "unknown variant 'dlg'" before
+    /// SIGNON and the game's map after it: the game was loaded only when SIGNON named it.
+    /// Each mail here gets only the games it names, as the service loads them.
+    #[test]
+    fn get_map_finds_a_game_or_a_variant_before_and_after_signon() {
+        let j = judge();
+        let mut all = Games::new();
+        mail(&j, &mut all, GM, "CREATE ?dlg gmpass deluge", start());
+        let ask = |from: &str, body: &str| {
+            let mut loaded: Games = needed_games(body)
+                .names
+                .iter()
+                .filter_map(|n| all.get(n).map(|g| (n.clone(), g.clone())))
+                .collect();
+            let h = mail(&j, &mut loaded, from, body, start());
+            reply(&h, from).body.clone()
+        };
+        let deluge = "Map of deluge: Deluge II";
+        for (from, body) in [
+            ("x@example.org", "GET MAP dlg"),
+            (GM, "GET MAP dlg\nSIGNON Mdlg gmpass"),
+            (GM, "SIGNON Mdlg gmpass\nGET MAP dlg"),
+            ("x@example.org", "GET MAP deluge"),
+            ("x@example.org", "GET MAP DEL"),
+            (GM, "SIGNON Mdlg gmpass\nGET MAP del"),
+        ] {
+            let text = ask(from, body);
+            assert!(text.contains(deluge), "{body}: {text}");
+            assert!(!text.contains("***"), "{body}: {text}");
+        }
+        let text = ask("x@example.org", "GET MAP worl");
+        assert!(text.contains("Map of world1880"), "{text}");
+        let text = ask("x@example.org", "GET MAP dlx");
+        assert!(
+            text.contains("GET MAP dlx\n  *** GET MAP: unknown variant 'dlx' (known: standard,"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn anyone_may_ask_without_signing_on() {

@@ -99,9 +99,10 @@ pub fn spec(command: &Command) -> Spec {
     use Command as C;
     use Family as F;
     let (family, who, names) = match command {
-        C::Help | C::Get(_) | C::Map(_) | C::Version => (F::Info, Who::Anyone, Names::Nothing),
+        C::Help | C::Get(_) | C::Map(None) | C::Version => (F::Info, Who::Anyone, Names::Nothing),
         C::List(None) => (F::Info, Who::Anyone, Names::All),
-        C::List(Some(g)) | C::History(g) | C::Summary(g) => {
+        // `GET MAP <name>` may name a game (its map as it stands) as well as a variant.
+        C::Map(Some(g)) | C::List(Some(g)) | C::History(g) | C::Summary(g) => {
             (F::Info, Who::Anyone, Names::Game(g.clone()))
         }
         C::Create { game, .. } | C::Signon { game, .. } | C::Observe { game, .. } => {
