@@ -552,13 +552,13 @@ async fn rule_switches_are_chosen_at_creation() {
         .mail(
             GM,
             "new",
-            "CREATE ?rs gmpass standard remote_builds victory=20\n",
+            "CREATE ?rs gmpass standard remote_builds victory=20 rules=1982\n",
         )
         .await;
     assert!(
         to(&sent, GM)
             .body
-            .contains("Rule switches: remote_builds, victory=20."),
+            .contains("Rule switches: remote_builds, victory=20, rules=1982."),
         "{}",
         to(&sent, GM).body
     );
@@ -597,6 +597,7 @@ async fn rule_switches_are_chosen_at_creation() {
     assert_eq!(rules.build_sites, herald::game::rules::BuildSites::AnyOwned);
     assert_eq!(rules.victory_centres, 20);
     assert!(!rules.ocean_convoys);
+    assert_eq!(rules.edition, herald::game::rules::Edition::Rules1982);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -11,7 +11,7 @@ use herald::cases::{parse_cases, run_case_in};
 use herald::catalog::Catalog;
 use herald::game::calendar::{Calendar, Phase, PhaseKind, YearStyle};
 use herald::game::map::builtin;
-use herald::game::rules::{BuildSites, Rules};
+use herald::game::rules::{BuildSites, Edition, Rules};
 use herald::game::turn;
 use herald::game::variant::Variant;
 
@@ -37,6 +37,8 @@ fn before(name: &str) -> (Calendar, Rules) {
             Calendar::standard(1901),
             Rules {
                 portage: true,
+                // Since issue 15: "The February 1982 rules of Diplomacy apply".
+                edition: Edition::Rules1982,
                 ..standard
             },
         ),

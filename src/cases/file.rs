@@ -8,7 +8,8 @@ pub struct Case {
     pub name: String,
     /// The line of the `CASE` keyword.
     pub line: usize,
-    /// The variant (`VARIANT` or the file's `VARIANT_ALL`).
+    /// The variant (`VARIANT` or the file's `VARIANT_ALL`), and any rule switches after its
+    /// name as CREATE takes them (`standard rules=1982`).
     pub variant: String,
     /// The text after `PRESTATE_SETPHASE`.
     pub phase: String,

@@ -8,6 +8,7 @@ use crate::game::ids::{PowerId, ProvinceId, UnitKind};
 use crate::game::map::Map;
 use crate::game::order::{parse_order, Action, Order};
 use crate::game::position::{Dislodged, Position, Unit};
+use crate::game::rules::Rules;
 use crate::game::turn;
 use crate::game::variant::Variant;
 
@@ -23,6 +24,9 @@ pub struct CaseFailure {
 pub struct Prepared<'a> {
     /// The case's variant.
     pub variant: &'a Variant,
+    /// The variant's rules with the switches the case's `VARIANT` line adds, as a Master's
+    /// CREATE would (`VARIANT standard rules=1982`).
+    pub rules: Rules,
     /// The board before the phase.
     pub position: Position,
     /// Each power's orders.
@@ -38,8 +42,9 @@ pub fn run_case(case: &Case) -> Result<(), CaseFailure> {
 /// Plays a case with the variants of a catalog (built-in, or a keeper's maps directory).
 pub fn run_case_in(catalog: &Catalog, case: &Case) -> Result<(), CaseFailure> {
     let prepared = prepare(catalog, case)?;
-    let turn = turn::play(
+    let turn = turn::play_with(
         prepared.variant,
+        &prepared.rules,
         prepared.variant.map_at(prepared.position.phase),
         &prepared.position,
         &prepared.orders,
@@ -53,10 +58,18 @@ pub fn prepare<'a>(catalog: &'a Catalog, case: &Case) -> Result<Prepared<'a>, Ca
     if !case.problems.is_empty() {
         return fail(case.problems.clone());
     }
-    let variant = match catalog.variant(&case.variant) {
+    // The variant's name, then any rule switches, as CREATE takes them.
+    let mut words = case.variant.split_whitespace();
+    let variant = match catalog.variant(words.next().unwrap_or("")) {
         Ok(v) => v,
         Err(e) => return fail(vec![e.to_string()]),
     };
+    let mut rules = variant.rules.clone();
+    for switch in words {
+        if let Err(why) = rules.apply_switch(switch) {
+            return fail(vec![format!("VARIANT: {why}")]);
+        }
+    }
     // A case without PRESTATE_SETPHASE starts at the variant's first phase.
     let phase = match case.phase.trim() {
         "" => Ok(variant.calendar.start),
@@ -158,6 +171,7 @@ pub fn prepare<'a>(catalog: &'a Catalog, case: &Case) -> Result<Prepared<'a>, Ca
     }
     Ok(Prepared {
         variant,
+        rules,
         position: pos,
         orders,
     })

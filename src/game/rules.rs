@@ -17,11 +17,27 @@ pub enum BuildSites {
     AnyOwnedWhileHomeHeld,
 }
 
+/// The rulebook that decides the points where editions of the rules differ (DATC v3.0
+/// section 4 says, issue by issue, what each decides). Everything else is the same in both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Edition {
+    /// The February 1982 rules (Avalon Hill; Portage's base): a convoyed army does not cut the
+    /// support of a fleet supporting an action in a body of water that holds a convoying
+    /// fleet (4.A.2, no other paradox rule needed), and a power in civil disorder loses the
+    /// unit farthest from its home centres, fleets counted by sea and armies over land and
+    /// water (4.D.8).
+    Rules1982,
+    /// The 2000 rules with the DATC v3.0 preferences: the Szykman rule for convoy paradoxes,
+    /// and civil-disorder removals by distance to the nearest owned centre over land and sea
+    /// alike (the 2023 rules).
+    Rules2000,
+}
+
 /// The switches a Master may set, as the refusal of an unknown one lists them.
-const GAME_SWITCHES: &str = "remote_builds, home_builds, victory=N, last_year=N, ocean_convoys, no_ocean_convoys, portage, conversion, army_fleets, fast_ferry_only, several_powers";
+const GAME_SWITCHES: &str = "remote_builds, home_builds, victory=N, last_year=N, ocean_convoys, no_ocean_convoys, portage, conversion, army_fleets, fast_ferry_only, several_powers, rules=1982, rules=2000";
 
 /// Every switch, as a variant file may name them: a Master's, and those that shape a variant.
-const ALL_SWITCHES: &str = "remote_builds, home_builds, victory=N, last_year=N, ocean_convoys, no_ocean_convoys, portage, conversion, army_fleets, fast_ferry_only, several_powers, dip_points, remote_builds_while_home_held, survivors_share, free_oceans, ocean_network, unit_choice, victory=majority";
+const ALL_SWITCHES: &str = "remote_builds, home_builds, victory=N, last_year=N, ocean_convoys, no_ocean_convoys, portage, conversion, army_fleets, fast_ferry_only, several_powers, rules=1982, rules=2000, dip_points, remote_builds_while_home_held, survivors_share, free_oceans, ocean_network, unit_choice, victory=majority";
 
 /// Who sets a switch: a Master for one game, or a variant file for every game of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +106,8 @@ pub struct Rules {
     /// One player may hold several powers: a second SIGNON to a forming game from the same
     /// address with another password takes another seat.
     pub several_powers: bool,
+    /// The rulebook for the points where editions differ (`rules=1982`, `rules=2000`).
+    pub edition: Edition,
 }
 
 impl Rules {
@@ -111,13 +129,15 @@ impl Rules {
             unit_choice: false,
             victory_majority: false,
             several_powers: false,
+            edition: Edition::Rules2000,
         }
     }
 
     /// Turns a named switch on (or sets a value), as a Master asks at creation:
     /// `remote_builds` (builds in any owned centre), `home_builds`, `victory=N`,
-    /// `ocean_convoys`, `no_ocean_convoys`, `portage`. Switches of variants still to come are refused
-    /// by name. Names match in any case, with `-` or `_`.
+    /// `ocean_convoys`, `no_ocean_convoys`, `portage`, `rules=1982` or `rules=2000` (the
+    /// [`Edition`]). Switches of variants still to come are refused by name. Names match in
+    /// any case, with `-` or `_`.
     pub fn apply_switch(&mut self, switch: &str) -> Result<(), String> {
         self.set(switch, Scope::Game).map_err(|e| e.to_string())
     }
@@ -169,6 +189,14 @@ impl Rules {
             self.victory_centres = n;
             return Ok(());
         }
+        if let Some(year) = s.strip_prefix("rules=") {
+            self.edition = match year {
+                "1982" => Edition::Rules1982,
+                "2000" => Edition::Rules2000,
+                _ => return Err(bad_value("the rule editions are rules=1982 and rules=2000")),
+            };
+            return Ok(());
+        }
         if let Some(y) = s.strip_prefix("last_year=") {
             let y: i32 = y
                 .parse()
@@ -215,6 +243,15 @@ mod tests {
         assert!(r.conversion);
         r.apply_switch("portage").unwrap();
         assert!(r.portage);
+        assert_eq!(r.edition, Edition::Rules2000);
+        r.apply_switch("Rules=1982").unwrap();
+        assert_eq!(r.edition, Edition::Rules1982);
+        r.apply_switch("rules=2000").unwrap();
+        assert_eq!(r.edition, Edition::Rules2000);
+        assert_eq!(
+            r.apply_switch("rules=1971").unwrap_err(),
+            "'rules=1971': the rule editions are rules=1982 and rules=2000"
+        );
         assert!(r
             .apply_switch("flying")
             .unwrap_err()

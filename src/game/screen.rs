@@ -1,6 +1,8 @@
 //! Screening: orders checked against the board before adjudication. What passes becomes a
 //! [`Command`] for the resolver; what fails becomes a [`Rejection`] that names the order and
 //! why, and the unit is treated as unordered (it holds, or in a retreat phase disbands).
+//! A portaged fleet's route, which may be of any length, is matched here against the armies'
+//! portage orders, so that every command stays a small `Copy` value.
 //!
 //! The DATC v3.0 preferences decide the lenient cases: a wrong or missing unit type or
 //! nationality is ignored (4.C.1, 4.C.2, 4.C.5, 4.C.6), a wrong coast of the ordered unit is
@@ -13,31 +15,15 @@ use super::order::{Action, Loc, Order};
 use super::position::{Position, Unit};
 use super::rules::Rules;
 
-/// The land provinces a portaged fleet is carried through, in order (at most six).
+/// A portaged fleet's route, as matched against the armies' orders. The route the fleet's
+/// order names may be of any length (rule 2 sets no limit); [`screen_movement`], which holds
+/// every order, matches it once, so the resolver reads a flag here and on each army's
+/// [`Command::Portage`] instead of a list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Route {
-    len: u8,
-    places: [ProvinceId; 6],
-}
-
-impl Route {
-    /// A route through these provinces, if there are one to six.
-    pub fn new(places: &[ProvinceId]) -> Option<Route> {
-        if places.is_empty() || places.len() > 6 {
-            return None;
-        }
-        let mut r = Route {
-            len: places.len() as u8,
-            places: [ProvinceId(0); 6],
-        };
-        r.places[..places.len()].copy_from_slice(places);
-        Some(r)
-    }
-
-    /// The provinces, in order.
-    pub fn places(&self) -> &[ProvinceId] {
-        &self.places[..self.len as usize]
-    }
+    /// Every province of the route holds an army ordered to portage this fleet to its
+    /// destination; each of those orders is marked `on_route`.
+    pub complete: bool,
 }
 
 /// How a move travels.
@@ -97,6 +83,9 @@ pub enum Command {
         from: ProvinceId,
         /// Its destination (water).
         to: ProvinceId,
+        /// The fleet's order names a complete route through this army's province (set by
+        /// [`screen_movement`]): only then does the portage carry it.
+        on_route: bool,
     },
     /// Turn this army into a fleet standing on `to` (Deluge).
     Convert {
@@ -147,19 +136,41 @@ pub fn screen_movement(
     orders: &[(PowerId, Order)],
 ) -> (Vec<Ordered>, Vec<Rejection>) {
     let mut commands: Vec<Option<Command>> = vec![None; map.province_count()];
+    // The route each portaged fleet's order names, beside its command (matched below).
+    let mut routes: Vec<Option<&[ProvinceId]>> = Vec::new();
     let mut landings: Vec<Option<(PowerId, Command)>> = Vec::new();
     // Orders for fleets in free oceans, where several may share a province: in the order
     // given, one for each of the power's fleets there.
-    let mut ocean_orders: Vec<(PowerId, ProvinceId, Command)> = Vec::new();
+    let mut ocean_orders: Vec<(PowerId, ProvinceId, Command, Option<&[ProvinceId]>)> = Vec::new();
     let mut rejections = Vec::new();
     for (power, order) in orders {
         if matches!(order, Order::DipSupport { .. }) {
             // Checked apart: see `screen_dip_supports`.
             continue;
         }
-        match check_one(map, rules, pos, *power, order) {
+        let checked = check_one(map, rules, pos, *power, order);
+        let route = match (&checked, order) {
+            (
+                Ok((
+                    _,
+                    Command::Move {
+                        via: Via::Portage(_),
+                        ..
+                    },
+                )),
+                Order::Unit {
+                    action: Action::Move { via, .. },
+                    ..
+                },
+            ) => Some(via.as_slice()),
+            _ => None,
+        };
+        if route.is_some() && routes.is_empty() {
+            routes = vec![None; map.province_count()];
+        }
+        match checked {
             Ok((at, command)) if map.is_free_ocean(at) => {
-                ocean_orders.push((*power, at, command));
+                ocean_orders.push((*power, at, command, route));
             }
             Ok((at, command @ Command::Disembark { .. })) => {
                 if landings.is_empty() {
@@ -167,11 +178,19 @@ pub fn screen_movement(
                 }
                 landings[at.index()] = Some((*power, command));
             }
-            Ok((at, command)) => commands[at.index()] = Some(command),
+            Ok((at, command)) => {
+                commands[at.index()] = Some(command);
+                if !routes.is_empty() {
+                    routes[at.index()] = route;
+                }
+            }
             Err(why) => {
                 if let Some(at) = order.province() {
                     if pos.unit_at(at).is_some_and(|u| u.power == *power) {
                         commands[at.index()] = None;
+                        if !routes.is_empty() {
+                            routes[at.index()] = None;
+                        }
                     }
                 }
                 rejections.push(Rejection {
@@ -182,17 +201,29 @@ pub fn screen_movement(
             }
         }
     }
+    // Each ordered unit's portage route, if it has one (empty when nobody portages).
+    let mut route_of: Vec<Option<&[ProvinceId]>> = Vec::new();
     let mut ordered: Vec<Ordered> = pos
         .all_units()
         .map(|(at, unit)| {
-            let command = if map.is_free_ocean(at) {
+            let (command, route) = if map.is_free_ocean(at) {
                 ocean_orders
                     .iter()
-                    .position(|(p, a, _)| *p == unit.power && *a == at)
-                    .map(|k| ocean_orders.remove(k).2)
+                    .position(|(p, a, _, _)| *p == unit.power && *a == at)
+                    .map(|k| {
+                        let (_, _, command, route) = ocean_orders.remove(k);
+                        (Some(command), route)
+                    })
+                    .unwrap_or((None, None))
             } else {
-                commands[at.index()]
+                (
+                    commands[at.index()],
+                    routes.get(at.index()).copied().flatten(),
+                )
             };
+            if !routes.is_empty() {
+                route_of.push(route);
+            }
             Ordered {
                 at,
                 unit,
@@ -200,6 +231,9 @@ pub fn screen_movement(
             }
         })
         .collect();
+    if !routes.is_empty() {
+        match_portage_routes(map, &mut ordered, &route_of);
+    }
     // Landings come after the units, one per sea: the army aboard is ordered apart from its
     // fleet (`A Eng D Bre` beside `F Eng - Nth`).
     for (i, landing) in landings.iter().enumerate() {
@@ -217,6 +251,52 @@ pub fn screen_movement(
         }
     }
     (ordered, rejections)
+}
+
+/// Matches each portaged fleet's route against the armies' portage orders, once per phase:
+/// the route is complete when every province on it holds an army ordered to portage this
+/// fleet to the same water (rules 1 and 2), and those orders are marked `on_route`. A route of
+/// any length costs one look-up per province.
+fn match_portage_routes(map: &Map, ordered: &mut [Ordered], route_of: &[Option<&[ProvinceId]>]) {
+    const NOBODY: usize = usize::MAX;
+    let mut standing = vec![NOBODY; map.province_count()];
+    for (i, o) in ordered.iter().enumerate() {
+        if !map.province(o.at).terrain.is_water() {
+            standing[o.at.index()] = i;
+        }
+    }
+    let porter = |ordered: &[Ordered], p: ProvinceId, from: ProvinceId, to: ProvinceId| {
+        let j = standing[p.index()];
+        let fits = j != NOBODY
+            && matches!(ordered[j].command, Command::Portage { from: f, to: t, .. } if f == from && t == to);
+        fits.then_some(j)
+    };
+    for (f, route) in route_of.iter().enumerate() {
+        let (Some(route), Command::Move { to, .. }) = (route, ordered[f].command) else {
+            continue;
+        };
+        let (from, to) = (ordered[f].at, map.province_of(to));
+        if !route
+            .iter()
+            .all(|&p| porter(ordered, p, from, to).is_some())
+        {
+            continue;
+        }
+        for &p in route.iter() {
+            if let Some(j) = porter(ordered, p, from, to) {
+                if let Command::Portage { on_route, .. } = &mut ordered[j].command {
+                    *on_route = true;
+                }
+            }
+        }
+        if let Command::Move {
+            via: Via::Portage(r),
+            ..
+        } = &mut ordered[f].command
+        {
+            r.complete = true;
+        }
+    }
 }
 
 /// Checks the standing supports bought with dip points (`4 DIPS S A Lon`): the game must
@@ -375,6 +455,7 @@ fn check_one(
             Command::Portage {
                 from,
                 to: to.province,
+                on_route: false,
             }
         }
         Action::Convoy { target, to } => {
@@ -782,11 +863,10 @@ fn portage_move(
             map.abbr(last)
         ));
     }
-    let route = Route::new(via).ok_or("a portage route has at most six provinces")?;
     let _ = unit;
     Ok(Command::Move {
         to: dest.main,
-        via: Via::Portage(route),
+        via: Via::Portage(Route { complete: false }),
     })
 }
 

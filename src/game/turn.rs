@@ -87,11 +87,12 @@ pub fn play_with(
             let dips: Vec<ProvinceId> = bought.iter().map(|&(_, p)| p).collect();
             let (ordered, result) = if resolve::afloat::needed(rules, &ordered) {
                 let plan = resolve::afloat::prepare(map, pos, ordered);
-                let result = resolve::resolve_movement_with_dips(map, pos, &plan.resolver, &dips);
+                let result =
+                    resolve::resolve_movement_in(map, rules.edition, pos, &plan.resolver, &dips);
                 let given = plan.given.clone();
                 (given, resolve::afloat::settle(map, rules, plan, result))
             } else {
-                let result = resolve::resolve_movement_with_dips(map, pos, &ordered, &dips);
+                let result = resolve::resolve_movement_in(map, rules.edition, pos, &ordered, &dips);
                 (ordered, result)
             };
             let dip_supports = bought
@@ -139,12 +140,11 @@ pub fn play_with(
         }
         PhaseKind::Adjustment => {
             let (mut next, mut done, rejections) =
-                resolve::resolve_adjustments(map, &variant.rules, pos, orders);
+                resolve::resolve_adjustments(map, rules, pos, orders);
             if rules.unit_choice && pos.phase == variant.calendar.start {
                 // Unit choice: a home centre still without a unit gets the map's.
                 let defaults = default_units(map, &next);
-                let (filled, more, _) =
-                    resolve::resolve_adjustments(map, &variant.rules, &next, &defaults);
+                let (filled, more, _) = resolve::resolve_adjustments(map, rules, &next, &defaults);
                 for a in more {
                     if let resolve::Adjustment::Built(u) = a {
                         if let Some(k) = done

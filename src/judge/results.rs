@@ -416,7 +416,7 @@ fn command_text(map: &Map, pos: &Position, c: Command, me: PowerId) -> String {
         Command::Convoy { from, to } => {
             format!(" CONVOY {} -> {}", other(from), map.province(to).name)
         }
-        Command::Portage { from, to } => {
+        Command::Portage { from, to, .. } => {
             format!(" PORTAGE {} -> {}", other(from), map.province(to).name)
         }
         Command::Convert { to } => format!(" CONVERTS to a fleet on {}", place(map, to)),

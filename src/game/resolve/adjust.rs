@@ -1,7 +1,9 @@
 //! Adjustments: builds in vacant owned centres where the rules allow, removals, waives, and
 //! civil-disorder removals for a power that removes too few: the unit farthest from its
 //! nearest owned supply centre goes first, counting moves over land and sea alike (2023
-//! rules, DATC 4.D.8); ties go fleets first, then by the province's English name.
+//! rules, DATC 4.D.8); under the 1982 rules ([`Edition::Rules1982`]) the unit farthest from
+//! its home supply centres, fleets counted by fleet moves and armies over land and water.
+//! Ties go fleets first, then by the province's English name.
 
 use std::collections::VecDeque;
 
@@ -9,7 +11,7 @@ use crate::game::ids::{PowerId, ProvinceId, RegionId, UnitKind};
 use crate::game::map::{Map, Terrain};
 use crate::game::order::{Action, Order};
 use crate::game::position::{Position, Unit};
-use crate::game::rules::{BuildSites, Rules};
+use crate::game::rules::{BuildSites, Edition, Rules};
 use crate::game::screen::Rejection;
 
 /// One change made in an adjustment phase.
@@ -140,8 +142,8 @@ pub fn resolve_adjustments(
             done.extend(std::iter::repeat_n(Adjustment::Waived(power), left));
         } else {
             for _ in 0..left {
-                if let Some(u) =
-                    disorder_pick(map, &next, power).and_then(|p| next.remove_one(p, power))
+                if let Some(u) = disorder_pick(map, rules.edition, &next, power)
+                    .and_then(|p| next.remove_one(p, power))
                 {
                     done.push(Adjustment::RemovedInDisorder(u));
                 }
@@ -214,23 +216,66 @@ fn build(
     })
 }
 
-/// The unit a power in civil disorder loses next: farthest from its nearest owned centre.
-fn disorder_pick(map: &Map, pos: &Position, power: PowerId) -> Option<ProvinceId> {
-    let owned: Vec<ProvinceId> = map
-        .centres()
-        .filter(|p| pos.owners[p.index()] == Some(power))
-        .collect();
-    let distance = distances_from(map, &owned);
+/// The unit a power in civil disorder loses next: farthest from its nearest owned centre
+/// (2000 rules, as the 2023 rulebook settles it), or from its nearest home centre (1982).
+fn disorder_pick(
+    map: &Map,
+    edition: Edition,
+    pos: &Position,
+    power: PowerId,
+) -> Option<ProvinceId> {
+    let (distance, by_sea) = match edition {
+        Edition::Rules2000 => {
+            let owned: Vec<ProvinceId> = map
+                .centres()
+                .filter(|p| pos.owners[p.index()] == Some(power))
+                .collect();
+            (distances_from(map, &owned), Vec::new())
+        }
+        Edition::Rules1982 => {
+            let homes = &map.power(power).homes;
+            (distances_from(map, homes), fleet_distances_from(map, homes))
+        }
+    };
+    // 1982: "the shortest available route, including convoys": an army may count moves
+    // over water, a fleet only its own moves.
+    let far = |p: ProvinceId, u: &Unit| match u.kind {
+        UnitKind::Army => distance[p.index()],
+        _ if by_sea.is_empty() => distance[p.index()],
+        _ => by_sea[u.region.index()],
+    };
     pos.all_units()
         .filter(|(_, u)| u.power == power)
         .max_by(|(pa, ua), (pb, ub)| {
-            let da = distance[pa.index()];
-            let db = distance[pb.index()];
+            let da = far(*pa, ua);
+            let db = far(*pb, ub);
             da.cmp(&db)
                 .then((ua.kind == UnitKind::Fleet).cmp(&(ub.kind == UnitKind::Fleet)))
                 .then(map.province(*pb).name.cmp(&map.province(*pa).name))
         })
         .map(|(p, _)| p)
+}
+
+/// Fleet moves needed from any of `sources` (a fleet on any coast of one) to each region.
+fn fleet_distances_from(map: &Map, sources: &[ProvinceId]) -> Vec<u32> {
+    let mut dist = vec![u32::MAX; map.regions.len()];
+    let mut queue = VecDeque::new();
+    for &s in sources {
+        for r in map.standable(UnitKind::Fleet, s) {
+            dist[r.index()] = 0;
+            queue.push_back(r);
+        }
+    }
+    while let Some(r) = queue.pop_front() {
+        let d = dist[r.index()] + 1;
+        for &q in map.fleet_neighbours(r) {
+            if dist[q.index()] == u32::MAX {
+                dist[q.index()] = d;
+                queue.push_back(q);
+            }
+        }
+    }
+    dist
 }
 
 /// Moves needed from any of `sources` to each province, over land and water alike.

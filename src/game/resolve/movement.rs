@@ -2,7 +2,9 @@
 //! resolved by recursion; where decisions depend on each other in a cycle, both guesses are
 //! tried, and if they disagree (or neither holds) the backup rule decides: circular movement
 //! succeeds, and in a convoy paradox the convoys in the cycle fail (the Szykman rule, the
-//! DATC v3.0 preference).
+//! DATC v3.0 preference). Under the 1982 rules ([`Edition::Rules1982`]) a convoyed army does
+//! not cut the support of a unit supporting an action in a body of water that holds a
+//! convoying fleet (DATC 4.A.2), which leaves no convoy paradox for the backup rule.
 //!
 //! Head-to-head battles, the influence of dislodged units on the attacker's origin only in a
 //! head-to-head (DATC 4.A.7 b), support cut by any attack except from the province the
@@ -16,6 +18,7 @@ use super::csr::Csr;
 use crate::game::ids::ProvinceId;
 use crate::game::map::Map;
 use crate::game::position::{Dislodged, Position};
+use crate::game::rules::Edition;
 use crate::game::screen::{Command, Ordered, Via};
 
 const NONE: u16 = u16::MAX;
@@ -90,6 +93,9 @@ struct Resolver<'a> {
     portaged: Vec<bool>,
     /// A portage whose route lacks a matching army somewhere: it cannot move.
     route_broken: Vec<bool>,
+    /// The 1982 rules: for each province, whether a fleet there convoys (its order matches a
+    /// convoyed move); empty under the 2000 rules or when nothing is convoyed.
+    convoy_water: Vec<bool>,
     /// For each portaged move, the portage orders along its route.
     porters: Csr,
     /// For each province, the landing made from the army-fleet there (empty when none).
@@ -119,7 +125,19 @@ pub fn resolve_movement_with_dips(
     orders: &[Ordered],
     dip_supports: &[ProvinceId],
 ) -> MovementResult {
-    let mut r = Resolver::new(map, orders);
+    resolve_movement_in(map, Edition::Rules2000, pos, orders, dip_supports)
+}
+
+/// [`resolve_movement_with_dips`] under a rule edition: the 2000 rules (Szykman for convoy
+/// paradoxes) or the 1982 rules (their paradox rule, DATC 4.A.2).
+pub fn resolve_movement_in(
+    map: &Map,
+    edition: Edition,
+    pos: &Position,
+    orders: &[Ordered],
+    dip_supports: &[ProvinceId],
+) -> MovementResult {
+    let mut r = Resolver::new(map, orders, edition);
     if !dip_supports.is_empty() {
         r.dips = vec![0; map.province_count()];
         for p in dip_supports {
@@ -134,7 +152,7 @@ pub fn resolve_movement_with_dips(
 }
 
 impl<'a> Resolver<'a> {
-    fn new(map: &'a Map, orders: &'a [Ordered]) -> Resolver<'a> {
+    fn new(map: &'a Map, orders: &'a [Ordered], edition: Edition) -> Resolver<'a> {
         let n = orders.len();
         let np = map.province_count();
         let is_landing = |o: &Ordered| {
@@ -217,24 +235,37 @@ impl<'a> Resolver<'a> {
         } else {
             Vec::new()
         };
+        // Screening matched each route to the armies on it (`on_route`); a route of any
+        // length costs one pair per army here.
         let mut porter_pairs = Vec::new();
         for (m, o) in orders.iter().enumerate().filter(|_| has_portage) {
-            let Command::Move {
+            if let Command::Move {
                 via: Via::Portage(route),
                 ..
+            } = o.command
+            {
+                route_broken[m] = !route.complete;
+            }
+        }
+        for (j, o) in orders.iter().enumerate().filter(|_| has_portage) {
+            let Command::Portage {
+                from,
+                to,
+                on_route: true,
             } = o.command
             else {
                 continue;
             };
-            for &p in route.places() {
-                let j = at[p.index()];
-                let fits = j != NONE
-                    && matches!(orders[j as usize].command, Command::Portage { from, to } if from == o.at && to.0 == dest[m]);
-                if fits {
-                    porter_pairs.push((m as u16, j));
-                } else {
-                    route_broken[m] = true;
+            let carries = |m: usize| {
+                orders[m].at == from && dest[m] == to.0 && portaged[m] && !route_broken[m]
+            };
+            if map.is_free_ocean(from) {
+                // Fleets share a free ocean: each carried fleet there with this destination.
+                for m in (0..n).filter(|&m| carries(m)) {
+                    porter_pairs.push((m as u16, j as u16));
                 }
+            } else if at[from.index()] != NONE && carries(at[from.index()] as usize) {
+                porter_pairs.push((at[from.index()], j as u16));
             }
         }
         let into_ocean = |i: usize| dest[i] != NONE && map.is_free_ocean(ProvinceId(dest[i]));
@@ -299,17 +330,29 @@ impl<'a> Resolver<'a> {
             }
         }
         for (c, o) in orders.iter().enumerate() {
-            if let Command::Convoy { from, to } = o.command {
-                let a = at[from.index()];
-                let fits = a != NONE && convoyed[a as usize] && dest[a as usize] == to.0;
-                matched[c] = fits && fleet_pairs.iter().any(|&(m, f)| m == a && f == c as u16);
+            match o.command {
+                Command::Convoy { from, to } => {
+                    let a = at[from.index()];
+                    let fits = a != NONE && convoyed[a as usize] && dest[a as usize] == to.0;
+                    matched[c] = fits && fleet_pairs.iter().any(|&(m, f)| m == a && f == c as u16);
+                }
+                // A portage order stands only when it carries a fleet (below).
+                Command::Portage { .. } => matched[c] = false,
+                _ => {}
             }
         }
-        for (c, o) in orders.iter().enumerate().filter(|_| has_portage) {
-            if let Command::Portage { .. } = o.command {
-                matched[c] = porter_pairs
-                    .iter()
-                    .any(|&(m, j)| j == c as u16 && !route_broken[m as usize]);
+        for &(_, j) in &porter_pairs {
+            matched[j as usize] = true;
+        }
+        let mut convoy_water = Vec::new();
+        if edition == Edition::Rules1982 {
+            for (c, o) in orders.iter().enumerate() {
+                if matches!(o.command, Command::Convoy { .. }) && matched[c] {
+                    if convoy_water.is_empty() {
+                        convoy_water = vec![false; np];
+                    }
+                    convoy_water[o.at.index()] = true;
+                }
             }
         }
         Resolver {
@@ -320,6 +363,7 @@ impl<'a> Resolver<'a> {
             convoyed,
             portaged,
             route_broken,
+            convoy_water,
             landing_from,
             dips: Vec::new(),
             porters: if has_portage {
@@ -639,14 +683,26 @@ impl<'a> Resolver<'a> {
             return false;
         }
         let here = self.orders[s].at;
-        let aimed_at = match self.orders[s].command {
-            Command::SupportMove { to, .. } => Some(to),
-            _ => None,
+        let (aimed_at, action_in) = match self.orders[s].command {
+            Command::SupportMove { to, .. } => (Some(to), to),
+            Command::SupportHold { target } => (None, target),
+            _ => (None, here),
         };
+        // The 1982 rule: "If a convoyed army attacks a fleet which is supporting an action in
+        // a body of water; and that body of water contains a convoying fleet, that support is
+        // not cut" (it stands even if the army dislodges its giver, DATC 6.F.17).
+        let convoys_spare = self
+            .convoy_water
+            .get(action_in.index())
+            .copied()
+            .unwrap_or(false);
         let power = self.orders[s].unit.power;
         let count = self.attackers.get(here.index()).len();
         for k in 0..count {
             let m = self.attackers.get(here.index())[k] as usize;
+            if convoys_spare && self.convoyed_by_sea(m) {
+                continue;
+            }
             let from = self.orders[m].at;
             if Some(from) == aimed_at || self.portage_spares(m, aimed_at) {
                 if self.resolve(m) {
@@ -672,17 +728,27 @@ impl<'a> Resolver<'a> {
 
     /// Portage rule 4: a portaged fleet does not cut the support of a unit supporting an
     /// attack on a province the fleet is carried through (it may still dislodge it).
+    /// A province is on a portaged fleet's route when its army portages that fleet there (as
+    /// screening matched them).
     fn portage_spares(&self, m: usize, aimed_at: Option<ProvinceId>) -> bool {
-        match (self.orders[m].command, aimed_at) {
-            (
-                Command::Move {
-                    via: Via::Portage(route),
-                    ..
-                },
-                Some(target),
-            ) => route.places().contains(&target),
-            _ => false,
-        }
+        let Some(target) = aimed_at else {
+            return false;
+        };
+        let j = self.at[target.index()];
+        self.is_portaged(m)
+            && j != NONE
+            && matches!(
+                self.orders[j as usize].command,
+                Command::Portage { from, to, on_route: true }
+                    if from == self.orders[m].at && to.0 == self.dest[m]
+            )
+    }
+
+    /// Whether move `m` is an army carried by fleets' convoy orders (not a portage, nor a
+    /// landing from an army-fleet).
+    #[inline]
+    fn convoyed_by_sea(&self, m: usize) -> bool {
+        self.convoyed[m] && !self.is_portaged(m) && !self.is_landing(m)
     }
 
     fn not_dislodged(&mut self, c: usize) -> bool {
