@@ -369,3 +369,26 @@ async fn a_reply_to_naming_herald_is_not_followed() {
         ["ann@example.org"]
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn outage_recovery_never_shortens_grace() {
+    // Issue 19, point 4: after an outage across the deadline, a later end of grace that the
+    // Master set stands.
+    let mut w = World::new("trust-outage-grace").await;
+    start_game(&mut w, GM, "og", "standard", &SEVEN).await;
+    // The deadline is Tue Dec 08 10:00; the Master gives grace until Dec 30.
+    w.mail(
+        GM,
+        "grace",
+        "SIGNON Mog gmpass\nSET GRACE 2026-12-30 10:00\n",
+    )
+    .await;
+    w.jump_to(w.now + Duration::hours(1)).await;
+    // herald is down from then until Dec 09, across the deadline.
+    let sent = w.jump_to(at("2026-12-09T10:00:00Z")).await;
+    let note = to(&sent, GM);
+    assert!(note.subject.contains("Outage Recovery"), "{}", note.subject);
+    let g = stored(&w, "og").await;
+    assert_eq!(g.deadline, Some(at("2026-12-10T10:00:00Z")));
+    assert_eq!(g.grace, Some(at("2026-12-30T10:00:00Z")), "{}", note.body);
+}

@@ -264,8 +264,10 @@ pub fn after_outage(
     } else {
         deadline
     };
-    let grace =
-        deadline::later(new_deadline, game.grace_length()).max(deadline::later(now, margin));
+    // Grace is never shortened: a later end the Master set stands.
+    let grace = deadline::later(new_deadline, game.grace_length())
+        .max(deadline::later(now, margin))
+        .max(game.grace.unwrap_or(new_deadline));
     let grace = game.schedule(new_deadline, Some(grace));
     let lines = vec![
         format!("herald was not running from {} to {}.", deadline::show(since, tz), deadline::show(now, tz)),
