@@ -76,6 +76,14 @@ fn reused_id_key(letter: &crate::mail::Letter) -> String {
     )
 }
 
+/// A random mark of 16 hex digits.
+fn random_mark() -> String {
+    use rand_core::RngCore;
+    let mut bytes = [0u8; 8];
+    rand_core::OsRng.fill_bytes(&mut bytes);
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// What a caught panic said, for the keeper.
 fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
     panic
@@ -141,6 +149,10 @@ pub struct Service {
     pub imap: Option<tokio::sync::Mutex<ImapInbox>>,
     /// The SMTP sender, when `[outbox] kind = "smtp"`.
     pub smtp: Option<SmtpOutbox>,
+    /// This database's own random mark, made once and kept in it: part of every Message-ID
+    /// herald writes, so that outbox row numbers, which start again in every new database,
+    /// never make two different mails share one.
+    pub instance: String,
 }
 
 impl Service {
@@ -153,6 +165,14 @@ impl Service {
         };
         let templates = Templates::load(config.templates.dir.as_deref())?;
         let store = Store::open(&config.storage.database).await?;
+        let instance = match store.meta("instance").await? {
+            Some(mark) => mark,
+            None => {
+                let mark = random_mark();
+                store.set_meta("instance", &mark).await?;
+                mark
+            }
+        };
         let open = |p: &PathBuf| {
             Maildir::open(p).map_err(|source| ServiceError::Mailbox {
                 path: p.clone(),
@@ -217,6 +237,7 @@ impl Service {
             outbox,
             imap,
             smtp,
+            instance,
         })
     }
 
@@ -729,7 +750,7 @@ impl Service {
                 let bytes = match mail.render(
                     &self.judge.name,
                     &self.judge.address,
-                    &format!("outbox-{id}@{domain}"),
+                    &format!("outbox-{id}.{}@{domain}", self.instance),
                     now,
                 ) {
                     Ok(bytes) => bytes,

@@ -105,7 +105,7 @@ fn a_mail_written_just_before_a_crash_is_not_written_twice() {
         let reply = std::fs::read_to_string(&all[0]).unwrap();
         assert!(reply.contains("To: ann@example.org\r\n"), "{reply}");
         assert!(
-            reply.contains("Message-ID: <outbox-1@herald.test>\r\n"),
+            reply.contains("Message-ID: <outbox-1.") && reply.contains("@herald.test>\r\n"),
             "{reply}"
         );
         // Nothing is left to send.

@@ -392,3 +392,31 @@ async fn outage_recovery_never_shortens_grace() {
     assert_eq!(g.deadline, Some(at("2026-12-10T10:00:00Z")));
     assert_eq!(g.grace, Some(at("2026-12-30T10:00:00Z")), "{}", note.body);
 }
+
+/// The Message-ID of each mail herald wrote.
+fn message_ids(sent: &[support::Sent]) -> Vec<String> {
+    sent.iter()
+        .filter_map(|s| {
+            s.raw
+                .lines()
+                .find_map(|l| l.strip_prefix("Message-ID: "))
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn message_ids_never_repeat_across_databases() {
+    // Issue 19, point 3: outbox row numbers start again in every database, Message-IDs don't.
+    let mut first = World::new("trust-msgid-a").await;
+    let mut second = World::new("trust-msgid-b").await;
+    let a = message_ids(&first.mail("ann@example.org", "one", "HELP\n").await);
+    let b = message_ids(&second.mail("ann@example.org", "one", "HELP\n").await);
+    assert_eq!((a.len(), b.len()), (1, 1));
+    assert!(a[0].starts_with("<outbox-1."), "{a:?}");
+    assert_ne!(a, b);
+    // The same database keeps its mark: the next mail's ID differs only by its row.
+    let c = message_ids(&first.mail("ann@example.org", "two", "HELP\n").await);
+    let mark = |id: &str| id.split_once('.').map(|(_, rest)| rest.to_string());
+    assert_eq!(mark(&a[0]), mark(&c[0]));
+}
