@@ -382,6 +382,23 @@ pub enum ConfigError {
         /// Its value.
         value: String,
     },
+    /// A password would travel in clear text to another machine.
+    #[error("[{section}] security = \"none\" would send the password in clear text to {host}: only a server on loopback (127.0.0.1, ::1, localhost) may be reached without TLS; set security = \"tls\" or \"starttls\"")]
+    Cleartext {
+        /// `imap` or `smtp`.
+        section: &'static str,
+        /// The host.
+        host: String,
+    },
+}
+
+/// Whether a host name is this machine's loopback.
+fn loopback(host: &str) -> bool {
+    let host = host.trim().trim_start_matches('[').trim_end_matches(']');
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 impl Config {
@@ -403,8 +420,36 @@ impl Config {
             path: path.to_path_buf(),
             source,
         })?;
-        config.timing.durations()?;
+        config.check()?;
         Ok(config)
+    }
+
+    /// Checks what can be checked without connecting anywhere: the durations, and that no
+    /// password would go in clear text to another machine (IMAP always logs in; SMTP does
+    /// when a user is set).
+    pub fn check(&self) -> Result<(), ConfigError> {
+        use crate::mail::security::Security;
+        self.timing.durations()?;
+        if self.inbox.kind == InboxKind::Imap
+            && self.imap.security == Security::None
+            && !loopback(&self.imap.host)
+        {
+            return Err(ConfigError::Cleartext {
+                section: "imap",
+                host: self.imap.host.clone(),
+            });
+        }
+        if self.outbox.kind == OutboxKind::Smtp
+            && self.smtp.security == Security::None
+            && !self.smtp.user.is_empty()
+            && !loopback(&self.smtp.host)
+        {
+            return Err(ConfigError::Cleartext {
+                section: "smtp",
+                host: self.smtp.host.clone(),
+            });
+        }
+        Ok(())
     }
 }
 
@@ -495,6 +540,33 @@ pub fn parse_duration(text: &str) -> Option<Duration> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_password_goes_in_clear_text_to_another_machine() {
+        let imap = |host: &str, security: &str| {
+            let text = format!(
+                "[inbox]\nkind = \"imap\"\n[imap]\nhost = \"{host}\"\nsecurity = \"{security}\"\n"
+            );
+            toml::from_str::<Config>(&text).unwrap().check()
+        };
+        for host in ["127.0.0.1", "localhost", "::1", "[::1]", "127.0.0.2"] {
+            assert!(imap(host, "none").is_ok(), "{host}");
+        }
+        let err = imap("imap.example.org", "none").unwrap_err().to_string();
+        assert!(err.starts_with("[imap] security = \"none\" would send the password in clear text to imap.example.org"), "{err}");
+        assert!(imap("imap.example.org", "tls").is_ok());
+        let smtp = |user: &str| {
+            let text = format!(
+                "[outbox]\nkind = \"smtp\"\n[smtp]\nhost = \"mx.example.org\"\nuser = \"{user}\"\n"
+            );
+            toml::from_str::<Config>(&text).unwrap().check()
+        };
+        assert!(smtp("").is_ok(), "no login, no password sent");
+        assert!(smtp("judge")
+            .unwrap_err()
+            .to_string()
+            .contains("[smtp] security"));
+    }
 
     #[test]
     fn the_shipped_config_file_is_the_defaults() {

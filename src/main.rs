@@ -45,6 +45,11 @@ enum Command {
     },
     /// Applies the database migrations and exits.
     Migrate,
+    /// The configuration file.
+    Config {
+        #[command(subcommand)]
+        command: ConfigCommand,
+    },
     /// The keeper's view of games.
     Game {
         #[command(subcommand)]
@@ -68,6 +73,14 @@ enum Command {
         #[command(subcommand)]
         command: MapCommand,
     },
+}
+
+#[derive(Subcommand)]
+enum ConfigCommand {
+    /// Checks the configuration without connecting anywhere: the file reads, every value is
+    /// in range, no password would go in clear text to another machine, the maps and
+    /// templates directories load. Exits non-zero with the reason otherwise.
+    Check,
 }
 
 #[derive(Subcommand)]
@@ -170,6 +183,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 println!("{read} mail(s) read, {ticked} game(s) due, {sent} mail(s) written");
                 Ok(ExitCode::SUCCESS)
             })
+        }
+        Command::Config {
+            command: ConfigCommand::Check,
+        } => {
+            let config = config()?;
+            Service::check_config(&config)?;
+            let path = config_path.unwrap_or_else(|| PathBuf::from("config/herald.toml"));
+            println!("{}: the configuration is good", path.display());
+            Ok(ExitCode::SUCCESS)
         }
         Command::Migrate => runtime()?.block_on(async {
             let config = config()?;

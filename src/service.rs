@@ -36,6 +36,14 @@ pub enum ServiceError {
     /// The IMAP inbox.
     #[error(transparent)]
     Imap(#[from] ImapError),
+    /// A configured directory is not there.
+    #[error("{key} = '{}': no such directory", path.display())]
+    NoDirectory {
+        /// The key.
+        key: &'static str,
+        /// The directory.
+        path: PathBuf,
+    },
     /// The SMTP settings.
     #[error("SMTP settings: {reason}")]
     Smtp {
@@ -156,8 +164,33 @@ pub struct Service {
 }
 
 impl Service {
+    /// Checks a configuration without connecting anywhere or opening the database: its
+    /// values, that no password goes in clear text to another machine, that the passwords'
+    /// environment variables are set, and that the maps and templates directories load.
+    pub fn check_config(config: &Config) -> Result<(), ServiceError> {
+        config.check()?;
+        if let Some(dir) = &config.maps.dir {
+            Catalog::with_maps_dir(dir)?;
+        }
+        if let Some(dir) = config.templates.dir.as_ref().filter(|d| !d.is_dir()) {
+            return Err(ServiceError::NoDirectory {
+                key: "[templates] dir",
+                path: dir.clone(),
+            });
+        }
+        Templates::load(config.templates.dir.as_deref())?;
+        if config.inbox.kind == crate::config::InboxKind::Imap {
+            crate::config::password(&config.imap.password, &config.imap.password_env)?;
+        }
+        if config.outbox.kind == crate::config::OutboxKind::Smtp {
+            crate::config::password(&config.smtp.password, &config.smtp.password_env)?;
+        }
+        Ok(())
+    }
+
     /// Opens the store (applying migrations), the mailboxes, maps and templates.
     pub async fn open(config: Config) -> Result<Service, ServiceError> {
+        config.check()?;
         let durations = config.timing.durations()?;
         let catalog = match &config.maps.dir {
             Some(dir) => Catalog::with_maps_dir(dir)?,

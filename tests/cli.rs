@@ -122,3 +122,36 @@ fn ingest_tick_migrate_and_the_keepers_game_views() {
     assert!(!ok && out.contains("--now 'yesterday'"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn config_check_finds_what_is_wrong_without_connecting() {
+    // The shipped configuration is good.
+    let (ok, out) = herald(&["config", "check", "--config", "config/herald.toml"]);
+    assert!(ok && out.contains("the configuration is good"), "{out}");
+    // A password in clear text to another machine is refused, as `run` refuses it (issue 19,
+    // point 2); nothing is contacted (the host does not exist).
+    let dir = std::env::temp_dir().join(format!("herald-cfgcheck-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("clear.toml");
+    std::fs::write(
+        &bad,
+        "[inbox]\nkind = \"imap\"\n[imap]\nhost = \"imap.invalid\"\nsecurity = \"none\"\npassword = \"x\"\n",
+    )
+    .unwrap();
+    let bad = bad.to_str().unwrap();
+    let (ok, out) = herald(&["config", "check", "--config", bad]);
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains(
+            "[imap] security = \"none\" would send the password in clear text to imap.invalid"
+        ),
+        "{out}"
+    );
+    let (ok, out) = herald(&["run", "--config", bad]);
+    assert!(!ok && out.contains("in clear text"), "{out}");
+    let missing = dir.join("templates-missing.toml");
+    std::fs::write(&missing, "[templates]\ndir = \"/nonexistent/templates\"\n").unwrap();
+    let (ok, out) = herald(&["config", "check", "--config", missing.to_str().unwrap()]);
+    assert!(!ok && out.contains("/nonexistent/templates"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
