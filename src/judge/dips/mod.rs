@@ -1,0 +1,249 @@
+//! Dip points (the world variant's D.1 and D.2, or any game with the `dip_points` switch):
+//! each turn a power's allowance pays for press (1), an interception of all messages
+//! between two countries (2), protection of its own messages (1) and standing supports (4
+//! each, as `4 DIPS S A Lon` orders).
+//!
+//! A turn runs from the processing of one movement phase to the processing of the next:
+//! the retreats and adjustments after a Fall move belong to the coming Spring's turn. The
+//! ledger is part of the game's record, stored in the same transaction as the mail that
+//! spends from it, and a spend that the balance cannot pay is refused, so it never goes
+//! negative. When the turn's movement phase is processed, the interceptions are delivered
+//! and the ledger starts again from the full allowance.
+
+use super::game::Game;
+use super::ledger::{Sent, Spend};
+use super::Judge;
+use crate::envelope::Outgoing;
+use crate::game::calendar::PhaseKind;
+use crate::game::ids::PowerId;
+use crate::game::order::Order;
+
+/// The allowance of a power the map gives none (the world map gives 8 to majors, 5 to
+/// minors).
+pub const DEFAULT_ALLOWANCE: u32 = 8;
+
+/// What dips buy, each at its price.
+pub const PRESS: u32 = 1;
+/// An interception of the messages between two countries.
+pub const INTERCEPT: u32 = 2;
+/// Protection of all a power's messages for the turn.
+pub const PROTECT: u32 = 1;
+/// A standing support.
+pub const STANDING_SUPPORT: u32 = 4;
+
+/// A power's allowance per turn.
+pub fn allowance(judge: &Judge, game: &Game, power: PowerId) -> u32 {
+    match judge.variant(game).map.power(power).dips {
+        0 => DEFAULT_ALLOWANCE,
+        n => n,
+    }
+}
+
+/// Whether the game plays dip points.
+pub fn played(judge: &Judge, game: &Game) -> bool {
+    judge.rules(game).dip_points
+}
+
+/// The standing supports a power has on file now, as order texts.
+fn standing_supports(judge: &Judge, game: &Game, power: PowerId) -> Vec<String> {
+    let map = judge.map_of(game);
+    super::filed::stored(judge, game, power)
+        .into_iter()
+        .filter(|o| matches!(o, Order::DipSupport { .. }))
+        .map(|o| o.canonical(map))
+        .collect()
+}
+
+/// What a power has spent this turn: purchases and standing supports on file.
+pub fn spent(judge: &Judge, game: &Game, power: PowerId) -> Vec<(u32, String)> {
+    let mut out: Vec<(u32, String)> = game
+        .dips
+        .spent
+        .iter()
+        .filter(|s| s.power == power)
+        .map(|s| (s.cost, s.what.clone()))
+        .collect();
+    out.extend(
+        standing_supports(judge, game, power)
+            .into_iter()
+            .map(|o| (STANDING_SUPPORT, o)),
+    );
+    out
+}
+
+/// A power's dips left this turn after its purchases, before its standing supports.
+pub fn left_for_orders(judge: &Judge, game: &Game, power: PowerId) -> u32 {
+    let bought: u32 = game
+        .dips
+        .spent
+        .iter()
+        .filter(|s| s.power == power)
+        .map(|s| s.cost)
+        .sum();
+    allowance(judge, game, power).saturating_sub(bought)
+}
+
+/// A power's dips left this turn.
+pub fn balance(judge: &Judge, game: &Game, power: PowerId) -> u32 {
+    let used: u32 = spent(judge, game, power).iter().map(|(c, _)| c).sum();
+    allowance(judge, game, power).saturating_sub(used)
+}
+
+/// Spends `cost` dips for `what`, or says why not (with the balance).
+pub fn spend(
+    judge: &Judge,
+    game: &mut Game,
+    power: PowerId,
+    cost: u32,
+    what: String,
+) -> Result<(), String> {
+    let left = balance(judge, game, power);
+    if left < cost {
+        return Err(format!(
+            "{what} costs {cost} dip{}, and you have {left} left this turn",
+            if cost == 1 { "" } else { "s" }
+        ));
+    }
+    game.dips.spent.push(Spend { power, cost, what });
+    Ok(())
+}
+
+/// The line every reply to a power shows: its balance and what it bought this turn.
+pub fn status_line(judge: &Judge, game: &Game, power: PowerId) -> String {
+    let spent = spent(judge, game, power);
+    let of = allowance(judge, game, power);
+    let left = of.saturating_sub(spent.iter().map(|(c, _)| c).sum());
+    if spent.is_empty() {
+        format!("Dip points: {left} of {of} left this turn; nothing spent yet.")
+    } else {
+        let list: Vec<String> = spent
+            .iter()
+            .map(|(c, what)| format!("{what} ({c})"))
+            .collect();
+        format!(
+            "Dip points: {left} of {of} left this turn; spent on {}.",
+            list.join(", ")
+        )
+    }
+}
+
+/// The lines the Master's replies show: every power's balance and the interceptions.
+pub fn master_lines(judge: &Judge, game: &Game) -> Vec<String> {
+    let map = judge.map_of(game);
+    let mut out = vec!["Dip points this turn:".to_string()];
+    for seat in &game.seats {
+        let Some(p) = seat.power else { continue };
+        out.push(format!(
+            "  {}: {} of {} left",
+            map.power(p).name,
+            balance(judge, game, p),
+            allowance(judge, game, p)
+        ));
+    }
+    for &(by, a, b) in &game.dips.intercepts {
+        out.push(format!(
+            "  {} intercepts {} and {}",
+            map.power(by).name,
+            map.power(a).name,
+            map.power(b).name
+        ));
+    }
+    for &p in &game.dips.protected {
+        out.push(format!("  {} is protected", map.power(p).name));
+    }
+    out
+}
+
+/// Whether two powers are held by the same player (the same address).
+pub fn same_player(game: &Game, a: PowerId, b: PowerId) -> bool {
+    match (game.seat_of(a), game.seat_of(b)) {
+        (Some(x), Some(y)) => x.member.address.eq_ignore_ascii_case(&y.member.address),
+        _ => false,
+    }
+}
+
+/// Whether an interception by `by` of the messages between `a` and `b` catches a grey
+/// message between them. It shows the message as its recipients got it, anonymous, and the
+/// interceptor learns only that it passed between the two. So that nothing narrows the
+/// sender further, it is not caught when one of the two is protected (protection covers
+/// the sender's messages only, so catching it would tell the interceptor that the other
+/// one sent it), nor when the interceptor (or its player) got the message itself (seeing it
+/// again under "between A and B" would narrow its sender to two).
+fn grey_interceptable(
+    game: &Game,
+    m: &Sent,
+    by: PowerId,
+    a: PowerId,
+    b: PowerId,
+    protected: &[PowerId],
+) -> bool {
+    !protected.contains(&a)
+        && !protected.contains(&b)
+        && !m.to.iter().any(|&r| r == by || same_player(game, r, by))
+}
+
+/// The ledger after a ROLLBACK to the phase `history[to]`. D.1: "All points must be spent in
+/// the same turn and may not be stockpiled" — a turn's allowance is spent once, however often
+/// its phases are played. So a rollback within the current turn (no movement processed since
+/// the target phase) leaves the ledger as it is: what was bought stays bought, messages stay
+/// sent and paid for. A rollback into an earlier turn gives that turn's ledger back as it
+/// stood when its movement phase was processed (stored in that phase's record); the turns
+/// after it are played again from the full allowance. Standing supports are orders, and go
+/// with them.
+pub fn after_rollback(game: &mut Game, to: usize) {
+    let closed = game
+        .history
+        .iter()
+        .skip(to)
+        .find(|h| h.before.phase.kind == PhaseKind::Movement);
+    if let Some(record) = closed {
+        game.dips = record.dips.clone().unwrap_or_default();
+    }
+}
+
+/// The interceptions of the turn as mails, and a fresh ledger; called when the turn's
+/// movement phase is processed.
+pub fn close_turn(judge: &Judge, game: &mut Game, code: &str) -> Vec<Outgoing> {
+    let ledger = std::mem::take(&mut game.dips);
+    let map = judge.map_of(game);
+    let mut mails = Vec::new();
+    for &(by, a, b) in &ledger.intercepts {
+        let Some(seat) = game.seat_of(by) else {
+            continue;
+        };
+        let caught: Vec<&Sent> = ledger
+            .messages
+            .iter()
+            .filter(|m| (m.from == a && m.to.contains(&b)) || (m.from == b && m.to.contains(&a)))
+            .filter(|m| !ledger.protected.contains(&m.from))
+            .filter(|m| !m.grey || grey_interceptable(game, m, by, a, b, &ledger.protected))
+            .collect();
+        let (na, nb) = (&map.power(a).name, &map.power(b).name);
+        let mut body = vec![
+            judge.header(game),
+            String::new(),
+            format!("Messages between {na} and {nb} intercepted in {code}:"),
+        ];
+        if caught.is_empty() {
+            body.push(String::new());
+            body.push("None.".into());
+        }
+        for m in caught {
+            body.push(String::new());
+            body.push("----".into());
+            body.push(m.body.trim_end().to_string());
+        }
+        mails.push(Outgoing {
+            to: seat.member.address.clone(),
+            // Titled with the movement phase whose turn it copies (the game is past it).
+            subject: format!("JUDGE:{} - {code} Intercepted {na}-{nb}", game.name),
+            body: body.join("\n") + "\n",
+            in_reply_to: None,
+            attachments: Vec::new(),
+        });
+    }
+    mails
+}
+
+#[cfg(test)]
+mod tests;
