@@ -3,6 +3,8 @@
 //! judge reads (made by `mail`), an [`Outgoing`] a mail the judge wants sent (queued by
 //! `store`, written by `mail`).
 
+use std::sync::Arc;
+
 /// An incoming mail, decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Letter {
@@ -36,7 +38,7 @@ impl Letter {
 }
 
 /// A mail to send.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Outgoing {
     /// The recipient.
     pub to: String,
@@ -46,4 +48,51 @@ pub struct Outgoing {
     pub body: String,
     /// The Message-ID of the mail this answers, if any.
     pub in_reply_to: Option<String>,
+    /// Files sent with the text (a picture of the board, a calendar entry), in order; none
+    /// makes a plain text mail.
+    #[serde(default)]
+    pub attachments: Vec<Attachment>,
+}
+
+/// A file sent with a mail. The bytes are shared, not copied: a picture drawn once for a
+/// phase goes in every player's copy of the results (and is stored once, by its digest).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Attachment {
+    /// The file name the reader sees (`board.png`).
+    pub name: String,
+    /// The MIME type, with any parameters (`image/png`, `text/calendar; method=PUBLISH`).
+    pub content_type: String,
+    /// The file.
+    #[serde(with = "shared_bytes")]
+    pub bytes: Arc<[u8]>,
+}
+
+impl Attachment {
+    /// An attachment; `bytes` may be a `Vec<u8>` or an `Arc<[u8]>` already shared.
+    pub fn new(
+        name: impl Into<String>,
+        content_type: impl Into<String>,
+        bytes: impl Into<Arc<[u8]>>,
+    ) -> Attachment {
+        Attachment {
+            name: name.into(),
+            content_type: content_type.into(),
+            bytes: bytes.into(),
+        }
+    }
+}
+
+/// `Arc<[u8]>` through serde as a byte sequence (serde's `rc` feature is not enabled).
+mod shared_bytes {
+    use std::sync::Arc;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(bytes: &Arc<[u8]>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(bytes)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<[u8]>, D::Error> {
+        Vec::<u8>::deserialize(d).map(Arc::from)
+    }
 }

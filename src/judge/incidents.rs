@@ -15,6 +15,7 @@ pub fn too_large(judge: &Judge, letter: &Letter, size: usize, limit: usize) -> O
             minijinja::context! { judge => &judge.address, size => size, limit => limit },
         ),
         in_reply_to: Some(letter.message_id.clone()),
+        attachments: Vec::new(),
     }
 }
 
@@ -28,6 +29,7 @@ pub fn failed(judge: &Judge, letter: &Letter) -> Outgoing {
             minijinja::context! { judge => &judge.address },
         ),
         in_reply_to: Some(letter.message_id.clone()),
+        attachments: Vec::new(),
     }
 }
 
@@ -45,6 +47,7 @@ pub fn quarantined(judge: &Judge, letter: &Letter, what: &str) -> Option<Outgoin
             },
         ),
         in_reply_to: None,
+        attachments: Vec::new(),
     })
 }
 

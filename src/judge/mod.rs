@@ -172,6 +172,7 @@ impl Judge {
                 minijinja::context! { header => self.header(game), lines => lines },
             ),
             in_reply_to: None,
+            attachments: Vec::new(),
         }
     }
 

@@ -98,6 +98,7 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
             subject: subject.clone(),
             body: body.clone(),
             in_reply_to: None,
+            attachments: Vec::new(),
         });
     }
     if game.status == Status::Finished {

@@ -31,6 +31,7 @@ impl Session<'_> {
                     minijinja::context! { judge => &judge.address },
                 ),
                 in_reply_to: Some(self.letter.message_id.clone()),
+                attachments: Vec::new(),
             });
             return;
         }
@@ -96,6 +97,7 @@ impl Session<'_> {
                     subject: judge.subject(g, "Orders Entered By The Master"),
                     body: format!("The Master acted for your power with this mail. Herald's reply to the Master follows.\n\n{body}"),
                     in_reply_to: None,
+                    attachments: Vec::new(),
                 });
             }
         }
@@ -104,6 +106,7 @@ impl Session<'_> {
             subject,
             body,
             in_reply_to: Some(self.letter.message_id.clone()),
+            attachments: Vec::new(),
         });
     }
 }

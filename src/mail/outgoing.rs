@@ -2,14 +2,15 @@
 //! UTF-8 text, CRLF lines of at most 998 octets (quoted-printable or base64 when the text
 //! needs it), no control characters, `Auto-Submitted: auto-replied` so that auto-responders
 //! stay quiet. lettre's message builder writes the headers (encoded words, folding) and the
-//! body.
+//! body. A mail with attachments is multipart/mixed: the text first, then each file in
+//! base64 as an attachment with its file name.
 
 use chrono::{DateTime, Utc};
-use lettre::message::header::{self, Header, HeaderName, HeaderValue};
-use lettre::message::{Mailbox, SinglePart};
+use lettre::message::header::{self, ContentTransferEncoding, Header, HeaderName, HeaderValue};
+use lettre::message::{Body, Mailbox, MultiPart, SinglePart};
 use lettre::Address;
 
-pub use crate::envelope::Outgoing;
+pub use crate::envelope::{Attachment, Outgoing};
 
 /// Why a mail cannot be written.
 #[derive(Debug, thiserror::Error)]
@@ -20,6 +21,14 @@ pub enum RenderError {
     /// herald's own address (`[judge] address`) is not a mail address.
     #[error("sender '{0}' is not a mail address")]
     Sender(String),
+    /// An attachment cannot be written (its content type is not a MIME type).
+    #[error("attachment '{name}' cannot be written: {why}")]
+    Attachment {
+        /// The attachment's file name.
+        name: String,
+        /// Why.
+        why: String,
+    },
     /// lettre refused the message.
     #[error("the mail could not be built: {0}")]
     Build(String),
@@ -125,15 +134,48 @@ impl Outgoing {
             })
             .collect::<Vec<_>>()
             .join("\n");
-        let part = SinglePart::builder()
-            .header(header::ContentType::TEXT_PLAIN)
-            .body(body);
-        let mail = mail
-            .header(AutoReplied)
-            .singlepart(part)
-            .map_err(|e| RenderError::Build(e.to_string()))?;
+        let text = |body: String| {
+            SinglePart::builder()
+                .header(header::ContentType::TEXT_PLAIN)
+                .body(body)
+        };
+        let mail = mail.header(AutoReplied);
+        let mail = if self.attachments.is_empty() {
+            mail.singlepart(text(body))
+        } else {
+            // The line end before a boundary belongs to the boundary: one more keeps the
+            // text as a reader sees it in a plain mail, ending in a line end.
+            let mut parts = MultiPart::mixed().singlepart(text(body + "\n"));
+            for file in &self.attachments {
+                parts = parts.singlepart(attachment_part(file)?);
+            }
+            mail.multipart(parts)
+        }
+        .map_err(|e| RenderError::Build(e.to_string()))?;
         Ok(mail.formatted())
     }
+}
+
+/// One attachment as a MIME part: its type, `Content-Disposition: attachment` with the file
+/// name (RFC 2231 encoded where it needs to be), and the bytes in base64, so they arrive
+/// exactly as they were whatever they hold.
+fn attachment_part(file: &Attachment) -> Result<SinglePart, RenderError> {
+    let refused = |why: String| RenderError::Attachment {
+        name: file.name.clone(),
+        why,
+    };
+    let content_type = header::ContentType::parse(&one_line(&file.content_type))
+        .map_err(|e| refused(format!("content type '{}': {e}", file.content_type)))?;
+    let mut name = one_line(&file.name);
+    if name.is_empty() {
+        name = "attachment".into();
+    }
+    let body = Body::new_with_encoding(file.bytes.to_vec(), ContentTransferEncoding::Base64)
+        .map_err(|_| refused("cannot be encoded in base64".into()))?;
+    Ok(SinglePart::builder()
+        .header(content_type)
+        .header(header::ContentDisposition::attachment(&name))
+        .body(body))
 }
 
 /// Header text on one line: line ends and tabs become spaces, other control characters go.
@@ -193,6 +235,7 @@ mod tests {
             subject: subject.into(),
             body: body.into(),
             in_reply_to: Some("<1@x>".into()),
+            attachments: Vec::new(),
         }
     }
 
@@ -286,6 +329,95 @@ mod tests {
         assert!(!head.contains('\t'), "{head}");
         assert_eq!(subject, "Re: x  Bcc: evil@y.org[31m");
         assert_eq!(body, "A Par H\n\tF Bre HX\n[2J\n");
+    }
+
+    /// A PNG-like file (every byte value, NULs and lone CR/LF among them) and a calendar.
+    fn with_files() -> Outgoing {
+        let png: Vec<u8> = b"\x89PNG\r\n\x1a\n"
+            .iter()
+            .copied()
+            .chain((0..5000u32).map(|i| (i * 7 % 256) as u8))
+            .collect();
+        let ics = "BEGIN:VCALENDAR\nVERSION:2.0\r\nEND:VCALENDAR\n";
+        let mut m = mail("a@x.org", "Results", "Spring 1901 results\n");
+        m.attachments = vec![
+            Attachment::new("board.png", "image/png", png),
+            Attachment::new(
+                "deadline.ics",
+                "text/calendar; charset=utf-8; method=PUBLISH",
+                ics.as_bytes().to_vec(),
+            ),
+        ];
+        m
+    }
+
+    #[test]
+    fn attachments_make_a_mixed_mail_with_the_text_first() {
+        let m = with_files();
+        let bytes = render(&m);
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        let head = text.split_once("\r\n\r\n").unwrap().0;
+        assert!(head.contains("Content-Type: multipart/mixed;"), "{head}");
+        assert!(head.contains("Auto-Submitted: auto-replied\r\n"), "{head}");
+        for line in text.split("\r\n") {
+            assert!(line.len() <= 998, "a line of {} octets", line.len());
+        }
+        let text_at = text.find("Content-Type: text/plain").unwrap();
+        let png_at = text.find("Content-Type: image/png").unwrap();
+        let ics_at = text.find("Content-Type: text/calendar").unwrap();
+        assert!(text_at < png_at && png_at < ics_at, "{text}");
+        for name in ["board.png", "deadline.ics"] {
+            let line = format!("Content-Disposition: attachment; filename=\"{name}\"\r\n");
+            assert!(text.contains(&line), "{line:?} missing in {text}");
+        }
+        assert_eq!(text.matches("Content-Transfer-Encoding: base64").count(), 2);
+
+        let msg = mail_parser::MessageParser::default().parse(&bytes).unwrap();
+        assert_eq!(msg.body_text(0).unwrap(), "Spring 1901 results\r\n");
+        let files: Vec<_> = msg.attachments().collect();
+        assert_eq!(files.len(), 2);
+        for (got, sent) in files.iter().zip(&m.attachments) {
+            use mail_parser::MimeHeaders;
+            assert_eq!(got.attachment_name(), Some(sent.name.as_str()));
+            assert!(got.content_disposition().unwrap().is_attachment());
+            assert_eq!(got.contents(), &sent.bytes[..], "{}", sent.name);
+        }
+        use mail_parser::MimeHeaders;
+        let ct = files[1].content_type().unwrap();
+        assert_eq!((ct.ctype(), ct.subtype()), ("text", Some("calendar")));
+        assert_eq!(ct.attribute("method"), Some("PUBLISH"));
+    }
+
+    #[test]
+    fn an_attachment_name_is_one_line_and_read_back() {
+        let mut m = mail("a@x.org", "s", "b");
+        m.attachments = vec![
+            Attachment::new("Carte \"été\"\r\nX-Evil: 1.png", "image/png", vec![1, 2, 3]),
+            Attachment::new("", "application/octet-stream", Vec::new()),
+        ];
+        let bytes = render(&m);
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        assert!(!text.contains("\r\nX-Evil"), "{text}");
+        let msg = mail_parser::MessageParser::default().parse(&bytes).unwrap();
+        let names: Vec<_> = msg
+            .attachments()
+            .map(|a| {
+                use mail_parser::MimeHeaders;
+                a.attachment_name().unwrap_or("").to_string()
+            })
+            .collect();
+        assert_eq!(names, ["Carte \"été\"  X-Evil: 1.png", "attachment"]);
+    }
+
+    #[test]
+    fn an_attachment_whose_type_is_not_a_mime_type_is_refused() {
+        let mut m = mail("a@x.org", "s", "b");
+        m.attachments = vec![Attachment::new("x", "not a type", vec![1])];
+        let got = m.render("herald", "herald@localhost", "1@h", date());
+        assert!(
+            matches!(&got, Err(RenderError::Attachment { name, .. }) if name == "x"),
+            "{got:?}"
+        );
     }
 
     #[test]

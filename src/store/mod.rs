@@ -9,12 +9,14 @@ use std::str::FromStr;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use sha2::{Digest, Sha256};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool, Transaction};
 
-use crate::envelope::Outgoing;
+use crate::envelope::{Attachment, Outgoing};
 
 /// A store error, with what was being done.
 #[derive(Debug, thiserror::Error)]
@@ -55,6 +57,11 @@ fn db(what: &'static str) -> impl FnOnce(sqlx::Error) -> StoreError {
     move |source| StoreError::Db { what, source }
 }
 
+/// Lower-case hex, for digests.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// The database.
 #[derive(Clone, Debug)]
 pub struct Store {
@@ -64,6 +71,10 @@ pub struct Store {
 /// One transaction: everything a mail or a deadline changes, committed at once.
 pub struct Tx {
     tx: Transaction<'static, Sqlite>,
+    /// The digests of the attachment files this transaction has written to `blobs`, so a
+    /// picture queued for every player is written once (the transaction uses no savepoints,
+    /// so what is written here stays written until the whole transaction ends).
+    blobs: HashSet<String>,
 }
 
 /// A game as stored: its name, status and JSON state.
@@ -112,6 +123,7 @@ impl Store {
                 .begin()
                 .await
                 .map_err(db("starting a transaction"))?,
+            blobs: HashSet::new(),
         })
     }
 
@@ -142,7 +154,9 @@ impl Store {
             .collect())
     }
 
-    /// Mails not yet sent and due for a try at `now`, oldest first.
+    /// Mails not yet sent and due for a try at `now`, oldest first, with their attachments
+    /// (read for the whole batch at once; a file carried by several mails is read once and
+    /// shared).
     pub async fn unsent(&self, now: i64, limit: i64) -> Result<Vec<(i64, Outgoing)>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, recipient, subject, body, in_reply_to FROM outbox \
@@ -153,7 +167,7 @@ impl Store {
         .fetch_all(&self.pool)
         .await
         .map_err(db("reading the outbox"))?;
-        Ok(rows
+        let mut mails: Vec<(i64, Outgoing)> = rows
             .iter()
             .map(|r| {
                 (
@@ -163,10 +177,92 @@ impl Store {
                         subject: r.get(2),
                         body: r.get(3),
                         in_reply_to: r.get(4),
+                        attachments: Vec::new(),
                     },
                 )
             })
-            .collect())
+            .collect();
+        let ids: Vec<i64> = mails.iter().map(|(id, _)| *id).collect();
+        let mut files = self.attachments_of(&ids).await?;
+        for (id, mail) in &mut mails {
+            if let Some(list) = files.remove(id) {
+                mail.attachments = list;
+            }
+        }
+        Ok(mails)
+    }
+
+    /// The attachments of these outbox rows, each row's in order.
+    async fn attachments_of(
+        &self,
+        ids: &[i64],
+    ) -> Result<HashMap<i64, Vec<Attachment>>, StoreError> {
+        let mut links = Vec::new();
+        for chunk in ids.chunks(500) {
+            let mut q = QueryBuilder::<Sqlite>::new(
+                "SELECT outbox_id, name, content_type, hash FROM outbox_attachments WHERE outbox_id IN (",
+            );
+            let mut list = q.separated(", ");
+            for id in chunk {
+                list.push_bind(id);
+            }
+            q.push(") ORDER BY outbox_id, position");
+            let rows = q
+                .build()
+                .fetch_all(&self.pool)
+                .await
+                .map_err(db("reading attachments"))?;
+            links.extend(rows.iter().map(|r| {
+                (
+                    r.get::<i64, _>(0),
+                    r.get::<String, _>(1),
+                    r.get::<String, _>(2),
+                    r.get::<String, _>(3),
+                )
+            }));
+        }
+        let mut hashes: Vec<&str> = links.iter().map(|l| l.3.as_str()).collect();
+        hashes.sort_unstable();
+        hashes.dedup();
+        let mut blobs: HashMap<String, Arc<[u8]>> = HashMap::new();
+        for chunk in hashes.chunks(500) {
+            let mut q =
+                QueryBuilder::<Sqlite>::new("SELECT hash, bytes FROM blobs WHERE hash IN (");
+            let mut list = q.separated(", ");
+            for h in chunk {
+                list.push_bind(*h);
+            }
+            q.push(")");
+            let rows = q
+                .build()
+                .fetch_all(&self.pool)
+                .await
+                .map_err(db("reading attachment files"))?;
+            blobs.extend(
+                rows.iter()
+                    .map(|r| (r.get::<String, _>(0), Arc::from(r.get::<&[u8], _>(1)))),
+            );
+        }
+        let mut out: HashMap<i64, Vec<Attachment>> = HashMap::new();
+        for (id, name, content_type, hash) in links {
+            // The foreign key keeps every file a link names; were one gone, the mail still
+            // goes, without it, rather than holding up the outbox.
+            let Some(bytes) = blobs.get(&hash) else {
+                tracing::error!(
+                    id,
+                    name,
+                    hash,
+                    "an attachment's file is missing; sent without it"
+                );
+                continue;
+            };
+            out.entry(id).or_default().push(Attachment {
+                name,
+                content_type,
+                bytes: Arc::clone(bytes),
+            });
+        }
+        Ok(out)
     }
 
     /// Records a delivery attempt before it is made; the next try waits until `next`.
@@ -294,16 +390,7 @@ impl Tx {
 
     /// Queues a mail to send once this transaction commits.
     pub async fn queue(&mut self, mail: &Outgoing, now: i64) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO outbox (created, recipient, subject, body, in_reply_to) VALUES (?, ?, ?, ?, ?)")
-            .bind(now)
-            .bind(&mail.to)
-            .bind(&mail.subject)
-            .bind(&mail.body)
-            .bind(&mail.in_reply_to)
-            .execute(&mut *self.tx)
-            .await
-            .map_err(db("queueing a mail"))?;
-        Ok(())
+        self.queue_many(std::slice::from_ref(mail), now).await
     }
 
     /// Logs an action (every Master action, among others).
@@ -421,8 +508,13 @@ impl Tx {
         Ok(())
     }
 
-    /// Queues several mails at once.
+    /// Queues several mails at once. Their attachments' files are written once each, by
+    /// digest (a file shared by many mails, or already stored, is not written again), and
+    /// each mail's list of attachments names them.
     pub async fn queue_many(&mut self, mails: &[Outgoing], now: i64) -> Result<(), StoreError> {
+        // The digest of each file, computed once per shared buffer: a picture queued for
+        // every player is one `Arc`, hashed once.
+        let mut digests: HashMap<(usize, usize), String> = HashMap::new();
         for chunk in mails.chunks(200) {
             let mut q = QueryBuilder::<Sqlite>::new(
                 "INSERT INTO outbox (created, recipient, subject, body, in_reply_to) ",
@@ -434,10 +526,64 @@ impl Tx {
                     .push_bind(&m.body)
                     .push_bind(&m.in_reply_to);
             });
-            q.build()
-                .execute(&mut *self.tx)
+            if chunk.iter().all(|m| m.attachments.is_empty()) {
+                q.build()
+                    .execute(&mut *self.tx)
+                    .await
+                    .map_err(db("queueing mails"))?;
+                continue;
+            }
+            q.push(" RETURNING id");
+            let mut ids: Vec<i64> = q
+                .build_query_scalar()
+                .fetch_all(&mut *self.tx)
                 .await
                 .map_err(db("queueing mails"))?;
+            // One statement numbers its rows in the order of its VALUES (AUTOINCREMENT);
+            // RETURNING may list them in any order.
+            ids.sort_unstable();
+            let mut blobs: Vec<(String, &[u8])> = Vec::new();
+            let mut links: Vec<(i64, usize, &Attachment, String)> = Vec::new();
+            for (id, mail) in ids.iter().zip(chunk) {
+                for (position, file) in mail.attachments.iter().enumerate() {
+                    let key = (file.bytes.as_ptr() as usize, file.bytes.len());
+                    let hash = digests
+                        .entry(key)
+                        .or_insert_with(|| hex(&Sha256::digest(&file.bytes[..])))
+                        .clone();
+                    if self.blobs.insert(hash.clone()) {
+                        blobs.push((hash.clone(), &file.bytes[..]));
+                    }
+                    links.push((*id, position, file, hash));
+                }
+            }
+            for part in blobs.chunks(100) {
+                let mut q = QueryBuilder::<Sqlite>::new("INSERT INTO blobs (hash, bytes) ");
+                q.push_values(part, |mut b, (hash, bytes)| {
+                    b.push_bind(hash).push_bind(*bytes);
+                });
+                q.push(" ON CONFLICT (hash) DO NOTHING");
+                q.build()
+                    .execute(&mut *self.tx)
+                    .await
+                    .map_err(db("storing attachment files"))?;
+            }
+            for part in links.chunks(200) {
+                let mut q = QueryBuilder::<Sqlite>::new(
+                    "INSERT INTO outbox_attachments (outbox_id, position, name, content_type, hash) ",
+                );
+                q.push_values(part, |mut b, (id, position, file, hash)| {
+                    b.push_bind(*id)
+                        .push_bind(*position as i64)
+                        .push_bind(&file.name)
+                        .push_bind(&file.content_type)
+                        .push_bind(hash);
+                });
+                q.build()
+                    .execute(&mut *self.tx)
+                    .await
+                    .map_err(db("queueing attachments"))?;
+            }
         }
         Ok(())
     }
@@ -638,12 +784,21 @@ mod tests {
             let unsent = store.unsent(10, 10).await.unwrap();
             assert_eq!(unsent.len(), 1);
             assert_eq!(unsent[0].1.to, "ann@example.org");
+            // A mail queued before attachments existed has none, and is written as before.
+            assert!(unsent[0].1.attachments.is_empty());
+            let bytes = unsent[0]
+                .1
+                .render("herald", "herald@localhost", "1@h", chrono::Utc::now())
+                .unwrap();
+            let text = String::from_utf8(bytes).unwrap();
+            assert!(text.contains("Content-Type: text/plain"), "{text}");
+            assert!(text.ends_with("\r\n\r\ntext\r\n"), "{text}");
             let versions: Vec<i64> =
                 sqlx::query_scalar("SELECT version FROM _sqlx_migrations ORDER BY version")
                     .fetch_all(&store.pool)
                     .await
                     .unwrap();
-            assert_eq!(versions, [1, 2]);
+            assert_eq!(versions, [1, 2, 3]);
             let old: i64 = sqlx::query_scalar(
                 "SELECT COUNT(*) FROM sqlite_master WHERE name = 'schema_migrations'",
             )
@@ -666,6 +821,129 @@ mod tests {
             tx.games_named(&["old".into(), "new".into()]).await.unwrap();
         assert_eq!(both.len(), 2);
         drop(tx);
+        store.pool.close().await;
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    async fn fresh(name: &str) -> (Store, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("herald-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::open(&dir.join("h.db")).await.unwrap();
+        (store, dir)
+    }
+
+    async fn count(store: &Store, table: &str) -> i64 {
+        sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table}"))
+            .fetch_one(&store.pool)
+            .await
+            .unwrap()
+    }
+
+    fn mail(to: &str, attachments: Vec<Attachment>) -> Outgoing {
+        Outgoing {
+            to: to.into(),
+            subject: "Results".into(),
+            body: format!("for {to}\n"),
+            in_reply_to: None,
+            attachments,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_file_shared_by_many_mails_is_stored_once_and_read_back_shared() {
+        let (store, dir) = fresh("blobs").await;
+        let png = Attachment::new("board.png", "image/png", (0..=255u8).collect::<Vec<_>>());
+        let ics = Attachment::new("due.ics", "text/calendar", b"BEGIN:VCALENDAR\r\n".to_vec());
+        // The same picture again, in a buffer of its own: found by its digest.
+        let copy = Attachment::new("copy.png", "image/png", png.bytes.to_vec());
+        let mut tx = store.begin().await.unwrap();
+        tx.queue_many(
+            &[
+                mail("ann@x.org", vec![png.clone(), ics.clone()]),
+                mail("bob@x.org", vec![png.clone()]),
+                mail("cat@x.org", Vec::new()),
+            ],
+            1,
+        )
+        .await
+        .unwrap();
+        tx.queue(&mail("dan@x.org", vec![copy.clone()]), 1)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        // And in a later transaction.
+        let mut tx = store.begin().await.unwrap();
+        tx.queue(&mail("eve@x.org", vec![ics.clone(), png.clone()]), 2)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        assert_eq!(count(&store, "blobs").await, 2);
+        assert_eq!(count(&store, "outbox_attachments").await, 6);
+
+        let unsent = store.unsent(10, 10).await.unwrap();
+        let got: Vec<(&str, Vec<&str>)> = unsent
+            .iter()
+            .map(|(_, m)| {
+                (
+                    m.to.as_str(),
+                    m.attachments.iter().map(|a| a.name.as_str()).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("ann@x.org", vec!["board.png", "due.ics"]),
+                ("bob@x.org", vec!["board.png"]),
+                ("cat@x.org", vec![]),
+                ("dan@x.org", vec!["copy.png"]),
+                ("eve@x.org", vec!["due.ics", "board.png"]),
+            ]
+        );
+        assert_eq!(unsent[0].1.attachments, [png.clone(), ics.clone()]);
+        assert_eq!(unsent[3].1.attachments, [copy]);
+        assert_eq!(unsent[4].1.attachments, [ics, png]);
+        // One buffer for the batch, however many mails carry the file.
+        let first = &unsent[0].1.attachments[0].bytes;
+        for (_, m) in &unsent[1..] {
+            for a in m
+                .attachments
+                .iter()
+                .filter(|a| a.content_type == "image/png")
+            {
+                assert!(Arc::ptr_eq(first, &a.bytes));
+            }
+        }
+        store.pool.close().await;
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Batches are written 200 rows at a time: each mail gets its own files, wherever it
+    /// falls, mails without files among them.
+    #[tokio::test]
+    async fn each_mail_of_a_large_batch_keeps_its_own_files() {
+        let (store, dir) = fresh("batch").await;
+        let mails: Vec<Outgoing> = (0..450)
+            .map(|i| {
+                let files = if i % 3 == 0 {
+                    vec![Attachment::new(
+                        format!("{i}.txt"),
+                        "text/plain",
+                        format!("file {i}").into_bytes(),
+                    )]
+                } else {
+                    Vec::new()
+                };
+                mail(&format!("p{i}@x.org"), files)
+            })
+            .collect();
+        let mut tx = store.begin().await.unwrap();
+        tx.queue_many(&mails, 1).await.unwrap();
+        tx.commit().await.unwrap();
+        assert_eq!(count(&store, "blobs").await, 150);
+        let unsent = store.unsent(10, 1000).await.unwrap();
+        let back: Vec<Outgoing> = unsent.into_iter().map(|(_, m)| m).collect();
+        assert_eq!(back, mails);
         store.pool.close().await;
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -68,8 +68,56 @@ pub async fn start_game(
 pub struct Sent {
     pub to: String,
     pub subject: String,
+    /// The text part.
     pub body: String,
+    /// The head and the text part.
     pub raw: String,
+    /// The files, as a mail reader finds them, in order.
+    pub attachments: Vec<SentFile>,
+}
+
+/// A file attached to a mail herald wrote, decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SentFile {
+    /// The file name (Content-Disposition's filename, else Content-Type's name).
+    pub name: String,
+    /// `type/subtype`, lower case, then each parameter as `; name=value`.
+    pub content_type: String,
+    /// The disposition (`attachment` or `inline`), lower case; empty when there is none.
+    pub disposition: String,
+    /// The bytes, transfer encoding undone.
+    pub bytes: Vec<u8>,
+}
+
+/// The files of a parsed mail, as a reader lists them.
+pub fn files(msg: &mail_parser::Message) -> Vec<SentFile> {
+    use mail_parser::MimeHeaders;
+    msg.attachments()
+        .map(|part| {
+            let content_type = part
+                .content_type()
+                .map(|ct| {
+                    let mut t = ct.ctype().to_ascii_lowercase();
+                    if let Some(sub) = ct.subtype() {
+                        t = format!("{t}/{}", sub.to_ascii_lowercase());
+                    }
+                    for a in ct.attributes().unwrap_or(&[]) {
+                        t = format!("{t}; {}={}", a.name, a.value);
+                    }
+                    t
+                })
+                .unwrap_or_default();
+            SentFile {
+                name: part.attachment_name().unwrap_or("").to_string(),
+                content_type,
+                disposition: part
+                    .content_disposition()
+                    .map(|d| d.ctype().to_ascii_lowercase())
+                    .unwrap_or_default(),
+                bytes: part.contents().to_vec(),
+            }
+        })
+        .collect()
 }
 
 pub struct World {
@@ -211,6 +259,7 @@ impl World {
                 subject: msg.subject().unwrap_or("").to_string(),
                 raw: format!("{head}{body}"),
                 body,
+                attachments: files(&msg),
             });
         }
         sent

@@ -275,6 +275,7 @@ impl Session<'_> {
                 subject: subject.clone(),
                 body,
                 in_reply_to: None,
+                attachments: Vec::new(),
             });
         }
         if recipients.contains(&'O') || broadcast {
