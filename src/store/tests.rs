@@ -1,0 +1,243 @@
+//! The store against a temporary SQLite file: games, mails, the outbox and its shared
+//! attachments, and databases made by older versions.
+
+use super::*;
+
+/// A database made by herald's first, hand-written migrator (both migrations applied,
+/// recorded in `schema_migrations`), with a game and a queued mail in it.
+async fn make_old_database(path: &Path) {
+    let options = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))
+        .unwrap()
+        .create_if_missing(true);
+    let pool = SqlitePoolOptions::new()
+        .max_connections(1)
+        .connect_with(options)
+        .await
+        .unwrap();
+    sqlx::query("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied INTEGER NOT NULL)")
+        .execute(&pool)
+        .await
+        .unwrap();
+    for (version, sql) in [
+        (1, include_str!("../../migrations/0001_init.sql")),
+        (2, include_str!("../../migrations/0002_delivery.sql")),
+    ] {
+        sqlx::raw_sql(sql).execute(&pool).await.unwrap();
+        sqlx::query(
+            "INSERT INTO schema_migrations (version, applied) VALUES (?, strftime('%s','now'))",
+        )
+        .bind(version)
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
+    sqlx::raw_sql(
+        "INSERT INTO games (name, state, status, due, updated) VALUES ('old', '{\"n\":1}', 'running', 5, 1);
+         INSERT INTO outbox (created, recipient, subject, body) VALUES (1, 'ann@example.org', 'Results', 'text');",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+}
+
+#[tokio::test]
+async fn a_database_made_by_the_old_migrator_opens_and_works() {
+    let dir = std::env::temp_dir().join(format!("herald-oldschema-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.join("old.db");
+    std::fs::create_dir_all(&dir).unwrap();
+    make_old_database(&path).await;
+    // Opened twice: adopted the first time, found up to date the second.
+    for _ in 0..2 {
+        let store = Store::open(&path).await.unwrap();
+        let games = store.games().await.unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].name, "old");
+        assert_eq!(store.due_games(10).await.unwrap(), ["old"]);
+        let unsent = store.unsent(10, 10).await.unwrap();
+        assert_eq!(unsent.len(), 1);
+        assert_eq!(unsent[0].1.to, "ann@example.org");
+        // A mail queued before attachments existed has none, and is written as before.
+        assert!(unsent[0].1.attachments.is_empty());
+        let bytes = unsent[0]
+            .1
+            .render("herald", "herald@localhost", "1@h", chrono::Utc::now())
+            .unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        assert!(text.contains("Content-Type: text/plain"), "{text}");
+        assert!(text.ends_with("\r\n\r\ntext\r\n"), "{text}");
+        let versions: Vec<i64> =
+            sqlx::query_scalar("SELECT version FROM _sqlx_migrations ORDER BY version")
+                .fetch_all(&store.pool)
+                .await
+                .unwrap();
+        assert_eq!(versions, [1, 2, 3]);
+        let old: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM sqlite_master WHERE name = 'schema_migrations'",
+        )
+        .fetch_one(&store.pool)
+        .await
+        .unwrap();
+        assert_eq!(old, 0);
+        store.pool.close().await;
+    }
+    // It still takes new state.
+    let store = Store::open(&path).await.unwrap();
+    let mut tx = store.begin().await.unwrap();
+    let state = serde_json::json!({"n": 2});
+    tx.save_game("new", "forming", &state, None, 20)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let mut tx = store.begin().await.unwrap();
+    let both: Vec<serde_json::Value> =
+        tx.games_named(&["old".into(), "new".into()]).await.unwrap();
+    assert_eq!(both.len(), 2);
+    drop(tx);
+    store.pool.close().await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+async fn fresh(name: &str) -> (Store, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("herald-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = Store::open(&dir.join("h.db")).await.unwrap();
+    (store, dir)
+}
+
+async fn count(store: &Store, table: &str) -> i64 {
+    sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table}"))
+        .fetch_one(&store.pool)
+        .await
+        .unwrap()
+}
+
+fn mail(to: &str, attachments: Vec<Attachment>) -> Outgoing {
+    Outgoing {
+        to: to.into(),
+        subject: "Results".into(),
+        body: format!("for {to}\n"),
+        in_reply_to: None,
+        attachments,
+    }
+}
+
+#[tokio::test]
+async fn a_file_shared_by_many_mails_is_stored_once_and_read_back_shared() {
+    let (store, dir) = fresh("blobs").await;
+    let png = Attachment::new("board.png", "image/png", (0..=255u8).collect::<Vec<_>>());
+    let ics = Attachment::new("due.ics", "text/calendar", b"BEGIN:VCALENDAR\r\n".to_vec());
+    // The same picture again, in a buffer of its own: found by its digest.
+    let copy = Attachment::new("copy.png", "image/png", png.bytes.to_vec());
+    let mut tx = store.begin().await.unwrap();
+    tx.queue_many(
+        &[
+            mail("ann@x.org", vec![png.clone(), ics.clone()]),
+            mail("bob@x.org", vec![png.clone()]),
+            mail("cat@x.org", Vec::new()),
+        ],
+        1,
+    )
+    .await
+    .unwrap();
+    tx.queue(&mail("dan@x.org", vec![copy.clone()]), 1)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    // And in a later transaction.
+    let mut tx = store.begin().await.unwrap();
+    tx.queue(&mail("eve@x.org", vec![ics.clone(), png.clone()]), 2)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(count(&store, "blobs").await, 2);
+    assert_eq!(count(&store, "outbox_attachments").await, 6);
+
+    let unsent = store.unsent(10, 10).await.unwrap();
+    let got: Vec<(&str, Vec<&str>)> = unsent
+        .iter()
+        .map(|(_, m)| {
+            (
+                m.to.as_str(),
+                m.attachments.iter().map(|a| a.name.as_str()).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("ann@x.org", vec!["board.png", "due.ics"]),
+            ("bob@x.org", vec!["board.png"]),
+            ("cat@x.org", vec![]),
+            ("dan@x.org", vec!["copy.png"]),
+            ("eve@x.org", vec!["due.ics", "board.png"]),
+        ]
+    );
+    assert_eq!(unsent[0].1.attachments, [png.clone(), ics.clone()]);
+    assert_eq!(unsent[3].1.attachments, [copy]);
+    assert_eq!(unsent[4].1.attachments, [ics, png]);
+    // One buffer for the batch, however many mails carry the file.
+    let first = &unsent[0].1.attachments[0].bytes;
+    for (_, m) in &unsent[1..] {
+        for a in m
+            .attachments
+            .iter()
+            .filter(|a| a.content_type == "image/png")
+        {
+            assert!(Arc::ptr_eq(first, &a.bytes));
+        }
+    }
+    store.pool.close().await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Batches are written 200 rows at a time: each mail gets its own files, wherever it
+/// falls, mails without files among them.
+#[tokio::test]
+async fn each_mail_of_a_large_batch_keeps_its_own_files() {
+    let (store, dir) = fresh("batch").await;
+    let mails: Vec<Outgoing> = (0..450)
+        .map(|i| {
+            let files = if i % 3 == 0 {
+                vec![Attachment::new(
+                    format!("{i}.txt"),
+                    "text/plain",
+                    format!("file {i}").into_bytes(),
+                )]
+            } else {
+                Vec::new()
+            };
+            mail(&format!("p{i}@x.org"), files)
+        })
+        .collect();
+    let mut tx = store.begin().await.unwrap();
+    tx.queue_many(&mails, 1).await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(count(&store, "blobs").await, 150);
+    let unsent = store.unsent(10, 1000).await.unwrap();
+    let back: Vec<Outgoing> = unsent.into_iter().map(|(_, m)| m).collect();
+    assert_eq!(back, mails);
+    store.pool.close().await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn a_changed_migration_is_refused() {
+    let dir = std::env::temp_dir().join(format!("herald-changed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.join("h.db");
+    let store = Store::open(&path).await.unwrap();
+    sqlx::query("UPDATE _sqlx_migrations SET checksum = x'00' WHERE version = 2")
+        .execute(&store.pool)
+        .await
+        .unwrap();
+    store.pool.close().await;
+    let err = Store::open(&path).await.unwrap_err();
+    assert!(matches!(err, StoreError::Migrate { .. }), "{err}");
+    assert!(
+        err.to_string().starts_with("applying the migrations"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
