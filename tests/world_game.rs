@@ -148,6 +148,12 @@ async fn a_world1880_year_by_mail() {
     assert!(reply.contains("  F Nao - Gsl\n"), "{reply}");
     let reply = order(&mut w, "pu@example.org", 'U', "F Nao - Car").await;
     assert!(reply.contains("  F Nao - Car\n"), "{reply}");
+    // M.1: a fleet may support another's move out of the ocean they share (issue 15, 9).
+    let reply = order(&mut w, ANN, 'B', "F Nao S American F Nao - Car").await;
+    assert!(
+        reply.contains("  F Nao S American F Nao - Car\n") && !reply.contains("***"),
+        "{reply}"
+    );
     let sent = w.wait(Duration::minutes(1)).await;
     assert!(find(&sent, ANN, "Results").is_empty());
 
@@ -172,4 +178,14 @@ async fn a_world1880_year_by_mail() {
         "{}",
         press.body
     );
+
+    // The results name the fleet the support was for, not just the first in the ocean.
+    let sent = process(&mut w).await;
+    let results = find(&sent, ANN, "S1881M Results")[0];
+    for line in [
+        "GreatBritain: Fleet North Atlantic Ocean SUPPORT American Fleet North Atlantic Ocean -> Caribbean Sea.",
+        "USA: Fleet North Atlantic Ocean -> Caribbean Sea.",
+    ] {
+        assert!(results.body.contains(line), "{line}:\n{}", results.body);
+    }
 }

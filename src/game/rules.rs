@@ -94,7 +94,10 @@ pub struct Rules {
     /// Oceans are free: any number of fleets share one without combat, and entering one
     /// always succeeds (the world variant's M.1).
     pub free_oceans: bool,
-    /// For convoys the oceans count as one connected water (the world variant's M.2).
+    /// Convoys over oceans by the world variant's M.2: the oceans count as one connected
+    /// water, an army boards and lands from a sea (never straight from an ocean), and only
+    /// its own power's fleets carry it over an ocean (laid onto the map by
+    /// `Map::join_oceans`).
     pub ocean_network: bool,
     /// Before the first turn each power chooses army or fleet for each home centre, by
     /// build orders in an opening adjustment phase; a centre left unordered gets the map's

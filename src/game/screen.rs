@@ -11,7 +11,7 @@
 
 use super::ids::{PowerId, ProvinceId, RegionId, UnitKind};
 use super::map::{Map, Terrain};
-use super::order::{Action, Loc, Order};
+use super::order::{Action, Loc, Order, Target};
 use super::position::{Position, Unit};
 use super::rules::Rules;
 
@@ -69,6 +69,10 @@ pub enum Command {
         to: ProvinceId,
         /// The coast the support names, if any; it must match the move's.
         coast: Option<RegionId>,
+        /// In a free ocean, where several fleets may share `from`, the power whose fleet
+        /// there is supported (screening settles it: the nationality written, else the
+        /// supporter's own fleet, else the one power's fleet there); None elsewhere.
+        power: Option<PowerId>,
     },
     /// Convoy the army in `from` to `to`.
     Convoy {
@@ -384,9 +388,28 @@ fn check_one(
             let supported = target.at.province;
             // An army-fleet's fleet may support its own army's landing (Abstraction rule 3).
             let own_landing = unit.kind == UnitKind::ArmyFleet && to.is_some();
-            if supported == here && !own_landing {
+            // Fleets share a free ocean (M.1): one may support another's move out of it.
+            let shared = map.is_free_ocean(supported) && to.is_some();
+            if supported == here && !own_landing && !shared {
                 return Err("a unit cannot support itself".into());
             }
+            if map.is_free_ocean(supported) && supported == here && to.is_none() {
+                return Err(format!(
+                    "{} is an ocean: no unit in an ocean is attacked or dislodged, so a support to hold there does nothing",
+                    map.abbr(here)
+                ));
+            }
+            let ocean_power = match to {
+                Some(dest) if shared => Some(ocean_fleet_power(
+                    map,
+                    pos,
+                    power,
+                    here,
+                    *target,
+                    dest.province,
+                )?),
+                _ => None,
+            };
             if pos.unit_at(supported).is_none() {
                 return Err(format!(
                     "there is no unit in {} to support",
@@ -426,6 +449,7 @@ fn check_one(
                         from: supported,
                         to: dest.province,
                         coast,
+                        power: ocean_power,
                     }
                 }
             }
@@ -616,6 +640,69 @@ fn landing(
     Ok((sea, Command::Disembark { to: dest.main }))
 }
 
+/// Whose fleet a support for a move out of a free ocean is for, where several powers' fleets
+/// may share it: the nationality written; else the supporter's own fleet there (not itself);
+/// else the fleet of the one other power there. Refused when that fleet is not there, and
+/// when two or more other powers' fleets are and none is named.
+fn ocean_fleet_power(
+    map: &Map,
+    pos: &Position,
+    power: PowerId,
+    here: ProvinceId,
+    target: Target,
+    to: ProvinceId,
+) -> Result<PowerId, String> {
+    let ocean = target.at.province;
+    let fleets = |p: PowerId| {
+        let n = pos
+            .all_units()
+            .filter(|(q, u)| *q == ocean && u.power == p)
+            .count();
+        // The supporter itself is not among the fleets it may support.
+        if p == power && here == ocean {
+            n.saturating_sub(1)
+        } else {
+            n
+        }
+    };
+    if let Some(named) = target.power {
+        return match fleets(named) {
+            0 if named == power && here == ocean => Err("a unit cannot support itself".into()),
+            0 => Err(format!(
+                "there is no {} fleet in {} to support",
+                map.power(named).adjective,
+                map.abbr(ocean)
+            )),
+            _ => Ok(named),
+        };
+    }
+    if fleets(power) > 0 {
+        return Ok(power);
+    }
+    let mut others: Vec<PowerId> = pos
+        .all_units()
+        .filter(|(q, u)| *q == ocean && u.power != power)
+        .map(|(_, u)| u.power)
+        .collect();
+    others.sort_unstable_by_key(|p| p.0);
+    others.dedup();
+    match others[..] {
+        [one] => Ok(one),
+        [] if here == ocean => Err("a unit cannot support itself".into()),
+        [] => Err(format!(
+            "there is no unit in {} to support",
+            map.abbr(ocean)
+        )),
+        [first, ..] => Err(format!(
+            "several powers' fleets are in {}: name the one supported, e.g. 'S {} F {} - {}'",
+            map.abbr(ocean),
+            map.power(first).adjective,
+            map.abbr(ocean),
+            map.abbr(to)
+        )),
+    }
+}
+
 fn own_unit(map: &Map, pos: &Position, power: PowerId, at: ProvinceId) -> Result<Unit, String> {
     if let Some(u) = pos.own_unit_at(at, power) {
         return Ok(u);
@@ -744,7 +831,9 @@ fn move_command(
 /// needs: each lies on a chain of fleets at sea, from water touching `origin` to water
 /// touching `dest`, that has no shortcut. A convoy order from any other fleet is illegal
 /// (DATC 4.E.1, 6.G.19), and a move that needs a convoy with no such chain is illegal
-/// (6.D.32). Decided from the board alone, before anyone's orders are known.
+/// (6.D.32). Decided from the board alone, before anyone's orders are known. Where the map
+/// asks it ([`Map::own_fleets_over_oceans`], M.2), a route through an ocean is of the army's
+/// own power's fleets only; a route over seas alone may be of anyone's.
 pub fn convoy_fleets_on_board(
     map: &Map,
     rules: &Rules,
@@ -752,20 +841,54 @@ pub fn convoy_fleets_on_board(
     origin: ProvinceId,
     dest: ProvinceId,
 ) -> Vec<ProvinceId> {
-    let fleets: Vec<ProvinceId> = pos
+    let afloat: Vec<(ProvinceId, PowerId)> = pos
         .all_units()
         .filter(|(p, u)| {
             let t = map.province(*p).terrain;
             u.kind == UnitKind::Fleet
                 && (t == Terrain::Sea || (t == Terrain::Ocean && rules.ocean_convoys))
         })
-        .map(|(p, _)| p)
+        .map(|(p, u)| (p, u.power))
         .collect();
+    if map.own_fleets_over_oceans() {
+        let army = pos.unit_at(origin).map(|u| u.power);
+        let at_sea: Vec<ProvinceId> = afloat
+            .iter()
+            .filter(|(p, _)| map.province(*p).terrain != Terrain::Ocean)
+            .map(|&(p, _)| p)
+            .collect();
+        let own: Vec<ProvinceId> = afloat
+            .iter()
+            .filter(|(_, power)| Some(*power) == army)
+            .map(|&(p, _)| p)
+            .collect();
+        let mut needed = convoy_chains(map, rules, &at_sea, origin, dest);
+        for p in convoy_chains(map, rules, &own, origin, dest) {
+            if !needed.contains(&p) {
+                needed.push(p);
+            }
+        }
+        return needed;
+    }
+    let fleets: Vec<ProvinceId> = afloat.into_iter().map(|(p, _)| p).collect();
+    convoy_chains(map, rules, &fleets, origin, dest)
+}
+
+/// The provinces among `fleets` that lie on a chain from water touching `origin` to water
+/// touching `dest` with no shortcut (see [`convoy_fleets_on_board`]).
+fn convoy_chains(
+    map: &Map,
+    rules: &Rules,
+    fleets: &[ProvinceId],
+    origin: ProvinceId,
+    dest: ProvinceId,
+) -> Vec<ProvinceId> {
     let touches = |a: ProvinceId, b: ProvinceId| map.water_neighbours(a).contains(&b);
     if rules.fast_ferry_only {
         // The fast ferry crosses one sea: the fleet must touch both shores.
         return fleets
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|&f| touches(origin, f) && touches(f, dest))
             .collect();
     }
@@ -807,7 +930,7 @@ pub fn convoy_fleets_on_board(
             path.pop();
         }
     }
-    extend(&fleets, &touches, origin, dest, &mut path, &mut needed);
+    extend(fleets, &touches, origin, dest, &mut path, &mut needed);
     needed
 }
 

@@ -393,25 +393,35 @@ fn unit_text(map: &Map, u: Unit) -> String {
 }
 
 fn command_text(map: &Map, pos: &Position, c: Command, me: PowerId) -> String {
-    let other = |p: crate::game::ids::ProvinceId| {
-        pos.unit_at(p).map_or_else(
-            || map.province(p).name.clone(),
-            |u| {
-                let nation = if u.power == me {
-                    String::new()
-                } else {
-                    format!("{} ", map.power(u.power).adjective)
-                };
-                format!("{nation}{}", unit_text(map, u))
-            },
-        )
+    // In a free ocean a support names whose fleet it is for (several may share it).
+    let other_of = |p: crate::game::ids::ProvinceId, of: Option<PowerId>| {
+        of.and_then(|of| pos.own_unit_at(p, of))
+            .or_else(|| pos.unit_at(p))
+            .map_or_else(
+                || map.province(p).name.clone(),
+                |u| {
+                    let nation = if u.power == me {
+                        String::new()
+                    } else {
+                        format!("{} ", map.power(u.power).adjective)
+                    };
+                    format!("{nation}{}", unit_text(map, u))
+                },
+            )
     };
+    let other = |p: crate::game::ids::ProvinceId| other_of(p, None);
     match c {
         Command::Hold => " HOLD".into(),
         Command::Move { to, .. } => format!(" -> {}", place(map, to)),
         Command::SupportHold { target } => format!(" SUPPORT {}", other(target)),
-        Command::SupportMove { from, to, .. } => {
-            format!(" SUPPORT {} -> {}", other(from), map.province(to).name)
+        Command::SupportMove {
+            from, to, power, ..
+        } => {
+            format!(
+                " SUPPORT {} -> {}",
+                other_of(from, power),
+                map.province(to).name
+            )
         }
         Command::Convoy { from, to } => {
             format!(" CONVOY {} -> {}", other(from), map.province(to).name)

@@ -137,6 +137,8 @@ pub struct Map {
     /// Oceans are free (the world variant's rule M.1): any number of fleets share one,
     /// without combat. Set by the variant from its rules.
     pub free_oceans: bool,
+    /// Convoys over oceans follow the world variant's M.2 (see [`Map::join_oceans`]).
+    ocean_network: bool,
 }
 
 impl Map {
@@ -287,23 +289,35 @@ impl Map {
         }
     }
 
-    /// Makes the oceans one water for convoys: every ocean touches whatever any ocean
-    /// touches (the world variant's M.2).
+    /// Lays the world variant's M.2 onto the convoy routes ([`Map::water_neighbours`]): the
+    /// oceans are one water, each touching every sea along any ocean; and an ocean touches
+    /// no land, since an army boards from "the adjacent sea zone" and disembarks from "the
+    /// sea zone adjacent to the land zone". Sets [`Map::ocean_network`], by which the
+    /// resolver lets only the army's own fleets carry it over an ocean.
     pub fn join_oceans(&mut self) {
-        let oceans: Vec<ProvinceId> = self
-            .province_ids()
-            .filter(|&p| self.province(p).terrain == Terrain::Ocean)
-            .collect();
-        let mut shore: Vec<ProvinceId> = Vec::new();
+        self.ocean_network = true;
+        let is_ocean = |map: &Map, p: ProvinceId| map.province(p).terrain == Terrain::Ocean;
+        let oceans: Vec<ProvinceId> = self.province_ids().filter(|&p| is_ocean(self, p)).collect();
+        let mut waters: Vec<ProvinceId> = Vec::new();
         for &o in &oceans {
             for &q in &self.fleet_touch[o.index()] {
-                if !shore.contains(&q) {
-                    shore.push(q);
+                if self.province(q).terrain.is_water() && !waters.contains(&q) {
+                    waters.push(q);
                 }
             }
         }
+        let provinces = &self.provinces;
+        for (i, touch) in self.fleet_touch.iter_mut().enumerate() {
+            let land = !provinces[i].terrain.is_water();
+            let ocean = provinces[i].terrain == Terrain::Ocean;
+            touch.retain(|q| {
+                let q_ocean = provinces[q.index()].terrain == Terrain::Ocean;
+                let q_land = !provinces[q.index()].terrain.is_water();
+                !(ocean && q_land || land && q_ocean)
+            });
+        }
         for &o in &oceans {
-            for &q in &shore {
+            for &q in &waters {
                 if q != o && !self.fleet_touch[o.index()].contains(&q) {
                     self.fleet_touch[o.index()].push(q);
                 }
@@ -312,6 +326,16 @@ impl Map {
                 }
             }
         }
+    }
+
+    /// Whether a convoy over an ocean follows the world variant's M.2 (set by
+    /// [`Map::join_oceans`]): "the player must have a naval unit in the adjacent sea zone
+    /// and ocean, and the sea zone adjacent to the land zone where the army is to
+    /// disembark", so only the army's own power's fleets carry it on a route through an
+    /// ocean; a route over seas alone is convoyed "in the usual manner", by anyone's fleets.
+    #[inline]
+    pub fn own_fleets_over_oceans(&self) -> bool {
+        self.ocean_network
     }
 
     /// Whether fleets share this province without combat (an ocean, where oceans are free).
@@ -547,6 +571,7 @@ impl Map {
             fleet_touch,
             names,
             free_oceans: false,
+            ocean_network: false,
         }
     }
 }

@@ -16,7 +16,7 @@
 
 use super::csr::Csr;
 use crate::game::ids::ProvinceId;
-use crate::game::map::Map;
+use crate::game::map::{Map, Terrain};
 use crate::game::position::{Dislodged, Position};
 use crate::game::rules::Edition;
 use crate::game::screen::{Command, Ordered, Via};
@@ -294,16 +294,25 @@ impl<'a> Resolver<'a> {
                     let t = at[target.index()];
                     (t != NONE && dest[t as usize] == NONE).then_some(t)
                 }
-                Command::SupportMove { from, to, coast } => {
+                Command::SupportMove {
+                    from,
+                    to,
+                    coast,
+                    power,
+                } => {
                     let landing = landing_from
                         .get(from.index())
                         .copied()
                         .filter(|&l| l != NONE && dest[l as usize] == to.0);
                     let t = landing.unwrap_or(at[from.index()]);
-                    // A fleet in a free ocean is found by its move.
+                    // A fleet in a free ocean is found by its power and its move.
                     let t = if t == NONE && map.is_free_ocean(from) {
                         (0..n)
-                            .find(|&k| orders[k].at == from && dest[k] == to.0)
+                            .find(|&k| {
+                                orders[k].at == from
+                                    && dest[k] == to.0
+                                    && power.is_none_or(|p| orders[k].unit.power == p)
+                            })
                             .map_or(NONE, |k| k as u16)
                     } else {
                         t
@@ -536,16 +545,41 @@ impl<'a> Resolver<'a> {
             }
             return true;
         }
+        if !self.map.own_fleets_over_oceans() {
+            return self.convoy_reaches(m, 0);
+        }
+        // M.2: a route over seas alone is anyone's; one through an ocean is all the army's
+        // own. Each search leaves out the fleets it may not use.
+        let range = self.fleets.range(m);
+        let count = range.len().min(64);
+        let (mut oceans, mut foreign) = (0u64, 0u64);
+        for k in 0..count {
+            let f = &self.orders[self.fleets.item(range.start + k) as usize];
+            if self.map.province(f.at).terrain == Terrain::Ocean {
+                oceans |= 1 << k;
+            }
+            if f.unit.power != self.orders[m].unit.power {
+                foreign |= 1 << k;
+            }
+        }
+        self.convoy_reaches(m, oceans) || self.convoy_reaches(m, foreign)
+    }
+
+    /// Whether the convoy orders for move `m`, leaving out those in `skip` (a bit per
+    /// candidate fleet), carry it: a chain of fleets that stand, from water touching its
+    /// origin to water touching its destination.
+    fn convoy_reaches(&mut self, m: usize, skip: u64) -> bool {
         let origin = self.orders[m].at;
         let target = ProvinceId(self.dest[m]);
         let range = self.fleets.range(m);
         // Convoy chains are short: at most 64 candidate fleets are searched (bit masks).
         let count = range.len().min(64);
         let fleet_at = |r: &Self, k: usize| r.orders[r.fleets.item(range.start + k) as usize].at;
-        let mut reached: u64 = 0;
+        let mut reached: u64 = skip;
         let mut frontier: u64 = 0;
         for k in 0..count {
-            if touches(self.map, origin, fleet_at(self, k))
+            if reached & (1 << k) == 0
+                && touches(self.map, origin, fleet_at(self, k))
                 && self.resolve(self.fleets.item(range.start + k) as usize)
             {
                 reached |= 1 << k;
@@ -880,12 +914,49 @@ fn route_fleets(
     out: &mut Vec<(u16, u16)>,
 ) {
     let origin = orders[m].at;
-    let candidates: Vec<usize> = orders
+    let all: Vec<usize> = orders
         .iter()
         .enumerate()
         .filter(|(_, c)| matches!(c.command, Command::Convoy { from, to } if from == origin && to == dest))
         .map(|(i, _)| i)
         .collect();
+    if !map.own_fleets_over_oceans() {
+        route_fleets_among(map, orders, m, dest, &all, out);
+        return;
+    }
+    // M.2: routes over seas alone by anyone's fleets, and routes of the army's own fleets,
+    // through oceans too.
+    let at_sea: Vec<usize> = all
+        .iter()
+        .copied()
+        .filter(|&c| map.province(orders[c].at).terrain != Terrain::Ocean)
+        .collect();
+    let own: Vec<usize> = all
+        .iter()
+        .copied()
+        .filter(|&c| orders[c].unit.power == orders[m].unit.power)
+        .collect();
+    let start = out.len();
+    route_fleets_among(map, orders, m, dest, &at_sea, out);
+    let mut more = Vec::new();
+    route_fleets_among(map, orders, m, dest, &own, &mut more);
+    for pair in more {
+        if !out[start..].contains(&pair) {
+            out.push(pair);
+        }
+    }
+}
+
+/// The pairs of [`route_fleets`] with the convoy orders in `candidates` only.
+fn route_fleets_among(
+    map: &Map,
+    orders: &[Ordered],
+    m: usize,
+    dest: ProvinceId,
+    candidates: &[usize],
+    out: &mut Vec<(u16, u16)>,
+) {
+    let origin = orders[m].at;
     let spread = |start: ProvinceId| {
         let mut seen = vec![false; candidates.len()];
         let mut stack: Vec<ProvinceId> = vec![start];
