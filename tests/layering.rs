@@ -264,3 +264,29 @@ fn no_modules_import_each_other_in_a_circle() {
     }
     assert!(s.circles.is_empty(), "{:#?}", s.circles);
 }
+
+#[test]
+fn no_file_is_too_long_to_read() {
+    // Issue 14: a file in src/judge/ holds at most 500 lines, any other in src/ at most 900.
+    let mut files = Vec::new();
+    sources(Path::new("src"), &mut files);
+    let mut long = Vec::new();
+    for file in files {
+        let lines = std::fs::read_to_string(&file)
+            .expect("readable")
+            .lines()
+            .count();
+        let limit = if file.starts_with("src/judge") {
+            500
+        } else {
+            900
+        };
+        if lines > limit {
+            long.push(format!(
+                "{} has {lines} lines (at most {limit})",
+                file.display()
+            ));
+        }
+    }
+    assert!(long.is_empty(), "{long:#?}");
+}
