@@ -11,6 +11,7 @@
 //! - [`failpoint`]: crash points for the crash tests (`HERALD_FAILPOINT`).
 //! - [`daemon`]: the loop that runs the service until told to stop.
 //! - [`store`]: SQLite: games, handled mails, the outbox, the Master action log.
+//! - [`picture`]: pictures of the board, SVG and PNG.
 //! - [`cases`]: the adjudication case runner (`herald datc`), reading jDip's DATC format.
 
 pub mod cases;
@@ -22,5 +23,6 @@ pub mod failpoint;
 pub mod game;
 pub mod judge;
 pub mod mail;
+pub mod picture;
 pub mod service;
 pub mod store;

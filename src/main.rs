@@ -1,6 +1,6 @@
 //! The `herald` command: adjudication cases, map checks, and (with later issues) the daemon.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
@@ -102,6 +102,15 @@ enum MapCommand {
         /// The map files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+    },
+    /// Draws a map file's opening board: writes OUT.svg and OUT.png (OUT defaults to the
+    /// map file's name without `.map`), so a keeper can see a new map's `draw` lines.
+    Draw {
+        /// The map file.
+        file: PathBuf,
+        /// Where to write, without extension.
+        #[arg(short, long)]
+        out: Option<PathBuf>,
     },
 }
 
@@ -232,6 +241,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Map {
             command: MapCommand::Check { files },
         } => map_check(&files),
+        Command::Map {
+            command: MapCommand::Draw { file, out },
+        } => map_draw(&file, out),
     }
 }
 
@@ -256,6 +268,21 @@ fn map_check(files: &[PathBuf]) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn map_draw(file: &Path, out: Option<PathBuf>) -> Result<ExitCode> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+    let svg = herald::picture::opening_of_map_text(&text)
+        .with_context(|| format!("drawing {}", file.display()))?;
+    let png = herald::picture::png::render(&svg)?;
+    let out = out.unwrap_or_else(|| file.with_extension(""));
+    for (ext, bytes) in [("svg", svg.as_bytes()), ("png", png.as_slice())] {
+        let path = out.with_extension(ext);
+        std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+        println!("{}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn datc(catalog: &Catalog, files: &[PathBuf], verbose: bool) -> Result<ExitCode> {

@@ -333,6 +333,8 @@ fn directive(c: &mut Collected, line: &str, n: usize, in_block: bool) -> Result<
                     .push((power.trim().to_string(), unit.to_string(), n));
             }
         }
+        // Where a space is drawn: read and checked by the picture module (maps/FORMAT.md).
+        "draw" => {}
         other => return Err(err(n, format!("unknown keyword '{other}'"))),
     }
     Ok(())

@@ -1,0 +1,201 @@
+//! Where each space of a map is drawn: the map file's `draw` lines (maps/FORMAT.md), read
+//! here rather than in `game`, which knows the rules and nothing of pictures.
+//!
+//! # Format
+//! ```text
+//! draw size <width> <height>      # the board's canvas, in pixels
+//! draw <Abbr> <x> <y>             # the centre of a space's box on that canvas
+//! ```
+//! Every space of the map needs one `draw` line; a multi-coast province's coasts are placed
+//! by herald on the edge of its box, facing the waters each coast reaches.
+
+use std::collections::HashMap;
+
+use crate::game::ids::{ProvinceId, RegionId};
+use crate::game::map::Map;
+
+/// A space's box: width and height in pixels. Labels are drawn inside their box, so two
+/// boxes that do not overlap keep their labels apart.
+pub const BOX_W: f32 = 52.0;
+/// See [`BOX_W`].
+pub const BOX_H: f32 = 34.0;
+/// The radius of the small circle marking one coast of a multi-coast province.
+pub const COAST_R: f32 = 8.0;
+
+/// A problem in a map's drawing lines, with the line it came from (0: the map as a whole).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct DrawError {
+    /// The 1-based line number, or 0 for a space with no `draw` line.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The places of a map's spaces on the canvas, by province index.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    /// The canvas's width in pixels.
+    pub width: f32,
+    /// The canvas's height in pixels.
+    pub height: f32,
+    /// The centre of each province's box, by province index.
+    pub centres: Vec<(f32, f32)>,
+}
+
+fn err(line: usize, message: impl Into<String>) -> DrawError {
+    DrawError {
+        line,
+        message: message.into(),
+    }
+}
+
+impl Layout {
+    /// Reads the `draw` lines of a map file's text, for the map built from that text (at any
+    /// phase: scheduled changes keep the provinces and their order). Refuses a malformed
+    /// line, an unknown space, a space placed twice and a space not placed.
+    pub fn read(text: &str, map: &Map) -> Result<Layout, Vec<DrawError>> {
+        let mut errors = Vec::new();
+        let mut size = None;
+        let mut at: Vec<Option<(f32, f32)>> = vec![None; map.province_count()];
+        let mut first_line: HashMap<usize, usize> = HashMap::new();
+        let by_abbr: HashMap<String, ProvinceId> = map
+            .province_ids()
+            .map(|p| (map.abbr(p).to_ascii_lowercase(), p))
+            .collect();
+        for (i, raw) in text.lines().enumerate() {
+            let n = i + 1;
+            let line = raw.split('#').next().unwrap_or("").trim();
+            let mut words = line.split_whitespace();
+            if words.next() != Some("draw") {
+                continue;
+            }
+            let rest: Vec<&str> = words.collect();
+            let [what, x, y] = rest[..] else {
+                errors.push(err(
+                    n,
+                    format!("'{line}': expected 'draw <Abbr> <x> <y>' or 'draw size <w> <h>'"),
+                ));
+                continue;
+            };
+            let (Ok(x), Ok(y)) = (x.parse::<f32>(), y.parse::<f32>()) else {
+                errors.push(err(n, format!("'{line}': the position is two numbers")));
+                continue;
+            };
+            let inside = |v: f32| v.is_finite() && (0.0..=10_000.0).contains(&v);
+            if !(inside(x) && inside(y)) {
+                errors.push(err(n, format!("'{line}': positions run from 0 to 10000")));
+                continue;
+            }
+            if what.eq_ignore_ascii_case("size") {
+                if size.is_some() {
+                    errors.push(err(n, "the canvas size is given twice"));
+                }
+                size = Some((x, y));
+                continue;
+            }
+            let Some(&p) = by_abbr.get(&what.to_ascii_lowercase()) else {
+                errors.push(err(n, format!("'{line}': unknown space '{what}'")));
+                continue;
+            };
+            if let Some(first) = first_line.insert(p.index(), n) {
+                errors.push(err(
+                    n,
+                    format!("space '{what}' is placed twice (first on line {first})"),
+                ));
+            }
+            at[p.index()] = Some((x, y));
+        }
+        let Some((width, height)) = size else {
+            errors.push(err(0, "no 'draw size <width> <height>' line"));
+            return Err(errors);
+        };
+        let mut centres = Vec::with_capacity(at.len());
+        for (i, place) in at.iter().enumerate() {
+            match place {
+                Some((x, y)) => {
+                    let (x, y) = (*x, *y);
+                    if x < BOX_W / 2.0
+                        || y < BOX_H / 2.0
+                        || x > width - BOX_W / 2.0
+                        || y > height - BOX_H / 2.0
+                    {
+                        let line = first_line.get(&i).copied().unwrap_or(0);
+                        errors.push(err(
+                            line,
+                            format!("space '{}' is drawn off the canvas", map.provinces[i].abbr),
+                        ));
+                    }
+                    centres.push((x, y));
+                }
+                None => {
+                    errors.push(err(
+                        0,
+                        format!("space '{}' has no 'draw' line", map.provinces[i].abbr),
+                    ));
+                    centres.push((0.0, 0.0));
+                }
+            }
+        }
+        if errors.is_empty() {
+            Ok(Layout {
+                width,
+                height,
+                centres,
+            })
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// The centre of a province's box.
+    pub fn centre(&self, p: ProvinceId) -> (f32, f32) {
+        self.centres.get(p.index()).copied().unwrap_or((0.0, 0.0))
+    }
+
+    /// Where a region is drawn: its province's box centre, or for one coast of a
+    /// multi-coast province a point on the box's edge facing the mean of the places its
+    /// fleets can move to (so two coasts facing different waters sit apart).
+    pub fn point(&self, map: &Map, r: RegionId) -> (f32, f32) {
+        let region = map.region(r);
+        let (cx, cy) = self.centre(region.province);
+        if region.coast.is_none() {
+            return (cx, cy);
+        }
+        let neighbours = map.fleet_neighbours(r);
+        let (mut dx, mut dy) = (0.0f32, 0.0f32);
+        for &n in neighbours {
+            let (x, y) = self.centre(map.province_of(n));
+            let len = ((x - cx).powi(2) + (y - cy).powi(2)).sqrt().max(1.0);
+            dx += (x - cx) / len;
+            dy += (y - cy) / len;
+        }
+        if dx.abs() < 1e-3 && dy.abs() < 1e-3 {
+            // No fleet moves: a fixed corner per coast.
+            let index = map
+                .province(region.province)
+                .coasts
+                .iter()
+                .position(|&c| c == r);
+            dy = if index == Some(0) { -1.0 } else { 1.0 };
+        }
+        // Scale the direction so it meets the box's border.
+        let sx = if dx.abs() > 1e-6 {
+            (BOX_W / 2.0) / dx.abs()
+        } else {
+            f32::MAX
+        };
+        let sy = if dy.abs() > 1e-6 {
+            (BOX_H / 2.0) / dy.abs()
+        } else {
+            f32::MAX
+        };
+        let s = sx.min(sy);
+        (cx + dx * s, cy + dy * s)
+    }
+}
+
+/// Two boxes overlap (touching edges do not count).
+pub fn boxes_overlap(a: (f32, f32), b: (f32, f32)) -> bool {
+    (a.0 - b.0).abs() < BOX_W && (a.1 - b.1).abs() < BOX_H
+}

@@ -1,0 +1,326 @@
+//! The board as SVG: a schematic map whose spaces are labelled boxes at their places and
+//! whose adjacencies are drawn as links, with units, centres, the phase and a legend.
+//!
+//! Element ids are part of the contract (tests and players' tools read them):
+//! `space-<Abbr>`, `coast-<Abbr>.<coast>`, `centre-<Abbr>`, `unit-<Abbr>`,
+//! `link-<A>-<B>` (regions in map order, a coast written `Spa.nc`) with
+//! `data-kind="army|fleet|both"`, `power-<Name>` in the legend.
+
+use std::fmt::Write;
+
+use super::layout::{Layout, BOX_H, BOX_W, COAST_R};
+use crate::game::calendar::Calendar;
+use crate::game::ids::{PowerId, ProvinceId, RegionId, UnitKind};
+use crate::game::map::{Map, Terrain};
+use crate::game::position::Position;
+
+/// The title band above the board, in pixels.
+pub const TOP: f32 = 40.0;
+const LEGEND_ROW: f32 = 22.0;
+const LEGEND_ITEM: f32 = 190.0;
+
+/// The colour of a power, by its index in the map (the standard map's powers get the
+/// colours players know: Austria red, England navy, France sky blue, …).
+pub fn power_colour(p: PowerId) -> &'static str {
+    const COLOURS: [&str; 16] = [
+        "#c8102e", "#1f3a93", "#3fa9e0", "#4a4a4a", "#2e9e44", "#8e44ad", "#e6b800", "#e67e22",
+        "#8b4513", "#e84393", "#16a085", "#95a5a6", "#9acd32", "#2c3e50", "#d35400", "#c39bd3",
+    ];
+    COLOURS[p.index() % COLOURS.len()]
+}
+
+/// Black or white, whichever reads better on a power's colour.
+fn ink_on(colour: &str) -> &'static str {
+    let hex = |i: usize| u8::from_str_radix(colour.get(i..i + 2).unwrap_or("00"), 16).unwrap_or(0);
+    let (r, g, b) = (hex(1) as f32, hex(3) as f32, hex(5) as f32);
+    if 0.299 * r + 0.587 * g + 0.114 * b > 150.0 {
+        "#000"
+    } else {
+        "#fff"
+    }
+}
+
+/// Fill and border of a space's box by its terrain.
+fn terrain_style(t: Terrain) -> (&'static str, &'static str) {
+    match t {
+        Terrain::Land => ("#eedfb8", "#8b6b3d"),
+        Terrain::Coast => ("#d9e8b4", "#2f6fb3"),
+        Terrain::Sea => ("#cfe6f7", "#2f6fb3"),
+        Terrain::Ocean => ("#9cc3e8", "#1d4f8a"),
+        Terrain::Shut => ("#a6a6a6", "#555555"),
+    }
+}
+
+/// Text made safe for XML.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A region as an id fragment: `Lon`, `Spa.nc`.
+pub fn region_id(map: &Map, r: RegionId) -> String {
+    map.region_abbr(r).replace('/', ".")
+}
+
+/// How two spaces are linked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LinkKind {
+    /// Armies only.
+    Army,
+    /// Fleets only.
+    Fleet,
+    /// Armies and fleets.
+    Both,
+}
+
+impl LinkKind {
+    /// The word in `data-kind`.
+    pub fn word(self) -> &'static str {
+        match self {
+            LinkKind::Army => "army",
+            LinkKind::Fleet => "fleet",
+            LinkKind::Both => "both",
+        }
+    }
+}
+
+/// Every link the picture draws: two regions (the lower index first) and their kind. An
+/// army move joins two provinces' main regions; a fleet move joins the two regions it
+/// names (a coast where the map gives one); where both run between the same two main
+/// regions they are one link.
+pub fn links(map: &Map) -> Vec<(RegionId, RegionId, LinkKind)> {
+    let mut out: Vec<(RegionId, RegionId, LinkKind)> = Vec::new();
+    for p in map.province_ids() {
+        for &q in map.army_neighbours(p) {
+            let (a, b) = (map.province(p).main, map.province(q).main);
+            if a < b {
+                out.push((a, b, LinkKind::Army));
+            }
+        }
+    }
+    for (i, _) in map.regions.iter().enumerate() {
+        let r = RegionId(i as u16);
+        for &s in map.fleet_neighbours(r) {
+            if r < s {
+                match out.iter_mut().find(|(a, b, _)| (*a, *b) == (r, s)) {
+                    Some(link) => link.2 = LinkKind::Both,
+                    None => out.push((r, s, LinkKind::Fleet)),
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Draws the board of `map` (the map as it stands at the position's phase) with the
+/// position's units and centre owners.
+pub fn board(map: &Map, layout: &Layout, calendar: &Calendar, position: &Position) -> String {
+    let width = layout.width;
+    let per_row = ((width - 20.0) / LEGEND_ITEM).floor().max(1.0) as usize;
+    let power_rows = map.powers.len().div_ceil(per_row);
+    let legend_h = LEGEND_ROW * (power_rows as f32 + 2.0) + 10.0;
+    let height = TOP + layout.height + legend_h;
+    let mut s = String::with_capacity(64 * 1024);
+    let _ = write!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans">"##
+    );
+    let _ = write!(
+        s,
+        r##"<rect width="{width}" height="{height}" fill="#f7f7f2"/>"##
+    );
+    let title = format!("{} — {}", map.title, calendar.show(position.phase));
+    let _ = write!(
+        s,
+        r##"<text id="title" x="12" y="27" font-size="20" font-weight="bold" fill="#222">{}</text>"##,
+        escape(&title)
+    );
+    let _ = write!(s, r##"<g transform="translate(0 {TOP})">"##);
+    draw_links(&mut s, map, layout);
+    draw_spaces(&mut s, map, layout, position);
+    s.push_str("</g>");
+    draw_legend(&mut s, map, position, TOP + layout.height, per_row);
+    s.push_str("</svg>\n");
+    s
+}
+
+fn draw_links(s: &mut String, map: &Map, layout: &Layout) {
+    s.push_str(r#"<g id="links" fill="none">"#);
+    for (a, b, kind) in links(map) {
+        let (x1, y1) = layout.point(map, a);
+        let (x2, y2) = layout.point(map, b);
+        let style = match kind {
+            LinkKind::Army => r##"stroke="#a0703c" stroke-width="2.2""##,
+            LinkKind::Fleet => r##"stroke="#2f6fb3" stroke-width="2" stroke-dasharray="6 3""##,
+            LinkKind::Both => r##"stroke="#555" stroke-width="2.2""##,
+        };
+        let _ = write!(
+            s,
+            r#"<line id="link-{}-{}" data-kind="{}" x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" {style}/>"#,
+            region_id(map, a),
+            region_id(map, b),
+            kind.word()
+        );
+    }
+    s.push_str("</g>");
+}
+
+fn draw_spaces(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
+    s.push_str(r#"<g id="spaces">"#);
+    for p in map.province_ids() {
+        let prov = map.province(p);
+        let (cx, cy) = layout.centre(p);
+        let (fill, border) = terrain_style(prov.terrain);
+        let (x, y) = (cx - BOX_W / 2.0, cy - BOX_H / 2.0);
+        let width = if prov.terrain == Terrain::Coast {
+            2.5
+        } else {
+            1.5
+        };
+        let _ = write!(
+            s,
+            r##"<g id="space-{abbr}" data-terrain="{terrain}"><title>{name}</title><rect x="{x:.1}" y="{y:.1}" width="{BOX_W}" height="{BOX_H}" rx="6" fill="{fill}" stroke="{border}" stroke-width="{width}"/><text x="{cx:.1}" y="{ty:.1}" font-size="12" font-weight="bold" text-anchor="middle" fill="#222">{abbr}</text></g>"##,
+            abbr = escape(&prov.abbr),
+            terrain = prov.terrain.keyword(),
+            name = escape(&prov.name),
+            ty = cy - 3.0,
+        );
+        for &r in &prov.coasts {
+            let (nx, ny) = layout.point(map, r);
+            let coast = map.region(r).coast.map_or("", |c| c.abbr());
+            let _ = write!(
+                s,
+                r##"<g id="coast-{id}"><circle cx="{nx:.1}" cy="{ny:.1}" r="{COAST_R}" fill="#cfe6f7" stroke="#2f6fb3" stroke-width="1.5"/><text x="{nx:.1}" y="{ty:.1}" font-size="8" text-anchor="middle" fill="#1d4f8a">{coast}</text></g>"##,
+                id = region_id(map, r),
+                ty = ny + 3.0,
+            );
+        }
+        if prov.centre {
+            let owner = position.owners.get(p.index()).copied().flatten();
+            let fill = owner.map_or("#ffffff", power_colour);
+            let _ = write!(
+                s,
+                r##"<circle id="centre-{abbr}" data-owner="{who}" cx="{x:.1}" cy="{y:.1}" r="4.5" fill="{fill}" stroke="#000" stroke-width="1.2"/>"##,
+                abbr = escape(&prov.abbr),
+                who = owner.map_or(String::new(), |o| escape(&map.power(o).name)),
+                x = cx + BOX_W / 2.0 - 7.0,
+                y = cy - BOX_H / 2.0 + 7.0,
+            );
+        }
+    }
+    s.push_str("</g>");
+    s.push_str(r#"<g id="units">"#);
+    let mut afloat_seen: Vec<ProvinceId> = Vec::new();
+    for (p, unit) in position.all_units() {
+        let (cx, cy) = layout.centre(p);
+        // Fleets sharing a free ocean stand side by side.
+        let nth = afloat_seen.iter().filter(|&&q| q == p).count();
+        afloat_seen.push(p);
+        let colour = power_colour(unit.power);
+        let mark = match unit.kind {
+            UnitKind::Army => "A",
+            UnitKind::Fleet => "F",
+            UnitKind::ArmyFleet => "A-F",
+        };
+        let w = if unit.kind == UnitKind::ArmyFleet {
+            30.0
+        } else {
+            20.0
+        };
+        let (ux, uy) = (cx - w / 2.0 + nth as f32 * 6.0, cy + 1.0);
+        let id = if nth == 0 {
+            escape(&map.province(p).abbr)
+        } else {
+            format!("{}.{nth}", escape(&map.province(p).abbr))
+        };
+        let _ = write!(
+            s,
+            r##"<g id="unit-{id}" data-power="{power}" data-kind="{mark}" data-region="{region}"><rect x="{ux:.1}" y="{uy:.1}" width="{w}" height="14" rx="3" fill="{colour}" stroke="#000" stroke-width="1"/><text x="{tx:.1}" y="{ty:.1}" font-size="11" font-weight="bold" text-anchor="middle" fill="{ink}">{mark}</text></g>"##,
+            power = escape(&map.power(unit.power).name),
+            region = region_id(map, unit.region),
+            tx = ux + w / 2.0,
+            ty = uy + 11.0,
+            ink = ink_on(colour),
+        );
+    }
+    s.push_str("</g>");
+}
+
+fn draw_legend(s: &mut String, map: &Map, position: &Position, top: f32, per_row: usize) {
+    let _ = write!(s, r#"<g id="legend" transform="translate(10 {top})">"#);
+    for (i, p) in map.power_ids().enumerate() {
+        let colour = power_colour(p);
+        let (x, y) = (
+            (i % per_row) as f32 * LEGEND_ITEM,
+            (i / per_row) as f32 * LEGEND_ROW + 8.0,
+        );
+        let centres = position.centre_count(p);
+        let units = position.unit_count(p);
+        let name = escape(&map.power(p).name);
+        let _ = write!(
+            s,
+            r##"<g id="power-{id}"><rect x="{x}" y="{y}" width="14" height="14" rx="2" fill="{colour}" stroke="#000"/><text x="{tx}" y="{ty}" font-size="12" fill="#222">{name}: {centres} centres, {units} units</text></g>"##,
+            id = name.replace(' ', "_"),
+            tx = x + 20.0,
+            ty = y + 12.0,
+        );
+    }
+    let rows = map.powers.len().div_ceil(per_row) as f32;
+    let y = rows * LEGEND_ROW + 14.0;
+    let mut x = 0.0;
+    let key: [(&str, Terrain); 5] = [
+        ("land", Terrain::Land),
+        ("coast", Terrain::Coast),
+        ("sea", Terrain::Sea),
+        ("ocean", Terrain::Ocean),
+        ("impassable", Terrain::Shut),
+    ];
+    s.push_str(r##"<g id="key" font-size="11" fill="#222">"##);
+    for (word, t) in key {
+        let (fill, border) = terrain_style(t);
+        let _ = write!(
+            s,
+            r#"<rect x="{x}" y="{y}" width="22" height="14" rx="3" fill="{fill}" stroke="{border}" stroke-width="1.5"/><text x="{tx}" y="{ty}">{word}</text>"#,
+            tx = x + 27.0,
+            ty = y + 11.0,
+        );
+        x += 34.0 + 7.0 * word.len() as f32;
+    }
+    for (word, style) in [
+        ("army move", r##"stroke="#a0703c" stroke-width="2.2""##),
+        (
+            "fleet move",
+            r##"stroke="#2f6fb3" stroke-width="2" stroke-dasharray="6 3""##,
+        ),
+        ("both", r##"stroke="#555" stroke-width="2.2""##),
+    ] {
+        let _ = write!(
+            s,
+            r#"<line x1="{x}" y1="{ly}" x2="{x2}" y2="{ly}" {style}/><text x="{tx}" y="{ty}">{word}</text>"#,
+            ly = y + 7.0,
+            x2 = x + 24.0,
+            tx = x + 29.0,
+            ty = y + 11.0,
+        );
+        x += 40.0 + 7.0 * word.len() as f32;
+    }
+    let _ = write!(
+        s,
+        r##"<circle cx="{cx}" cy="{cy}" r="4.5" fill="#fff" stroke="#000" stroke-width="1.2"/><text x="{tx}" y="{ty}">supply centre (owner's colour)</text>"##,
+        cx = x + 6.0,
+        cy = y + 7.0,
+        tx = x + 15.0,
+        ty = y + 11.0,
+    );
+    s.push_str("</g></g>");
+}

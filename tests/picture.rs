@@ -1,0 +1,415 @@
+//! Pictures of the board (issue 16): for each map that has a drawing, every space drawn and
+//! labelled, no two boxes overlapping and no link running under a third box, the links drawn
+//! equal to the map's adjacency, the opening's units and centres on their spaces, and a PNG
+//! that decodes at the SVG's size and stays small.
+
+// tests may unwrap
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
+use std::collections::BTreeSet;
+
+use herald::game::calendar::Phase;
+use herald::game::ids::{ProvinceId, RegionId};
+use herald::game::map::{parse_map, Map};
+use herald::game::variant::Variant;
+use herald::picture::layout::{boxes_overlap, Layout, BOX_H, BOX_W, COAST_R};
+use herald::picture::{self, png};
+use resvg::tiny_skia;
+
+/// The maps drawn so far, by variant.
+const DRAWN: [&str; 3] = ["standard", "portage", "deluge"];
+
+/// The value of `name="…"` in one tag.
+fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let key = format!(" {name}=\"");
+    let i = tag.find(&key)? + key.len();
+    let j = tag[i..].find('"')? + i;
+    Some(&tag[i..j])
+}
+
+/// Every start tag of an element.
+fn tags<'a>(svg: &'a str, element: &str) -> Vec<&'a str> {
+    let open = format!("<{element} ");
+    svg.match_indices(&open)
+        .map(|(i, _)| &svg[i..i + svg[i..].find('>').unwrap()])
+        .collect()
+}
+
+fn variant_and_text(name: &str) -> (&'static Variant, &'static str) {
+    let v = Variant::builtin(name).unwrap();
+    let text = picture::builtin_map_text(v).unwrap();
+    (v, text)
+}
+
+fn region_by_id(map: &Map, id: &str) -> RegionId {
+    (0..map.regions.len())
+        .map(|i| RegionId(i as u16))
+        .find(|&r| map.region_abbr(r).replace('/', ".") == id)
+        .unwrap_or_else(|| panic!("no region {id}"))
+}
+
+/// Does the segment p–q pass through the box centred at c (shrunk by `inset`)?
+fn segment_hits_box(p: (f32, f32), q: (f32, f32), c: (f32, f32), inset: f32) -> bool {
+    let (x0, x1) = (c.0 - BOX_W / 2.0 + inset, c.0 + BOX_W / 2.0 - inset);
+    let (y0, y1) = (c.1 - BOX_H / 2.0 + inset, c.1 + BOX_H / 2.0 - inset);
+    let (mut t0, mut t1) = (0.0f32, 1.0f32);
+    let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+    for (pp, qq) in [
+        (-dx, p.0 - x0),
+        (dx, x1 - p.0),
+        (-dy, p.1 - y0),
+        (dy, y1 - p.1),
+    ] {
+        if pp == 0.0 {
+            if qq < 0.0 {
+                return false;
+            }
+        } else {
+            let t = qq / pp;
+            if pp < 0.0 {
+                t0 = t0.max(t);
+            } else {
+                t1 = t1.min(t);
+            }
+        }
+    }
+    t0 < t1
+}
+
+/// The maps a variant's game sees: the start and after each scheduled change.
+fn maps_of(v: &Variant) -> Vec<(String, &Map)> {
+    let mut out = vec![("start".to_string(), &v.map)];
+    for ((year, season), m) in &v.schedule {
+        out.push((
+            format!("after {} {year}", v.calendar.seasons[*season as usize].name),
+            m,
+        ));
+    }
+    out
+}
+
+#[test]
+fn every_space_is_drawn_and_labelled() {
+    for name in DRAWN {
+        let (v, text) = variant_and_text(name);
+        let svg = picture::draw(v, text, &v.opening()).unwrap();
+        for p in &v.map.provinces {
+            let tag = format!(
+                "<g id=\"space-{}\" data-terrain=\"{}\">",
+                p.abbr,
+                p.terrain.keyword()
+            );
+            let at = svg.find(&tag).unwrap_or_else(|| panic!("{name}: no {tag}"));
+            let group = &svg[at..at + svg[at..].find("</g>").unwrap()];
+            assert!(
+                group.contains(&format!(">{}</text>", p.abbr)),
+                "{name}: {} unlabelled",
+                p.abbr
+            );
+            assert!(
+                group.contains(&format!("<title>{}</title>", p.name)),
+                "{name}: {}",
+                p.abbr
+            );
+            for &c in &p.coasts {
+                let id = v.map.region_abbr(c).replace('/', ".");
+                assert!(
+                    svg.contains(&format!("id=\"coast-{id}\"")),
+                    "{name}: coast {id}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn no_two_boxes_overlap_and_no_link_runs_under_a_box() {
+    for name in DRAWN {
+        let (v, text) = variant_and_text(name);
+        for (when, map) in maps_of(v) {
+            let layout = Layout::read(text, map).unwrap();
+            let n = map.province_count();
+            for a in 0..n {
+                for b in a + 1..n {
+                    let (ca, cb) = (layout.centres[a], layout.centres[b]);
+                    assert!(
+                        !boxes_overlap(ca, cb),
+                        "{name} {when}: boxes of {} and {} overlap",
+                        map.provinces[a].abbr,
+                        map.provinces[b].abbr
+                    );
+                }
+            }
+            // A coast's mark stays clear of every other box.
+            for (i, region) in map.regions.iter().enumerate() {
+                if region.coast.is_none() {
+                    continue;
+                }
+                let (x, y) = layout.point(map, RegionId(i as u16));
+                for q in map.province_ids().filter(|&q| q != region.province) {
+                    let (cx, cy) = layout.centre(q);
+                    assert!(
+                        (x - cx).abs() >= BOX_W / 2.0 + COAST_R
+                            || (y - cy).abs() >= BOX_H / 2.0 + COAST_R,
+                        "{name} {when}: coast {} touches {}",
+                        map.region_abbr(RegionId(i as u16)),
+                        map.abbr(q)
+                    );
+                }
+            }
+            // A link that ran under a third box would read as a link to it.
+            let mut under = Vec::new();
+            for (a, b, _) in picture::svg::links(map) {
+                let (pa, pb) = (map.province_of(a), map.province_of(b));
+                for c in map.province_ids().filter(|&c| c != pa && c != pb) {
+                    if segment_hits_box(
+                        layout.point(map, a),
+                        layout.point(map, b),
+                        layout.centre(c),
+                        2.0,
+                    ) {
+                        under.push(format!(
+                            "{}-{} under {}",
+                            map.region_abbr(a),
+                            map.region_abbr(b),
+                            map.abbr(c)
+                        ));
+                    }
+                }
+            }
+            assert!(
+                under.is_empty(),
+                "{name} {when}: links run under boxes: {under:?}"
+            );
+        }
+    }
+}
+
+/// The neighbour pairs the SVG shows (army pairs of provinces, fleet pairs of regions),
+/// read from its link elements and checked to join the places their regions are drawn.
+fn drawn_pairs(
+    map: &Map,
+    layout: &Layout,
+    svg: &str,
+) -> (
+    BTreeSet<(ProvinceId, ProvinceId)>,
+    BTreeSet<(RegionId, RegionId)>,
+) {
+    let (mut army, mut fleet) = (BTreeSet::new(), BTreeSet::new());
+    for tag in tags(svg, "line") {
+        let Some(id) = attr(tag, "id").and_then(|i| i.strip_prefix("link-")) else {
+            continue;
+        };
+        let (a, b) = id.split_once('-').unwrap();
+        let (a, b) = (region_by_id(map, a), region_by_id(map, b));
+        let num = |k: &str| attr(tag, k).unwrap().parse::<f32>().unwrap();
+        let (pa, pb) = (layout.point(map, a), layout.point(map, b));
+        assert!(
+            (num("x1") - pa.0).abs() < 0.1 && (num("y1") - pa.1).abs() < 0.1,
+            "{id}"
+        );
+        assert!(
+            (num("x2") - pb.0).abs() < 0.1 && (num("y2") - pb.1).abs() < 0.1,
+            "{id}"
+        );
+        let kind = attr(tag, "data-kind").unwrap();
+        if kind == "army" || kind == "both" {
+            let (x, y) = (map.province_of(a), map.province_of(b));
+            assert!(army.insert((x.min(y), x.max(y))), "{id} drawn twice");
+        }
+        if kind == "fleet" || kind == "both" {
+            assert!(fleet.insert((a.min(b), a.max(b))), "{id} drawn twice");
+        }
+    }
+    (army, fleet)
+}
+
+#[test]
+fn the_links_drawn_are_the_maps_adjacency() {
+    for name in DRAWN {
+        let (v, text) = variant_and_text(name);
+        for (when, map) in maps_of(v) {
+            let layout = Layout::read(text, map).unwrap();
+            let svg = picture::svg::board(map, &layout, &v.calendar, &v.opening());
+            let (army, fleet) = drawn_pairs(map, &layout, &svg);
+            let mut want_army = BTreeSet::new();
+            for p in map.province_ids() {
+                for &q in map.army_neighbours(p) {
+                    want_army.insert((p.min(q), p.max(q)));
+                }
+            }
+            let mut want_fleet = BTreeSet::new();
+            for i in 0..map.regions.len() {
+                let r = RegionId(i as u16);
+                for &s in map.fleet_neighbours(r) {
+                    want_fleet.insert((r.min(s), r.max(s)));
+                }
+            }
+            assert_eq!(army, want_army, "{name} {when}: army links");
+            assert_eq!(fleet, want_fleet, "{name} {when}: fleet links");
+            assert!(when != "start" || (!army.is_empty() && !fleet.is_empty()));
+        }
+    }
+}
+
+#[test]
+fn the_openings_units_and_centres_stand_on_their_spaces() {
+    for name in DRAWN {
+        let (v, text) = variant_and_text(name);
+        let opening = v.opening();
+        let svg = picture::draw(v, text, &opening).unwrap();
+        let mut units = 0;
+        for (p, unit) in opening.all_units() {
+            let tag = tags(&svg, "g")
+                .into_iter()
+                .find(|t| attr(t, "id") == Some(&format!("unit-{}", v.map.abbr(p))))
+                .unwrap_or_else(|| panic!("{name}: no unit in {}", v.map.abbr(p)));
+            assert_eq!(
+                attr(tag, "data-power"),
+                Some(v.map.power(unit.power).name.as_str())
+            );
+            assert_eq!(
+                attr(tag, "data-region"),
+                Some(v.map.region_abbr(unit.region).replace('/', ".").as_str())
+            );
+            units += 1;
+        }
+        assert_eq!(
+            tags(&svg, "g")
+                .iter()
+                .filter(|t| attr(t, "id").is_some_and(|i| i.starts_with("unit-")))
+                .count(),
+            units
+        );
+        for c in v.map.centres() {
+            let tag = tags(&svg, "circle")
+                .into_iter()
+                .find(|t| attr(t, "id") == Some(&format!("centre-{}", v.map.abbr(c))))
+                .unwrap_or_else(|| panic!("{name}: no centre {}", v.map.abbr(c)));
+            let owner = opening.owners[c.index()]
+                .map(|o| v.map.power(o).name.as_str())
+                .unwrap_or("");
+            assert_eq!(
+                attr(tag, "data-owner"),
+                Some(owner),
+                "{name}: {}",
+                v.map.abbr(c)
+            );
+        }
+        let title = format!(
+            "{} — {}</text>",
+            v.map.title,
+            v.calendar.show(opening.phase)
+        );
+        assert!(svg.contains(&title), "{name}: title {title}");
+        for p in &v.map.powers {
+            assert!(svg.contains(&format!("id=\"power-{}\"", p.name.replace(' ', "_"))));
+        }
+    }
+}
+
+#[test]
+fn standard_opening_has_its_22_units_and_russias_four_centres() {
+    let (v, text) = variant_and_text("standard");
+    let svg = picture::draw(v, text, &v.opening()).unwrap();
+    assert_eq!(svg.matches("<g id=\"unit-").count(), 22);
+    assert!(
+        svg.contains(r#"<g id="unit-Stp" data-power="Russia" data-kind="F" data-region="Stp.sc">"#)
+    );
+    assert!(svg.contains("Russia: 4 centres, 4 units"));
+    assert!(svg.contains("Standard Diplomacy — Spring 1901, Movement"));
+}
+
+#[test]
+fn deluge_draws_the_board_as_it_stands_after_the_floods() {
+    let (v, text) = variant_and_text("deluge");
+    let opening = v.opening();
+    let svg = picture::draw(v, text, &opening).unwrap();
+    assert!(svg.contains(r#"<g id="space-Ice" data-terrain="shut">"#));
+    // After Winter 1901 Iceland is a coast; in Spring 1902 the picture shows it.
+    let later = Phase {
+        year: 1902,
+        ..opening.phase
+    };
+    let mut pos = opening.clone();
+    pos.phase = later;
+    let svg = picture::draw(v, text, &pos).unwrap();
+    assert_eq!(
+        v.map_at(later)
+            .province(v.map.lookup("ice").unwrap())
+            .terrain
+            .keyword(),
+        "coast"
+    );
+    assert!(
+        svg.contains(r#"<g id="space-Ice" data-terrain="coast">"#),
+        "Iceland after W1901"
+    );
+}
+
+#[test]
+fn the_png_decodes_at_the_svgs_size_and_is_small() {
+    for name in DRAWN {
+        let (v, text) = variant_and_text(name);
+        let svg = picture::draw(v, text, &v.opening()).unwrap();
+        let bytes = png::render(&svg).unwrap();
+        assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
+        assert!(bytes.len() <= 300 * 1024, "{name}: {} bytes", bytes.len());
+        let pixmap = tiny_skia::Pixmap::decode_png(&bytes).unwrap();
+        let width: f32 = attr(&svg, "width").unwrap().parse().unwrap();
+        let height: f32 = attr(&svg, "height").unwrap().parse().unwrap();
+        assert_eq!(
+            (pixmap.width(), pixmap.height()),
+            (width.ceil() as u32, height.ceil() as u32)
+        );
+    }
+}
+
+#[test]
+fn draw_lines_are_checked_and_the_rules_parser_skips_them() {
+    let (v, text) = variant_and_text("standard");
+    // The rules' parser reads the map with its draw lines, and still refuses a stray word.
+    assert!(parse_map(text).is_ok());
+    let bad = format!("{text}\ndrwa Lon 1 2\n");
+    assert!(parse_map(&bad).is_err());
+    let missing = text.replace("draw Lon ", "# draw Lon ");
+    let errors = Layout::read(&missing, &v.map).unwrap_err();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.message == "space 'Lon' has no 'draw' line"),
+        "{errors:?}"
+    );
+    let unknown = format!("{text}draw Xyz 10 10\n");
+    let errors = Layout::read(&unknown, &v.map).unwrap_err();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.message.contains("unknown space 'Xyz'")),
+        "{errors:?}"
+    );
+    let twice = format!("{text}draw lon 100 100\n");
+    let errors = Layout::read(&twice, &v.map).unwrap_err();
+    assert!(
+        errors.iter().any(|e| e.message.contains("placed twice")),
+        "{errors:?}"
+    );
+    let malformed = format!("{text}draw Lon x 3\n");
+    assert!(Layout::read(&malformed, &v.map).is_err());
+    let no_size = text.replace("draw size", "# draw size");
+    assert!(Layout::read(&no_size, &v.map).is_err());
+}
+
+#[test]
+fn map_draw_writes_svg_and_png_of_a_map_file() {
+    let svg = picture::opening_of_map_text(herald::game::map::builtin::STANDARD).unwrap();
+    assert!(svg.starts_with("<svg "));
+    // A map file without draw lines is refused with the reason.
+    let bare: String = herald::game::map::builtin::STANDARD
+        .lines()
+        .filter(|l| !l.starts_with("draw "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let e = picture::opening_of_map_text(&bare).unwrap_err().to_string();
+    assert!(e.contains("no 'draw size"), "{e}");
+}
