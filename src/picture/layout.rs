@@ -41,6 +41,9 @@ pub struct Layout {
     pub height: f32,
     /// The centre of each province's box, by province index.
     pub centres: Vec<(f32, f32)>,
+    /// Where each coast of a multi-coast province is marked, by region index (`None` for a
+    /// province's own region).
+    pub coasts: Vec<Option<(f32, f32)>>,
 }
 
 fn err(line: usize, message: impl Into<String>) -> DrawError {
@@ -138,11 +141,22 @@ impl Layout {
             }
         }
         if errors.is_empty() {
-            Ok(Layout {
+            let mut layout = Layout {
                 width,
                 height,
                 centres,
-            })
+                coasts: vec![None; map.regions.len()],
+            };
+            // Twice: the second time each coast sees where the coasts it faces were put.
+            for _ in 0..2 {
+                for (i, region) in map.regions.iter().enumerate() {
+                    if region.coast.is_some() {
+                        let at = layout.place_coast(map, RegionId(i as u16));
+                        layout.coasts[i] = Some(at);
+                    }
+                }
+            }
+            Ok(layout)
         } else {
             Err(errors)
         }
@@ -153,46 +167,106 @@ impl Layout {
         self.centres.get(p.index()).copied().unwrap_or((0.0, 0.0))
     }
 
-    /// Where a region is drawn: its province's box centre, or for one coast of a
-    /// multi-coast province a point on the box's edge facing the mean of the places its
-    /// fleets can move to (so two coasts facing different waters sit apart).
+    /// Where a region is drawn: its province's box centre, or the mark of one coast of a
+    /// multi-coast province on the box's edge.
     pub fn point(&self, map: &Map, r: RegionId) -> (f32, f32) {
-        let region = map.region(r);
-        let (cx, cy) = self.centre(region.province);
-        if region.coast.is_none() {
-            return (cx, cy);
+        match self.coasts.get(r.index()).copied().flatten() {
+            Some(at) => at,
+            None => self.centre(map.province_of(r)),
         }
-        let neighbours = map.fleet_neighbours(r);
+    }
+
+    /// A coast's mark: of 32 points around its box's edge, the one whose fleet links run
+    /// under the fewest other boxes and whose mark touches no other box nor the province's
+    /// other coasts' marks, nearest the direction of the waters the coast reaches.
+    fn place_coast(&self, map: &Map, r: RegionId) -> (f32, f32) {
+        let province = map.province_of(r);
+        let (cx, cy) = self.centre(province);
         let (mut dx, mut dy) = (0.0f32, 0.0f32);
-        for &n in neighbours {
+        for &n in map.fleet_neighbours(r) {
             let (x, y) = self.centre(map.province_of(n));
             let len = ((x - cx).powi(2) + (y - cy).powi(2)).sqrt().max(1.0);
             dx += (x - cx) / len;
             dy += (y - cy) / len;
         }
-        if dx.abs() < 1e-3 && dy.abs() < 1e-3 {
-            // No fleet moves: a fixed corner per coast.
-            let index = map
-                .province(region.province)
-                .coasts
-                .iter()
-                .position(|&c| c == r);
-            dy = if index == Some(0) { -1.0 } else { 1.0 };
+        let mean = dy.atan2(dx);
+        let others: Vec<(f32, f32)> = map
+            .province(province)
+            .coasts
+            .iter()
+            .filter(|&&c| c != r)
+            .filter_map(|c| self.coasts.get(c.index()).copied().flatten())
+            .collect();
+        let mut best = ((cx, cy - BOX_H / 2.0), f32::MAX);
+        for k in 0..32 {
+            let angle = k as f32 * std::f32::consts::TAU / 32.0;
+            let (ux, uy) = (angle.cos(), angle.sin());
+            let sx = if ux.abs() > 1e-6 {
+                (BOX_W / 2.0) / ux.abs()
+            } else {
+                f32::MAX
+            };
+            let sy = if uy.abs() > 1e-6 {
+                (BOX_H / 2.0) / uy.abs()
+            } else {
+                f32::MAX
+            };
+            let at = (cx + ux * sx.min(sy), cy + uy * sx.min(sy));
+            let mut cost = 0.0f32;
+            for q in map.province_ids().filter(|&q| q != province) {
+                let c = self.centre(q);
+                if (at.0 - c.0).abs() < BOX_W / 2.0 + COAST_R
+                    && (at.1 - c.1).abs() < BOX_H / 2.0 + COAST_R
+                {
+                    cost += 100.0;
+                }
+                for &n in map.fleet_neighbours(r) {
+                    if map.province_of(n) != q && segment_hits_box(at, self.point(map, n), c, 2.0) {
+                        cost += 10.0;
+                    }
+                }
+            }
+            for o in &others {
+                if (o.0 - at.0).hypot(o.1 - at.1) < 2.0 * COAST_R + 3.0 {
+                    cost += 100.0;
+                }
+            }
+            let turn = (angle - mean).sin().atan2((angle - mean).cos()).abs();
+            cost += turn;
+            if cost < best.1 {
+                best = (at, cost);
+            }
         }
-        // Scale the direction so it meets the box's border.
-        let sx = if dx.abs() > 1e-6 {
-            (BOX_W / 2.0) / dx.abs()
-        } else {
-            f32::MAX
-        };
-        let sy = if dy.abs() > 1e-6 {
-            (BOX_H / 2.0) / dy.abs()
-        } else {
-            f32::MAX
-        };
-        let s = sx.min(sy);
-        (cx + dx * s, cy + dy * s)
+        best.0
     }
+}
+
+/// Does the segment p–q pass through the box centred at c, shrunk by `inset` on each side?
+pub fn segment_hits_box(p: (f32, f32), q: (f32, f32), c: (f32, f32), inset: f32) -> bool {
+    let (x0, x1) = (c.0 - BOX_W / 2.0 + inset, c.0 + BOX_W / 2.0 - inset);
+    let (y0, y1) = (c.1 - BOX_H / 2.0 + inset, c.1 + BOX_H / 2.0 - inset);
+    let (mut t0, mut t1) = (0.0f32, 1.0f32);
+    let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+    for (pp, qq) in [
+        (-dx, p.0 - x0),
+        (dx, x1 - p.0),
+        (-dy, p.1 - y0),
+        (dy, y1 - p.1),
+    ] {
+        if pp == 0.0 {
+            if qq < 0.0 {
+                return false;
+            }
+        } else {
+            let t = qq / pp;
+            if pp < 0.0 {
+                t0 = t0.max(t);
+            } else {
+                t1 = t1.min(t);
+            }
+        }
+    }
+    t0 < t1
 }
 
 /// Two boxes overlap (touching edges do not count).
