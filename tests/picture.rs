@@ -185,16 +185,15 @@ fn no_two_boxes_overlap_and_no_link_runs_under_a_box() {
     }
 }
 
-/// The neighbour pairs the SVG shows (army pairs of provinces, fleet pairs of regions),
-/// read from its link elements and checked to join the places their regions are drawn.
-fn drawn_pairs(
-    map: &Map,
-    layout: &Layout,
-    svg: &str,
-) -> (
+/// Army pairs of provinces and fleet pairs of regions.
+type Pairs = (
     BTreeSet<(ProvinceId, ProvinceId)>,
     BTreeSet<(RegionId, RegionId)>,
-) {
+);
+
+/// The neighbour pairs the SVG shows (army pairs of provinces, fleet pairs of regions),
+/// read from its link elements and checked to join the places their regions are drawn.
+fn drawn_pairs(map: &Map, layout: &Layout, svg: &str) -> Pairs {
     let (mut army, mut fleet) = (BTreeSet::new(), BTreeSet::new());
     for tag in tags(svg, "line") {
         let Some(id) = attr(tag, "id").and_then(|i| i.strip_prefix("link-")) else {
