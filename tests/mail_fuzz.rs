@@ -206,9 +206,10 @@ fn show_bytes(raw: &[u8], max: usize) -> String {
     }
 }
 
-fn show_steps(steps: &[Step], max: usize) -> String {
+/// Steps as text, numbered from `first`, each mail shown up to `max` bytes.
+fn show_steps(steps: &[Step], first: usize, max: usize) -> String {
     let mut out = String::new();
-    for (i, s) in steps.iter().enumerate() {
+    for (i, s) in (first..).zip(steps) {
         match s {
             Step::Mails(mails) => {
                 let _ = writeln!(out, "  step {i}: {} mail(s) read together", mails.len());
@@ -2693,7 +2694,7 @@ fn random_mail_against_every_variant_keeps_the_judge_sound() {
         let Some(f) = failure else { continue };
         let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
             .join(format!("mail_fuzz-seed{seed}.txt"));
-        let _ = std::fs::write(&path, show_steps(&steps, usize::MAX));
+        let _ = std::fs::write(&path, show_steps(&steps, 0, usize::MAX));
         let mut report = format!(
             "seed {seed}, step {}: {}\n  {}\n  all {} steps: {}\n",
             f.step,
@@ -2709,13 +2710,13 @@ fn random_mail_against_every_variant_keeps_the_judge_sound() {
                 report,
                 "  shrunk to {} steps (replay with HERALD_FUZZ_SEED={seed}):\n{}",
                 small.len(),
-                show_steps(&small, 3000)
+                show_steps(&small, 0, 3000)
             );
         } else {
             let _ = write!(
                 report,
                 "  the failing step:\n{}",
-                show_steps(&steps[f.step..=f.step], 3000)
+                show_steps(&steps[f.step..=f.step], f.step, 3000)
             );
         }
         eprintln!("{report}");
