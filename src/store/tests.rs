@@ -91,8 +91,7 @@ async fn a_database_made_by_the_old_migrator_opens_and_works() {
         .unwrap();
     tx.commit().await.unwrap();
     let mut tx = store.begin().await.unwrap();
-    let both: Vec<serde_json::Value> =
-        tx.games_named(&["old".into(), "new".into()]).await.unwrap();
+    let both: Vec<serde_json::Value> = tx.games_named(&["old".into(), "new".into()]).await.unwrap();
     assert_eq!(both.len(), 2);
     drop(tx);
     store.pool.close().await;

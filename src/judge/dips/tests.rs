@@ -21,12 +21,7 @@ fn send(j: &Judge, games: &mut Games, from: &str, who: &str, body: &str) -> Stri
 }
 
 /// The Master's mail to game `game`; every mail it sends.
-fn master(
-    j: &Judge,
-    games: &mut Games,
-    game: &str,
-    body: &str,
-) -> Vec<crate::envelope::Outgoing> {
+fn master(j: &Judge, games: &mut Games, game: &str, body: &str) -> Vec<crate::envelope::Outgoing> {
     let h = mail(
         j,
         games,
