@@ -26,6 +26,19 @@ pub struct Letter {
     pub bounce_for: Option<String>,
 }
 
+/// Whether `text` is one well-formed mail address (an addr-spec such as `ann@example.org`):
+/// what herald can send to. The same test the edges apply to a From or a Reply-To, so a
+/// mail from an address herald could not answer is unreadable rather than answered nowhere.
+pub fn is_address(text: &str) -> bool {
+    // ASCII only: an internationalised address needs SMTPUTF8 end to end, which herald's
+    // mail does not promise, so it could not be answered reliably.
+    // A domain literal (`x@[127.0.0.1]`) parses but cannot be an envelope recipient.
+    text.is_ascii()
+        && text.trim() == text
+        && !text.contains(['[', ']'])
+        && text.parse::<lettre::Address>().is_ok()
+}
+
 impl Letter {
     /// The letter with a Reply-To that names `own` (herald's own address) set aside, so a
     /// reply goes to the From address rather than back to herald.

@@ -87,8 +87,7 @@ fn one_address(field: Option<&mail_parser::Address>) -> Option<String> {
         return None;
     }
     let addr = first.address()?.trim();
-    addr.parse::<lettre::Address>().ok()?;
-    Some(addr.to_ascii_lowercase())
+    crate::envelope::is_address(addr).then(|| addr.to_ascii_lowercase())
 }
 
 /// The failed recipient of a bounce that is not a delivery report, read from its text:

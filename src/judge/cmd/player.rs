@@ -52,8 +52,11 @@ impl Session<'_> {
                 self.say("Password changed.");
             }
             Command::Address(addr) => {
-                if !addr.contains('@') || addr.contains(char::is_whitespace) {
-                    self.error(line, format!("'{addr}' is not a mail address"));
+                if !crate::envelope::is_address(&addr) {
+                    self.error(
+                        line,
+                        format!("'{addr}' is not a mail address: write one address, e.g. SET ADDRESS ann@example.org"),
+                    );
                     return true;
                 }
                 if addr.eq_ignore_ascii_case(&judge.address) {
@@ -234,6 +237,24 @@ mod tests {
         let text = &reply(&h, BOB).body;
         assert!(text.contains("WAIT set"), "{text}");
         assert!(text.contains("is herald's own address"), "{text}");
+        for bad in [
+            "x@",
+            "x@example.org,y@example.org",
+            "<x@example.org>",
+            "x@[127.0.0.1]",
+        ] {
+            let h = mail(
+                &j,
+                &mut games,
+                BOB,
+                &format!("SIGNON Fg pwF\nSET ADDRESS {bad}"),
+                start(),
+            );
+            assert!(
+                reply(&h, BOB).body.contains("is not a mail address"),
+                "{bad}"
+            );
+        }
         assert!(text.contains("an absence is at most 15 days"), "{text}");
         assert!(text.contains("preferences are set before START"), "{text}");
         assert!(
