@@ -12,7 +12,7 @@ use herald::game::calendar::Phase;
 use herald::game::ids::{ProvinceId, RegionId};
 use herald::game::map::{parse_map, Map};
 use herald::game::variant::Variant;
-use herald::picture::layout::{boxes_overlap, Layout, BOX_H, BOX_W, COAST_R};
+use herald::picture::layout::{boxes_overlap, segment_hits_box, Layout, BOX_H, BOX_W, COAST_R};
 use herald::picture::{self, png};
 use resvg::tiny_skia;
 
@@ -46,34 +46,6 @@ fn region_by_id(map: &Map, id: &str) -> RegionId {
         .map(|i| RegionId(i as u16))
         .find(|&r| map.region_abbr(r).replace('/', ".") == id)
         .unwrap_or_else(|| panic!("no region {id}"))
-}
-
-/// Does the segment p–q pass through the box centred at c (shrunk by `inset`)?
-fn segment_hits_box(p: (f32, f32), q: (f32, f32), c: (f32, f32), inset: f32) -> bool {
-    let (x0, x1) = (c.0 - BOX_W / 2.0 + inset, c.0 + BOX_W / 2.0 - inset);
-    let (y0, y1) = (c.1 - BOX_H / 2.0 + inset, c.1 + BOX_H / 2.0 - inset);
-    let (mut t0, mut t1) = (0.0f32, 1.0f32);
-    let (dx, dy) = (q.0 - p.0, q.1 - p.1);
-    for (pp, qq) in [
-        (-dx, p.0 - x0),
-        (dx, x1 - p.0),
-        (-dy, p.1 - y0),
-        (dy, y1 - p.1),
-    ] {
-        if pp == 0.0 {
-            if qq < 0.0 {
-                return false;
-            }
-        } else {
-            let t = qq / pp;
-            if pp < 0.0 {
-                t0 = t0.max(t);
-            } else {
-                t1 = t1.min(t);
-            }
-        }
-    }
-    t0 < t1
 }
 
 /// The maps a variant's game sees: the start and after each scheduled change.
