@@ -133,13 +133,12 @@ fn no_two_boxes_overlap_and_no_link_runs_under_a_box() {
             let mut under = Vec::new();
             for (a, b, _) in picture::svg::links(map) {
                 let (pa, pb) = (map.province_of(a), map.province_of(b));
+                let pieces = layout.segments(layout.point(map, a), layout.point(map, b));
                 for c in map.province_ids().filter(|&c| c != pa && c != pb) {
-                    if segment_hits_box(
-                        layout.point(map, a),
-                        layout.point(map, b),
-                        layout.centre(c),
-                        2.0,
-                    ) {
+                    if pieces
+                        .iter()
+                        .any(|&(p, q)| segment_hits_box(p, q, layout.centre(c), 2.0))
+                    {
                         under.push(format!(
                             "{}-{} under {}",
                             map.region_abbr(a),
@@ -167,22 +166,38 @@ type Pairs = (
 /// read from its link elements and checked to join the places their regions are drawn.
 fn drawn_pairs(map: &Map, layout: &Layout, svg: &str) -> Pairs {
     let (mut army, mut fleet) = (BTreeSet::new(), BTreeSet::new());
-    for tag in tags(svg, "line") {
+    let lines = tags(svg, "line");
+    for tag in &lines {
         let Some(id) = attr(tag, "id").and_then(|i| i.strip_prefix("link-")) else {
             continue;
         };
         let (a, b) = id.split_once('-').unwrap();
         let (a, b) = (region_by_id(map, a), region_by_id(map, b));
-        let num = |k: &str| attr(tag, k).unwrap().parse::<f32>().unwrap();
+        let num = |tag: &str, k: &str| attr(tag, k).unwrap().parse::<f32>().unwrap();
+        let at = |tag: &str, x: &str, y: &str, p: (f32, f32)| {
+            (num(tag, x) - p.0).abs() < 0.1 && (num(tag, y) - p.1).abs() < 0.1
+        };
         let (pa, pb) = (layout.point(map, a), layout.point(map, b));
-        assert!(
-            (num("x1") - pa.0).abs() < 0.1 && (num("y1") - pa.1).abs() < 0.1,
-            "{id}"
-        );
-        assert!(
-            (num("x2") - pb.0).abs() < 0.1 && (num("y2") - pb.1).abs() < 0.1,
-            "{id}"
-        );
+        assert!(at(tag, "x1", "y1", pa), "{id}");
+        if at(tag, "x2", "y2", pb) {
+            assert!(
+                !layout.wrap || layout.nearest(pa, pb) == pb,
+                "{id} the long way"
+            );
+        } else {
+            // Across a wrapped canvas's edge: towards B's copy a width away, and a second
+            // piece from B towards A's copy.
+            assert!(layout.wrap, "{id} ends away from its regions");
+            let far = layout.nearest(pa, pb);
+            assert!(far != pb && at(tag, "x2", "y2", far), "{id}");
+            let back = format!(r#"id="wrap-{id}""#);
+            let other = lines
+                .iter()
+                .find(|t| t.contains(&back))
+                .expect("second piece");
+            assert!(at(other, "x1", "y1", pb), "{id}");
+            assert!(at(other, "x2", "y2", layout.nearest(pb, pa)), "{id}");
+        }
         let kind = attr(tag, "data-kind").unwrap();
         if kind == "army" || kind == "both" {
             let (x, y) = (map.province_of(a), map.province_of(b));
@@ -383,4 +398,49 @@ fn map_draw_writes_svg_and_png_of_a_map_file() {
         .collect();
     let e = picture::opening_of_map_text(&bare).unwrap_err().to_string();
     assert!(e.contains("no 'draw size"), "{e}");
+}
+
+#[test]
+fn on_a_wrapped_canvas_links_across_the_edge_go_the_short_way_round() {
+    let (v, text) = variant_and_text("standard");
+    // The North Atlantic moved to the east edge: its links now run east off the edge and
+    // in from the west, the short way round.
+    let moved = text.replace("draw Nao 36 383", "draw Nao 930 383\ndraw wrap");
+    let layout = Layout::read(&moved, &v.map).unwrap();
+    assert!(layout.wrap);
+    let svg = picture::svg::board(&v.map, &layout, &v.calendar, &v.opening());
+    let (army, fleet) = drawn_pairs(&v.map, &layout, &svg);
+    let wraps: Vec<&str> = tags(&svg, "line")
+        .iter()
+        .filter_map(|t| attr(t, "id"))
+        .filter(|i| i.starts_with("wrap-"))
+        .collect();
+    // Every link more than half the width long: Nao's five, and Barents–Norwegian.
+    assert_eq!(
+        wraps,
+        [
+            "wrap-Bar-Nwg",
+            "wrap-Cly-Nao",
+            "wrap-Iri-Nao",
+            "wrap-Lvp-Nao",
+            "wrap-Mao-Nao",
+            "wrap-Nao-Nwg"
+        ]
+    );
+    let nao = v
+        .map
+        .province_ids()
+        .find(|&p| v.map.abbr(p) == "Nao")
+        .unwrap();
+    let fleet_of_nao = fleet
+        .iter()
+        .filter(|(a, b)| v.map.province_of(*a) == nao || v.map.province_of(*b) == nao)
+        .count();
+    assert_eq!(fleet_of_nao, 5);
+    assert!(army.iter().all(|(a, b)| *a != nao && *b != nao));
+    // Without the wrap line the same link is drawn straight across the board.
+    let straight = text.replace("draw Nao 36 383", "draw Nao 930 383");
+    let layout = Layout::read(&straight, &v.map).unwrap();
+    let svg = picture::svg::board(&v.map, &layout, &v.calendar, &v.opening());
+    assert!(!svg.contains("id=\"wrap-"));
 }

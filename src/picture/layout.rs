@@ -5,6 +5,7 @@
 //! ```text
 //! draw size <width> <height>      # the board's canvas, in pixels
 //! draw <Abbr> <x> <y>             # the centre of a space's box on that canvas
+//! draw wrap                       # the canvas is a cylinder: east meets west
 //! ```
 //! Every space of the map needs one `draw` line; a multi-coast province's coasts are placed
 //! by herald on the edge of its box, facing the waters each coast reaches.
@@ -44,7 +45,12 @@ pub struct Layout {
     /// Where each coast of a multi-coast province is marked, by region index (`None` for a
     /// province's own region).
     pub coasts: Vec<Option<(f32, f32)>>,
+    /// The canvas wraps east to west (a world map): a link is drawn the short way round.
+    pub wrap: bool,
 }
+
+/// A straight piece of a drawn link, from one point to another.
+pub type Segment = ((f32, f32), (f32, f32));
 
 fn err(line: usize, message: impl Into<String>) -> DrawError {
     DrawError {
@@ -60,6 +66,7 @@ impl Layout {
     pub fn read(text: &str, map: &Map) -> Result<Layout, Vec<DrawError>> {
         let mut errors = Vec::new();
         let mut size = None;
+        let mut wrap = false;
         let mut at: Vec<Option<(f32, f32)>> = vec![None; map.province_count()];
         let mut first_line: HashMap<usize, usize> = HashMap::new();
         let by_abbr: HashMap<String, ProvinceId> = map
@@ -74,10 +81,16 @@ impl Layout {
                 continue;
             }
             let rest: Vec<&str> = words.collect();
+            if let [word] = rest[..] {
+                if word.eq_ignore_ascii_case("wrap") {
+                    wrap = true;
+                    continue;
+                }
+            }
             let [what, x, y] = rest[..] else {
                 errors.push(err(
                     n,
-                    format!("'{line}': expected 'draw <Abbr> <x> <y>' or 'draw size <w> <h>'"),
+                    format!("'{line}': expected 'draw <Abbr> <x> <y>' or 'draw size <w> <h>' or 'draw wrap'"),
                 ));
                 continue;
             };
@@ -146,6 +159,7 @@ impl Layout {
                 height,
                 centres,
                 coasts: vec![None; map.regions.len()],
+                wrap,
             };
             // Twice: the second time each coast sees where the coasts it faces were put.
             for _ in 0..2 {
@@ -176,6 +190,34 @@ impl Layout {
         }
     }
 
+    /// The copy of `to` nearest `from`: `to` itself, or on a wrapped canvas `to` shifted a
+    /// canvas width east or west when that is nearer.
+    pub fn nearest(&self, from: (f32, f32), to: (f32, f32)) -> (f32, f32) {
+        if !self.wrap {
+            return to;
+        }
+        let dx = to.0 - from.0;
+        if dx > self.width / 2.0 {
+            (to.0 - self.width, to.1)
+        } else if dx < -self.width / 2.0 {
+            (to.0 + self.width, to.1)
+        } else {
+            to
+        }
+    }
+
+    /// The straight pieces a link between two points is drawn as: one, or on a wrapped
+    /// canvas where the short way round crosses the edge, two, each running from one end
+    /// off the canvas's edge towards the other end's copy beyond it.
+    pub fn segments(&self, p: (f32, f32), q: (f32, f32)) -> Vec<Segment> {
+        let near = self.nearest(p, q);
+        if near == q {
+            vec![(p, q)]
+        } else {
+            vec![(p, near), (q, self.nearest(q, p))]
+        }
+    }
+
     /// A coast's mark: of 32 points around its box's edge, the one whose fleet links run
     /// under the fewest other boxes and whose mark touches no other box nor the province's
     /// other coasts' marks, nearest the direction of the waters the coast reaches.
@@ -184,7 +226,7 @@ impl Layout {
         let (cx, cy) = self.centre(province);
         let (mut dx, mut dy) = (0.0f32, 0.0f32);
         for &n in map.fleet_neighbours(r) {
-            let (x, y) = self.centre(map.province_of(n));
+            let (x, y) = self.nearest((cx, cy), self.centre(map.province_of(n)));
             let len = ((x - cx).powi(2) + (y - cy).powi(2)).sqrt().max(1.0);
             dx += (x - cx) / len;
             dy += (y - cy) / len;
@@ -221,8 +263,13 @@ impl Layout {
                     cost += 100.0;
                 }
                 for &n in map.fleet_neighbours(r) {
-                    if map.province_of(n) != q && segment_hits_box(at, self.point(map, n), c, 2.0) {
-                        cost += 10.0;
+                    if map.province_of(n) == q {
+                        continue;
+                    }
+                    for (a, b) in self.segments(at, self.point(map, n)) {
+                        if segment_hits_box(a, b, c, 2.0) {
+                            cost += 10.0;
+                        }
                     }
                 }
             }

@@ -4,7 +4,8 @@
 //! Element ids are part of the contract (tests and players' tools read them):
 //! `space-<Abbr>`, `coast-<Abbr>.<coast>`, `centre-<Abbr>`, `unit-<Abbr>`,
 //! `link-<A>-<B>` (regions in map order, a coast written `Spa.nc`) with
-//! `data-kind="army|fleet|both"`, `power-<Name>` in the legend.
+//! `data-kind="army|fleet|both"` (on a wrapped canvas a link across the edge is two lines,
+//! `link-<A>-<B>` from A and `wrap-<A>-<B>` from B), `power-<Name>` in the legend.
 
 use std::fmt::Write;
 
@@ -157,20 +158,23 @@ pub fn board(map: &Map, layout: &Layout, calendar: &Calendar, position: &Positio
 fn draw_links(s: &mut String, map: &Map, layout: &Layout) {
     s.push_str(r#"<g id="links" fill="none">"#);
     for (a, b, kind) in links(map) {
-        let (x1, y1) = layout.point(map, a);
-        let (x2, y2) = layout.point(map, b);
         let style = match kind {
             LinkKind::Army => r##"stroke="#a0703c" stroke-width="2.2""##,
             LinkKind::Fleet => r##"stroke="#2f6fb3" stroke-width="2" stroke-dasharray="6 3""##,
             LinkKind::Both => r##"stroke="#555" stroke-width="2.2""##,
         };
-        let _ = write!(
-            s,
-            r#"<line id="link-{}-{}" data-kind="{}" x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" {style}/>"#,
-            region_id(map, a),
-            region_id(map, b),
-            kind.word()
-        );
+        // On a wrapped canvas the second piece, from the other end, is `wrap-A-B`.
+        let pieces = layout.segments(layout.point(map, a), layout.point(map, b));
+        for (i, ((x1, y1), (x2, y2))) in pieces.into_iter().enumerate() {
+            let _ = write!(
+                s,
+                r#"<line id="{}-{}-{}" data-kind="{}" x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" {style}/>"#,
+                if i == 0 { "link" } else { "wrap" },
+                region_id(map, a),
+                region_id(map, b),
+                kind.word()
+            );
+        }
     }
     s.push_str("</g>");
 }
