@@ -22,6 +22,8 @@ use crate::game::variant::{Variant, VariantError, VariantFile, VariantFileError}
 pub struct Catalog {
     /// The variants the maps directory adds or changes; the built-in ones are looked up after.
     extra: Vec<Variant>,
+    /// The text of each `extra` variant's map file (for its pictures' `draw` lines).
+    texts: Vec<String>,
 }
 
 /// A maps directory that could not be read.
@@ -96,6 +98,15 @@ impl Catalog {
         Catalog::default()
     }
 
+    /// The built-in variants with one more (or one replaced): a variant made from a map
+    /// file's text, as `herald map draw --phase` plays a case on the file being drawn.
+    pub fn with_variant(variant: Variant, map_text: &str) -> Catalog {
+        Catalog {
+            extra: vec![variant],
+            texts: vec![map_text.to_string()],
+        }
+    }
+
     /// The built-in variants with every `*.map` and `*.variant.toml` file in `dir`.
     pub fn with_maps_dir(dir: &Path) -> Result<Catalog, CatalogError> {
         let read_err = |path: &Path| {
@@ -147,6 +158,7 @@ impl Catalog {
 
         let dir_map = |name: &str| maps.iter().find(|m| m.name.eq_ignore_ascii_case(name));
         let mut extra = Vec::new();
+        let mut texts = Vec::new();
         // The keeper's variant files.
         for (file, path) in files {
             let from_dir = dir_map(&file.map);
@@ -168,6 +180,7 @@ impl Catalog {
                     (error, _) => CatalogError::Variant { path, error },
                 })?;
             extra.push(variant);
+            texts.push(text.to_string());
         }
         // The built-in variants whose map the directory replaces, unless a file replaced them.
         for v in Variant::builtins() {
@@ -176,6 +189,7 @@ impl Catalog {
                 let variant = Variant::new(&v.name, &m.text, v.calendar.clone(), v.rules.clone())
                     .map_err(|e| map_error(&m.path, e))?;
                 extra.push(variant);
+                texts.push(m.text.clone());
             }
         }
         // A map no variant is named after is a variant of its own.
@@ -186,9 +200,10 @@ impl Catalog {
                 let variant = Variant::from_file(VariantFile::plain(&m.name), &m.text)
                     .map_err(|e| map_error(&m.path, e))?;
                 extra.push(variant);
+                texts.push(m.text.clone());
             }
         }
-        Ok(Catalog { extra })
+        Ok(Catalog { extra, texts })
     }
 
     /// A variant by name, any case: a maps-directory one first, then a built-in one.
@@ -205,6 +220,15 @@ impl Catalog {
             name: name.to_string(),
             known: self.names().join(", "),
         })
+    }
+
+    /// The text of a variant's map file (the maps directory's, else the built-in one), which
+    /// holds the `draw` lines of its pictures.
+    pub fn map_text(&self, variant: &Variant) -> Option<&str> {
+        match self.extra.iter().position(|v| std::ptr::eq(v, variant)) {
+            Some(i) => self.texts.get(i).map(String::as_str),
+            None => crate::game::map::builtin::source(&variant.map.name),
+        }
     }
 
     /// A variant by its name or the beginning of its name, any case (`GET MAP del`): the

@@ -103,14 +103,19 @@ enum MapCommand {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
-    /// Draws a map file's opening board: writes OUT.svg and OUT.png (OUT defaults to the
-    /// map file's name without `.map`), so a keeper can see a new map's `draw` lines.
+    /// Draws a map file's opening board, or with --phase the board after each case of a
+    /// case file played on it (orders drawn): writes OUT.svg and OUT.png (OUT defaults to
+    /// the map file's name without `.map`; OUT-2, OUT-3… for a file's later cases), so a
+    /// keeper can see a new map's `draw` lines.
     Draw {
         /// The map file.
         file: PathBuf,
         /// Where to write, without extension.
         #[arg(short, long)]
         out: Option<PathBuf>,
+        /// A case file (the format of `herald datc`) whose cases to draw.
+        #[arg(long, value_name = "CASES")]
+        phase: Option<PathBuf>,
     },
 }
 
@@ -242,8 +247,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             command: MapCommand::Check { files },
         } => map_check(&files),
         Command::Map {
-            command: MapCommand::Draw { file, out },
-        } => map_draw(&file, out),
+            command: MapCommand::Draw { file, out, phase },
+        } => map_draw(&file, out, phase.as_deref()),
     }
 }
 
@@ -252,7 +257,10 @@ fn map_check(files: &[PathBuf]) -> Result<ExitCode> {
     for file in files {
         let text =
             std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
-        let problems = check_map(&text);
+        let mut problems: Vec<String> = check_map(&text).iter().map(ToString::to_string).collect();
+        if problems.is_empty() {
+            problems = herald::picture::check_drawing(&text);
+        }
         for p in &problems {
             println!("{}: {p}", file.display());
         }
@@ -270,17 +278,41 @@ fn map_check(files: &[PathBuf]) -> Result<ExitCode> {
     })
 }
 
-fn map_draw(file: &Path, out: Option<PathBuf>) -> Result<ExitCode> {
+fn map_draw(file: &Path, out: Option<PathBuf>, phase: Option<&Path>) -> Result<ExitCode> {
     let text =
         std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
-    let svg = herald::picture::opening_of_map_text(&text)
-        .with_context(|| format!("drawing {}", file.display()))?;
-    let png = herald::picture::png::render(&svg)?;
     let out = out.unwrap_or_else(|| file.with_extension(""));
-    for (ext, bytes) in [("svg", svg.as_bytes()), ("png", png.as_slice())] {
-        let path = out.with_extension(ext);
-        std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
-        println!("{}", path.display());
+    let pictures = match phase {
+        None => {
+            let svg = herald::picture::opening_of_map_text(&text)
+                .with_context(|| format!("drawing {}", file.display()))?;
+            let png = herald::picture::png::render(&svg)?;
+            vec![(out, svg, png)]
+        }
+        Some(cases) => {
+            let case_text = std::fs::read_to_string(cases)
+                .with_context(|| format!("reading {}", cases.display()))?;
+            let cases =
+                parse_cases(&case_text).with_context(|| format!("reading {}", cases.display()))?;
+            let mut pictures = Vec::new();
+            for (i, case) in cases.iter().enumerate() {
+                let picture = herald::picture::of_case_on_map_text(&text, case)
+                    .with_context(|| format!("drawing case '{}'", case.name))?;
+                let name = match i {
+                    0 => out.clone(),
+                    _ => PathBuf::from(format!("{}-{}", out.display(), i + 1)),
+                };
+                pictures.push((name, picture.svg, picture.png));
+            }
+            pictures
+        }
+    };
+    for (out, svg, png) in pictures {
+        for (ext, bytes) in [("svg", svg.as_bytes()), ("png", png.as_slice())] {
+            let path = out.with_extension(ext);
+            std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+            println!("{}", path.display());
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

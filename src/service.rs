@@ -261,6 +261,7 @@ impl Service {
             catalog,
             templates,
             passwords: Default::default(),
+            painter: Default::default(),
         };
         Ok(Service {
             config,

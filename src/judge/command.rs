@@ -41,7 +41,7 @@ pub enum Command {
     /// `GET topic`
     Get(String),
     /// `GET MAP <variant or game>`: every space with its kind, coasts and neighbours.
-    Map(Option<String>),
+    Map(Option<String>, bool),
     /// `LIST [game]`
     List(Option<String>),
     /// `CREATE ?game password [variant]`
@@ -87,6 +87,9 @@ pub enum Command {
     Phase(String),
     /// `SET WAIT` / `SET NOWAIT`
     Wait(bool),
+    /// SET MAP ON|OFF (SET MAP, SET NOMAP): a picture of the player's own orders on file
+    /// with each order reply.
+    OrderMap(bool),
     /// `SET PASSWORD pw`
     Password(String),
     /// `SET ADDRESS addr`
@@ -191,6 +194,8 @@ pub fn parse_command(line: &str) -> Command {
         "PAUSE" => return Command::Pause,
         "RESUME" => return Command::Resume,
         "TERMINATE" => return Command::Terminate,
+        "SETMAP" | "SETMAPON" => return Command::OrderMap(true),
+        "SETNOMAP" | "SETMAPOFF" => return Command::OrderMap(false),
         "SETWAIT" => return Command::Wait(true),
         "SETNOWAIT" => return Command::Wait(false),
         "SETDRAW" => return Command::Draw(true),
@@ -211,7 +216,12 @@ pub fn parse_command(line: &str) -> Command {
     }
     match first {
         "GET" | "SEND" if arg(1).is_some_and(|t| t.eq_ignore_ascii_case("map")) => {
-            return Command::Map(arg(2))
+            let svg =
+                |w: &Option<String>| w.as_ref().is_some_and(|w| w.eq_ignore_ascii_case("svg"));
+            return match (arg(2), arg(3)) {
+                (a, _) if svg(&a) => Command::Map(None, true),
+                (a, b) => Command::Map(a, svg(&b)),
+            };
         }
         "GET" | "SEND" => {
             return arg(1).map_or(Command::Help, |t| Command::Get(t.to_ascii_lowercase()))

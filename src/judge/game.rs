@@ -72,6 +72,9 @@ pub struct Seat {
     pub draw: bool,
     /// Absences (from, to), at most 3.
     pub absences: Vec<(DateTime<Utc>, DateTime<Utc>)>,
+    /// SET MAP ON: each order reply carries a picture of this player's orders on file.
+    #[serde(default)]
+    pub map: bool,
 }
 
 /// A power's orders for the current phase.

@@ -27,6 +27,7 @@ pub mod life;
 pub mod mapinfo;
 pub mod orders;
 pub mod password;
+pub mod pictures;
 pub mod process;
 pub mod render;
 mod reply;
@@ -68,6 +69,8 @@ pub struct Judge {
     pub templates: render::Templates,
     /// Password hashing.
     pub passwords: password::Passwords,
+    /// Draws the pictures of boards, keeping each map's background.
+    pub painter: crate::picture::Painter,
 }
 
 /// Games by name: those a mail or a deadline needs, loaded by the caller and written back

@@ -20,7 +20,15 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     let Some(before) = game.position.clone() else {
         return Effects::default();
     };
-    let (next, text, winners, drawn) = adjudicate(judge, game, &before);
+    let played = adjudicate(judge, game, &before);
+    let picture = super::pictures::results_picture(judge, game, &before, &played);
+    let super::results::Played {
+        next,
+        text,
+        winners,
+        drawn,
+        ..
+    } = played;
     let variant = judge.variant(game);
     let map = &variant.map;
     let code = variant.calendar.code(before.phase);
@@ -98,7 +106,7 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
             subject: subject.clone(),
             body: body.clone(),
             in_reply_to: None,
-            attachments: Vec::new(),
+            attachments: picture.iter().cloned().collect(),
         });
     }
     if game.status == Status::Finished {
@@ -111,7 +119,9 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
 /// game is unchanged.
 pub fn preview(judge: &Judge, game: &Game) -> Option<Outgoing> {
     let pos = game.position.as_ref()?;
-    let (_, text, _, _) = adjudicate(judge, game, pos);
+    let played = adjudicate(judge, game, pos);
+    let picture = super::pictures::results_picture(judge, game, pos, &played);
+    let text = played.text;
     let variant = judge.variant(game);
     let code = variant.calendar.code(pos.phase);
     let mut lines = vec![
@@ -120,12 +130,14 @@ pub fn preview(judge: &Judge, game: &Game) -> Option<Outgoing> {
         String::new(),
     ];
     lines.extend(text.lines().map(str::to_string));
-    Some(judge.notice(
+    let mut mail = judge.notice(
         game,
         &game.master.address,
         &format!("{code} Preview"),
         &lines,
-    ))
+    );
+    mail.attachments.extend(picture);
+    Some(mail)
 }
 
 /// Sets the deadline and grace of the phase the game is now at, starting now; a deadline

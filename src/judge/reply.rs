@@ -101,12 +101,19 @@ impl Session<'_> {
                 });
             }
         }
+        // SET MAP ON: a picture of the power's orders on file, drawn from them alone.
+        if let (Role::Power(p), Some(g)) = (self.role, game) {
+            if !ctx_orders.is_empty() && g.seat_of(p).is_some_and(|s| s.map) {
+                self.attachments
+                    .extend(super::pictures::orders_picture(judge, g, p));
+            }
+        }
         self.effects.mails.push(Outgoing {
             to: self.letter.reply_to.clone(),
             subject,
             body,
             in_reply_to: Some(self.letter.message_id.clone()),
-            attachments: Vec::new(),
+            attachments: std::mem::take(&mut self.attachments),
         });
     }
 }

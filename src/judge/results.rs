@@ -13,15 +13,24 @@ use crate::game::position::{Position, Unit};
 use crate::game::resolve::{retreat_options, Adjustment, Outcome, RetreatOutcome};
 use crate::game::screen::Command;
 use crate::game::turn::{self, Report};
+use crate::picture::marks::{self, Mark};
 
-/// The board after the phase played on `pos` (the game's board), the results text, the
-/// winners, and the powers sharing a draw when the last year ended with several survivors
-/// (Deluge).
-pub(super) fn adjudicate(
-    judge: &Judge,
-    game: &Game,
-    pos: &Position,
-) -> (Position, String, Vec<PowerId>, Vec<PowerId>) {
+/// A phase played: what [`adjudicate`] returns.
+pub(super) struct Played {
+    /// The board at the next phase.
+    pub next: Position,
+    /// The results in words.
+    pub text: String,
+    /// The winners.
+    pub winners: Vec<PowerId>,
+    /// The powers sharing a draw when the last year ended with several survivors (Deluge).
+    pub drawn: Vec<PowerId>,
+    /// What the picture of the results draws for the orders.
+    pub marks: Vec<Mark>,
+}
+
+/// Plays the phase of `pos` (the game's board) with the orders on file.
+pub(super) fn adjudicate(judge: &Judge, game: &Game, pos: &Position) -> Played {
     let variant = judge.variant(game);
     let map = judge.map_of(game);
     let orders = all_stored(judge, game);
@@ -263,7 +272,14 @@ pub(super) fn adjudicate(
     } else {
         Vec::new()
     };
-    (t.position, lines.join("\n"), winners, drawn)
+    let marks = marks::of_report(map, pos, &t.position, &t.report);
+    Played {
+        next: t.position,
+        text: lines.join("\n"),
+        winners,
+        drawn,
+        marks,
+    }
 }
 
 /// What the floods did, in words (Deluge): provinces under water, drowned armies,

@@ -152,6 +152,8 @@ pub(crate) struct Session<'a> {
     /// before each dip purchase in a game with dip points, so that purchases are paid in
     /// line order): a later filing keeps an earlier one's refused lines marked.
     pub(crate) filed: Vec<PowerId>,
+    /// Files for the reply (pictures of the board).
+    pub(crate) attachments: Vec<crate::envelope::Attachment>,
 }
 
 /// Handles one mail. `games` holds the games it names (see [`needed_games`]); changed games
@@ -188,6 +190,7 @@ pub fn handle(judge: &Judge, letter: &Letter, games: &mut Games, now: DateTime<U
         touched: BTreeSet::new(),
         authenticated: false,
         grey_to: Vec::new(),
+        attachments: Vec::new(),
         filed: Vec::new(),
     };
     s.run();

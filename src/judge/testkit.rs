@@ -25,6 +25,7 @@ pub fn judge() -> Judge {
         catalog: crate::catalog::Catalog::builtin(),
         templates: super::render::Templates::load(None).unwrap(),
         passwords: Default::default(),
+        painter: Default::default(),
     }
 }
 

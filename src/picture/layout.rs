@@ -288,6 +288,62 @@ impl Layout {
     }
 }
 
+impl Layout {
+    /// What makes the drawing misleading on `map`: two boxes overlapping, a coast's mark
+    /// touching another space's box, a link running under a third box (it would read as a
+    /// link to it). Each problem one line.
+    pub fn problems(&self, map: &Map) -> Vec<String> {
+        let mut out = Vec::new();
+        let n = map.province_count();
+        for a in 0..n {
+            for b in a + 1..n {
+                if boxes_overlap(self.centres[a], self.centres[b]) {
+                    out.push(format!(
+                        "the boxes of {} and {} overlap",
+                        map.provinces[a].abbr, map.provinces[b].abbr
+                    ));
+                }
+            }
+        }
+        for (i, region) in map.regions.iter().enumerate() {
+            if region.coast.is_none() {
+                continue;
+            }
+            let r = RegionId(i as u16);
+            let (x, y) = self.point(map, r);
+            for q in map.province_ids().filter(|&q| q != region.province) {
+                let (cx, cy) = self.centre(q);
+                if (x - cx).abs() < BOX_W / 2.0 + COAST_R && (y - cy).abs() < BOX_H / 2.0 + COAST_R
+                {
+                    out.push(format!(
+                        "the mark of {} touches the box of {}",
+                        map.region_abbr(r),
+                        map.abbr(q)
+                    ));
+                }
+            }
+        }
+        for (a, b, _) in super::svg::links(map) {
+            let (pa, pb) = (map.province_of(a), map.province_of(b));
+            let pieces = self.segments(self.point(map, a), self.point(map, b));
+            for c in map.province_ids().filter(|&c| c != pa && c != pb) {
+                if pieces
+                    .iter()
+                    .any(|&(p, q)| segment_hits_box(p, q, self.centre(c), 2.0))
+                {
+                    out.push(format!(
+                        "the line {}-{} runs under the box of {}",
+                        map.region_abbr(a),
+                        map.region_abbr(b),
+                        map.abbr(c)
+                    ));
+                }
+            }
+        }
+        out
+    }
+}
+
 /// Does the segment p–q pass through the box centred at c, shrunk by `inset` on each side?
 pub fn segment_hits_box(p: (f32, f32), q: (f32, f32), c: (f32, f32), inset: f32) -> bool {
     let (x0, x1) = (c.0 - BOX_W / 2.0 + inset, c.0 + BOX_W / 2.0 - inset);

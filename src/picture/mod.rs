@@ -10,17 +10,25 @@
 //! # Layout
 //! - [`layout`]: the `draw` lines of a map file: where each space stands.
 //! - [`svg`]: the board as SVG, with stable element ids.
-//! - [`png`]: SVG to PNG through resvg.
+//! - [`marks`]: what the orders of a phase put on the board; `overlay` draws them.
+//! - [`png`]: SVG to PNG through resvg, and the palette PNG encoding.
+//! - [`painter`]: pictures drawn over each map's background, kept once rasterised.
 
 pub mod layout;
+pub mod marks;
+mod overlay;
+pub mod painter;
 pub mod png;
 pub mod svg;
 
+use crate::cases::Case;
+use crate::catalog::Catalog;
 use crate::game::map::builtin;
 use crate::game::position::Position;
 use crate::game::variant::Variant;
 
 pub use layout::{DrawError, Layout};
+pub use painter::{Painter, Picture};
 
 /// The picture of a variant's board at a position, on the map as it stands at the
 /// position's phase (Deluge's floods), laid out by the `draw` lines of `map_text`.
@@ -51,18 +59,96 @@ pub enum PictureError {
     /// The map's `draw` lines are wrong or missing.
     #[error("the map's drawing: {}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
     Draw(Vec<DrawError>),
+    /// The case could not be played.
+    #[error("the case: {0}")]
+    Case(String),
     /// The PNG could not be made.
     #[error(transparent)]
     Png(#[from] png::PngError),
 }
 
-/// The opening board of a map file's text as SVG, played under the calendar and rules of
-/// the built-in variant on a map of that name (Deluge's Winter 1900), else the standard ones.
-pub fn opening_of_map_text(text: &str) -> Result<String, PictureError> {
+/// The variant a map file's text is played as: the built-in variant on a map of that name
+/// (its calendar and rules: Deluge's Winter 1900), else a plain one with the standard ones.
+fn variant_of_map_text(text: &str) -> Result<Variant, PictureError> {
     let map = crate::game::map::parse::parse_map(text).map_err(PictureError::Map)?;
-    let variant = match Variant::builtins().find(|v| v.map.name.eq_ignore_ascii_case(&map.name)) {
-        Some(v) => Variant::new(&v.name, text, v.calendar.clone(), v.rules.clone())?,
-        None => Variant::from_file(crate::game::variant::VariantFile::plain(&map.name), text)?,
+    Ok(
+        match Variant::builtins().find(|v| v.map.name.eq_ignore_ascii_case(&map.name)) {
+            Some(v) => Variant::new(&v.name, text, v.calendar.clone(), v.rules.clone())?,
+            None => Variant::from_file(crate::game::variant::VariantFile::plain(&map.name), text)?,
+        },
+    )
+}
+
+/// What is wrong with a map file's drawing (`herald map check`): the `draw` lines' own
+/// errors, then for the map as a game begins and after each scheduled change, boxes that
+/// overlap, coast marks on other boxes and lines under boxes. Empty when the map does not
+/// load (the map's own errors come first) or its drawing is sound.
+pub fn check_drawing(text: &str) -> Vec<String> {
+    let Ok(variant) = variant_of_map_text(text) else {
+        return Vec::new();
     };
+    let maps = std::iter::once(("".to_string(), &variant.map)).chain(variant.schedule.iter().map(
+        |((year, season), m)| {
+            let name = variant
+                .calendar
+                .seasons
+                .get(*season as usize)
+                .map_or("", |s| s.name.as_str());
+            (format!("after {name} {year}: "), m)
+        },
+    ));
+    let mut out = Vec::new();
+    for (when, map) in maps {
+        match Layout::read(text, map) {
+            Ok(layout) => out.extend(
+                layout
+                    .problems(map)
+                    .into_iter()
+                    .map(|p| format!("drawing: {when}{p}")),
+            ),
+            Err(errors) => {
+                out.extend(errors.iter().map(|e| format!("drawing: {e}")));
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// The opening board of a map file's text as SVG (see [`variant_of_map_text`]).
+pub fn opening_of_map_text(text: &str) -> Result<String, PictureError> {
+    let variant = variant_of_map_text(text)?;
     draw(&variant, text, &variant.opening()).map_err(PictureError::Draw)
+}
+
+/// The picture of a case's phase played on a map file's text: the board after the phase,
+/// with the case's orders as adjudicated. The case's variant must be the map's.
+pub fn of_case_on_map_text(text: &str, case: &Case) -> Result<Picture, PictureError> {
+    let variant = variant_of_map_text(text)?;
+    let named = case.variant.split_whitespace().next().unwrap_or("");
+    if !named.eq_ignore_ascii_case(&variant.name) {
+        return Err(PictureError::Case(format!(
+            "the case '{}' plays {named}, the map file is {}",
+            case.name, variant.name
+        )));
+    }
+    let catalog = Catalog::with_variant(variant, text);
+    let fail = |f: crate::cases::CaseFailure| PictureError::Case(f.lines.join("; "));
+    let prepared = crate::cases::prepare(&catalog, case).map_err(fail)?;
+    let (variant, before) = (prepared.variant, &prepared.position);
+    let map = variant.map_at(before.phase);
+    let turn =
+        crate::game::turn::play_with(variant, &prepared.rules, map, before, &prepared.orders);
+    let marks = marks::of_report(map, before, &turn.position, &turn.report);
+    let mut shown = turn.position.clone();
+    if shown.phase.year == before.phase.year {
+        shown.phase = before.phase;
+    }
+    let title = format!(
+        "{} — {}: results of {}",
+        map.title,
+        case.name,
+        variant.calendar.show(before.phase)
+    );
+    Painter::new().paint(variant, text, &shown, &title, &marks)
 }

@@ -10,6 +10,7 @@
 use std::fmt::Write;
 
 use super::layout::{Layout, BOX_H, BOX_W, COAST_R};
+use super::marks::Mark;
 use crate::game::calendar::Calendar;
 use crate::game::ids::{PowerId, ProvinceId, RegionId, UnitKind};
 use crate::game::map::{Map, Terrain};
@@ -31,7 +32,7 @@ pub fn power_colour(p: PowerId) -> &'static str {
 }
 
 /// Black or white, whichever reads better on a power's colour.
-fn ink_on(colour: &str) -> &'static str {
+pub fn ink_on(colour: &str) -> &'static str {
     let hex = |i: usize| u8::from_str_radix(colour.get(i..i + 2).unwrap_or("00"), 16).unwrap_or(0);
     let (r, g, b) = (hex(1) as f32, hex(3) as f32, hex(5) as f32);
     if 0.299 * r + 0.587 * g + 0.114 * b > 150.0 {
@@ -123,14 +124,30 @@ pub fn links(map: &Map) -> Vec<(RegionId, RegionId, LinkKind)> {
     out
 }
 
-/// Draws the board of `map` (the map as it stands at the position's phase) with the
-/// position's units and centre owners.
-pub fn board(map: &Map, layout: &Layout, calendar: &Calendar, position: &Position) -> String {
+/// The canvas of a board picture: the map's canvas with the title band above and the
+/// legend below.
+pub fn canvas(map: &Map, layout: &Layout) -> (f32, f32, usize) {
     let width = layout.width;
     let per_row = ((width - 20.0) / LEGEND_ITEM).floor().max(1.0) as usize;
     let power_rows = map.powers.len().div_ceil(per_row);
-    let legend_h = LEGEND_ROW * (power_rows as f32 + 2.0) + 10.0;
-    let height = TOP + layout.height + legend_h;
+    let legend_h = LEGEND_ROW * (power_rows as f32 + 3.0) + 10.0;
+    (width, TOP + layout.height + legend_h, per_row)
+}
+
+/// Draws the board of `map` (the map as it stands at the position's phase) with the
+/// position's units and centre owners, titled with the phase.
+pub fn board(map: &Map, layout: &Layout, calendar: &Calendar, position: &Position) -> String {
+    let title = format!("{} — {}", map.title, calendar.show(position.phase));
+    let mut s = background(map, layout);
+    s.push_str(&overlay(map, layout, &title, position, &[]));
+    s.push_str("</svg>\n");
+    s
+}
+
+/// What a board picture has whatever the phase: the open `<svg>` tag, the spaces, their
+/// names and links, and the key. [`overlay`] and `</svg>` complete it.
+pub fn background(map: &Map, layout: &Layout) -> String {
+    let (width, height, per_row) = canvas(map, layout);
     let mut s = String::with_capacity(64 * 1024);
     let _ = write!(
         s,
@@ -140,18 +157,38 @@ pub fn board(map: &Map, layout: &Layout, calendar: &Calendar, position: &Positio
         s,
         r##"<rect width="{width}" height="{height}" fill="#f7f7f2"/>"##
     );
-    let title = format!("{} — {}", map.title, calendar.show(position.phase));
+    let _ = write!(s, r##"<g transform="translate(0 {TOP})">"##);
+    draw_links(&mut s, map, layout);
+    draw_spaces(&mut s, map, layout);
+    s.push_str("</g>");
+    let rows = map.powers.len().div_ceil(per_row) as f32;
+    draw_key(&mut s, TOP + layout.height + rows * LEGEND_ROW + 14.0);
+    s
+}
+
+/// What a board picture shows of one moment: the title, the centres' owners, the orders'
+/// marks, the units and the legend of powers.
+pub fn overlay(
+    map: &Map,
+    layout: &Layout,
+    title: &str,
+    position: &Position,
+    marks: &[Mark],
+) -> String {
+    let (_, _, per_row) = canvas(map, layout);
+    let mut s = String::with_capacity(16 * 1024);
     let _ = write!(
         s,
         r##"<text id="title" x="12" y="27" font-size="20" font-weight="bold" fill="#222">{}</text>"##,
-        escape(&title)
+        escape(title)
     );
     let _ = write!(s, r##"<g transform="translate(0 {TOP})">"##);
-    draw_links(&mut s, map, layout);
-    draw_spaces(&mut s, map, layout, position);
+    draw_centres(&mut s, map, layout, position);
+    super::overlay::draw_marks(&mut s, map, layout, marks);
+    draw_units(&mut s, map, layout, position);
+    super::overlay::draw_dislodged(&mut s, map, layout, marks);
     s.push_str("</g>");
     draw_legend(&mut s, map, position, TOP + layout.height, per_row);
-    s.push_str("</svg>\n");
     s
 }
 
@@ -159,9 +196,9 @@ fn draw_links(s: &mut String, map: &Map, layout: &Layout) {
     s.push_str(r#"<g id="links" fill="none">"#);
     for (a, b, kind) in links(map) {
         let style = match kind {
-            LinkKind::Army => r##"stroke="#a0703c" stroke-width="2.2""##,
-            LinkKind::Fleet => r##"stroke="#2f6fb3" stroke-width="2" stroke-dasharray="6 3""##,
-            LinkKind::Both => r##"stroke="#555" stroke-width="2.2""##,
+            LinkKind::Army => r##"stroke="#c9a27a" stroke-width="1.8""##,
+            LinkKind::Fleet => r##"stroke="#7fa9d6" stroke-width="1.6" stroke-dasharray="6 3""##,
+            LinkKind::Both => r##"stroke="#9a9a9a" stroke-width="1.8""##,
         };
         // On a wrapped canvas the second piece, from the other end, is `wrap-A-B`.
         let pieces = layout.segments(layout.point(map, a), layout.point(map, b));
@@ -179,7 +216,7 @@ fn draw_links(s: &mut String, map: &Map, layout: &Layout) {
     s.push_str("</g>");
 }
 
-fn draw_spaces(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
+fn draw_spaces(s: &mut String, map: &Map, layout: &Layout) {
     s.push_str(r#"<g id="spaces">"#);
     for p in map.province_ids() {
         let prov = map.province(p);
@@ -209,6 +246,15 @@ fn draw_spaces(s: &mut String, map: &Map, layout: &Layout, position: &Position) 
                 ty = ny + 3.0,
             );
         }
+    }
+    s.push_str("</g>");
+}
+
+fn draw_centres(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
+    s.push_str(r#"<g id="centres">"#);
+    for p in map.province_ids() {
+        let prov = map.province(p);
+        let (cx, cy) = layout.centre(p);
         if prov.centre {
             let owner = position.owners.get(p.index()).copied().flatten();
             let fill = owner.map_or("#ffffff", power_colour);
@@ -223,6 +269,15 @@ fn draw_spaces(s: &mut String, map: &Map, layout: &Layout, position: &Position) 
         }
     }
     s.push_str("</g>");
+}
+
+/// Where a unit's mark stands in its province's box (its centre).
+pub fn unit_anchor(layout: &Layout, p: ProvinceId) -> (f32, f32) {
+    let (cx, cy) = layout.centre(p);
+    (cx, cy + 8.0)
+}
+
+fn draw_units(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
     s.push_str(r#"<g id="units">"#);
     let mut afloat_seen: Vec<ProvinceId> = Vec::new();
     for (p, unit) in position.all_units() {
@@ -279,8 +334,12 @@ fn draw_legend(s: &mut String, map: &Map, position: &Position, top: f32, per_row
             ty = y + 12.0,
         );
     }
-    let rows = map.powers.len().div_ceil(per_row) as f32;
-    let y = rows * LEGEND_ROW + 14.0;
+    s.push_str("</g>");
+}
+
+/// The key to the terrain, links and marks, in two rows from `top`.
+fn draw_key(s: &mut String, top: f32) {
+    let y = 0.0;
     let mut x = 0.0;
     let key: [(&str, Terrain); 5] = [
         ("land", Terrain::Land),
@@ -289,7 +348,10 @@ fn draw_legend(s: &mut String, map: &Map, position: &Position, top: f32, per_row
         ("ocean", Terrain::Ocean),
         ("impassable", Terrain::Shut),
     ];
-    s.push_str(r##"<g id="key" font-size="11" fill="#222">"##);
+    let _ = write!(
+        s,
+        r##"<g id="key" transform="translate(10 {top})" font-size="11" fill="#222">"##
+    );
     for (word, t) in key {
         let (fill, border) = terrain_style(t);
         let _ = write!(
@@ -301,12 +363,12 @@ fn draw_legend(s: &mut String, map: &Map, position: &Position, top: f32, per_row
         x += 34.0 + 7.0 * word.len() as f32;
     }
     for (word, style) in [
-        ("army move", r##"stroke="#a0703c" stroke-width="2.2""##),
+        ("army move", r##"stroke="#c9a27a" stroke-width="1.8""##),
         (
             "fleet move",
-            r##"stroke="#2f6fb3" stroke-width="2" stroke-dasharray="6 3""##,
+            r##"stroke="#7fa9d6" stroke-width="1.6" stroke-dasharray="6 3""##,
         ),
-        ("both", r##"stroke="#555" stroke-width="2.2""##),
+        ("both", r##"stroke="#9a9a9a" stroke-width="1.8""##),
     ] {
         let _ = write!(
             s,
@@ -326,5 +388,6 @@ fn draw_legend(s: &mut String, map: &Map, position: &Position, top: f32, per_row
         tx = x + 15.0,
         ty = y + 11.0,
     );
-    s.push_str("</g></g>");
+    super::overlay::draw_mark_key(s, LEGEND_ROW);
+    s.push_str("</g>");
 }

@@ -4,7 +4,7 @@ use crate::judge::command::Command;
 use crate::judge::game::{PressPolicy, SeatState, Status};
 use crate::judge::render::TOPICS;
 use crate::judge::session::Session;
-use crate::judge::{deadline, orders};
+use crate::judge::{deadline, orders, pictures};
 
 impl Session<'_> {
     /// Applies a command of this family.
@@ -32,21 +32,33 @@ impl Session<'_> {
                     );
                 }
             }
-            Command::Map(name) => {
+            Command::Map(name, svg) => {
                 let name = name.unwrap_or_else(|| "standard".into());
                 let judge = self.judge;
                 let found = match self.games.get(&name.to_ascii_lowercase()) {
-                    Some(g) => Ok((judge.variant(g), judge.map_of(g))),
+                    Some(g) => Ok((
+                        judge.variant(g),
+                        judge.map_of(g),
+                        pictures::game_picture(judge, g, svg),
+                    )),
                     None => judge
                         .catalog
                         .variant_or_abbreviation(&name)
-                        .map(|v| (v, &v.map))
+                        .map(|v| (v, &v.map, pictures::opening_picture(judge, v, svg)))
                         .map_err(|e| e.to_string()),
                 };
                 match found {
-                    Ok((variant, map)) => {
+                    Ok((variant, map, files)) => {
                         self.lines
                             .extend(crate::judge::mapinfo::describe(variant, map));
+                        if !files.is_empty() {
+                            let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+                            self.say(format!(
+                                "The picture of the board is attached: {}.",
+                                names.join(", ")
+                            ));
+                        }
+                        self.attachments.extend(files);
                     }
                     Err(why) => self.error(line, format!("GET MAP: {why}")),
                 }

@@ -99,10 +99,12 @@ pub fn spec(command: &Command) -> Spec {
     use Command as C;
     use Family as F;
     let (family, who, names) = match command {
-        C::Help | C::Get(_) | C::Map(None) | C::Version => (F::Info, Who::Anyone, Names::Nothing),
+        C::Help | C::Get(_) | C::Map(None, _) | C::Version => {
+            (F::Info, Who::Anyone, Names::Nothing)
+        }
         C::List(None) => (F::Info, Who::Anyone, Names::All),
         // `GET MAP <name>` may name a game (its map as it stands) as well as a variant.
-        C::Map(Some(g)) | C::List(Some(g)) | C::History(g) | C::Summary(g) => {
+        C::Map(Some(g), _) | C::List(Some(g)) | C::History(g) | C::Summary(g) => {
             (F::Info, Who::Anyone, Names::Game(g.clone()))
         }
         C::Create { game, .. } | C::Signon { game, .. } | C::Observe { game, .. } => {
@@ -123,6 +125,11 @@ pub fn spec(command: &Command) -> Spec {
         C::Wait(_) => (
             F::Player,
             Who::Signed(POWER, "only a power sets WAIT"),
+            Names::Nothing,
+        ),
+        C::OrderMap(_) => (
+            F::Player,
+            Who::Signed(POWER, "only a power has orders to draw"),
             Names::Nothing,
         ),
         C::Password(_) => (F::Player, Who::Signed(ANY_SEAT, ""), Names::Nothing),

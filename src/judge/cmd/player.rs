@@ -1,4 +1,4 @@
-//! A player's own settings: WAIT, PASSWORD, ADDRESS, ABSENCE, DRAW, PREFERENCE and RESIGN.
+//! A player's own settings: WAIT, MAP, PASSWORD, ADDRESS, ABSENCE, DRAW, PREFERENCE and RESIGN.
 
 use chrono::Duration;
 
@@ -25,6 +25,17 @@ impl Session<'_> {
                     });
                 }
                 _ => self.error(line, "only a power sets WAIT"),
+            },
+            Command::OrderMap(on) => match self.power_seat() {
+                Some(seat) => {
+                    seat.map = on;
+                    self.say(if on {
+                        "SET MAP ON: each reply to your orders carries a picture of them."
+                    } else {
+                        "SET MAP OFF: no picture of your orders with the replies."
+                    });
+                }
+                _ => self.error(line, "only a power has orders to draw"),
             },
             Command::Password(pw) => {
                 let hash = judge.passwords.hash(&pw);

@@ -270,6 +270,7 @@ impl Session<'_> {
                         wait: false,
                         draw: false,
                         absences: Vec::new(),
+                        map: false,
                     };
                     let g = self.game_mut();
                     g.seats.push(seat);

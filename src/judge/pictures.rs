@@ -1,0 +1,196 @@
+//! Pictures of a game's board attached to its mails (issue 16): the results of each phase
+//! (drawn once and shared by every copy), the current board or a variant's opening for
+//! `GET MAP`, and a player's own orders on file for those who `SET MAP ON`.
+
+use std::sync::Arc;
+
+use super::filed::stored;
+use super::game::Game;
+use super::results::Played;
+use super::Judge;
+use crate::envelope::Attachment;
+use crate::game::calendar::PhaseKind;
+use crate::game::ids::PowerId;
+use crate::game::position::Position;
+use crate::game::screen::screen_movement;
+use crate::game::variant::Variant;
+use crate::picture::marks::{self, Mark};
+
+/// The PNG's MIME type.
+const PNG: &str = "image/png";
+/// The SVG's MIME type.
+const SVG: &str = "image/svg+xml";
+
+/// A file name made of a game or variant name and a phase code, safe in any mail client.
+fn file_name(name: &str, code: &str, ext: &str) -> String {
+    let clean = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    };
+    format!("{}-{}.{ext}", clean(name), clean(code))
+}
+
+/// Draws a board and makes its attachments: the PNG, and the SVG too when asked. `None`
+/// (and a log line) when the variant's map has no drawing or the drawing fails: the mail
+/// goes without a picture rather than not at all.
+fn attachments(
+    judge: &Judge,
+    variant: &Variant,
+    position: &Position,
+    title: &str,
+    marks: &[Mark],
+    file: (&str, &str),
+    with_svg: bool,
+) -> Vec<Attachment> {
+    let Some(text) = judge.catalog.map_text(variant) else {
+        return Vec::new();
+    };
+    match judge.painter.paint(variant, text, position, title, marks) {
+        Ok(picture) => {
+            let mut out = vec![Attachment {
+                name: file_name(file.0, file.1, "png"),
+                content_type: PNG.to_string(),
+                bytes: Arc::from(picture.png),
+            }];
+            if with_svg {
+                out.push(Attachment {
+                    name: file_name(file.0, file.1, "svg"),
+                    content_type: SVG.to_string(),
+                    bytes: Arc::from(picture.svg.into_bytes()),
+                });
+            }
+            out
+        }
+        Err(error) => {
+            tracing::warn!(variant = %variant.name, %error, "no picture of the board");
+            Vec::new()
+        }
+    }
+}
+
+/// The picture of a phase just played on `before`: the board after it, with the orders as
+/// adjudicated. One PNG, shared by every copy of the results.
+pub(super) fn results_picture(
+    judge: &Judge,
+    game: &Game,
+    before: &Position,
+    played: &Played,
+) -> Option<Attachment> {
+    let variant = judge.variant(game);
+    let cal = &variant.calendar;
+    let code = cal.code(before.phase);
+    let title = format!(
+        "{} — {}: results of {}",
+        variant.map.title,
+        game.name,
+        cal.show(before.phase)
+    );
+    // The board after the phase, at the phase's own date (its map, before a Winter's
+    // floods take effect at the next, is the one the orders were given on).
+    let mut shown = played.next.clone();
+    if shown.phase.year == before.phase.year {
+        shown.phase = before.phase;
+    }
+    attachments(
+        judge,
+        variant,
+        &shown,
+        &title,
+        &played.marks,
+        (&game.name, &code),
+        false,
+    )
+    .into_iter()
+    .next()
+}
+
+/// The picture of a game's board now (or of its opening before it starts), for `GET MAP`.
+pub(super) fn game_picture(judge: &Judge, game: &Game, with_svg: bool) -> Vec<Attachment> {
+    let variant = judge.variant(game);
+    let position = game.position.clone().unwrap_or_else(|| variant.opening());
+    let cal = &variant.calendar;
+    let title = format!(
+        "{} — {}: {}",
+        variant.map.title,
+        game.name,
+        cal.show(position.phase)
+    );
+    let code = cal.code(position.phase);
+    attachments(
+        judge,
+        variant,
+        &position,
+        &title,
+        &[],
+        (&game.name, &code),
+        with_svg,
+    )
+}
+
+/// The picture of a variant's opening, for `GET MAP <variant>`.
+pub(super) fn opening_picture(judge: &Judge, variant: &Variant, with_svg: bool) -> Vec<Attachment> {
+    let position = variant.opening();
+    let title = format!(
+        "{} — the opening, {}",
+        variant.map.title,
+        variant.calendar.show(position.phase)
+    );
+    attachments(
+        judge,
+        variant,
+        &position,
+        &title,
+        &[],
+        (&variant.name, "opening"),
+        with_svg,
+    )
+}
+
+/// The picture of one power's orders on file, drawn from those orders alone (a movement
+/// phase's; in other phases the board alone).
+pub(super) fn orders_picture(judge: &Judge, game: &Game, power: PowerId) -> Vec<Attachment> {
+    let variant = judge.variant(game);
+    let Some(position) = game.position.as_ref() else {
+        return Vec::new();
+    };
+    let map = judge.map_of(game);
+    let marks = if position.phase.kind == PhaseKind::Movement {
+        let own: Vec<_> = stored(judge, game, power)
+            .into_iter()
+            .map(|o| (power, o))
+            .collect();
+        let (ordered, _) = screen_movement(map, &judge.rules(game), position, &own);
+        let ordered: Vec<_> = ordered
+            .into_iter()
+            .filter(|o| o.unit.power == power)
+            .collect();
+        marks::of_orders(map, &ordered)
+    } else {
+        Vec::new()
+    };
+    let cal = &variant.calendar;
+    let name = &map.power(power).name;
+    let title = format!(
+        "{} — {}: {name}'s orders for {}",
+        variant.map.title,
+        game.name,
+        cal.show(position.phase)
+    );
+    let code = format!("{}-{name}", cal.code(position.phase));
+    attachments(
+        judge,
+        variant,
+        position,
+        &title,
+        &marks,
+        (&game.name, &code),
+        false,
+    )
+}

@@ -1,0 +1,254 @@
+//! What a picture draws over the board for the orders of a phase: moves as arrows, supports,
+//! convoys and portages as lines to what they help, holds as rings, dislodged units with
+//! their retreat options, retreats, disbands, builds and removals. Taken from the engine's
+//! report of a phase just played, or from orders on file (not yet adjudicated).
+
+use crate::game::ids::{PowerId, ProvinceId, RegionId};
+use crate::game::map::Map;
+use crate::game::position::{Position, Unit};
+use crate::game::resolve::{retreat_options, Adjustment, Outcome, RetreatOutcome};
+use crate::game::screen::{Command, Ordered};
+use crate::game::turn::Report;
+
+/// What one order came to: it stood or succeeded, it failed, or it is not adjudicated yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The move went, the support was given, the convoy carried, the hold held.
+    Succeeded,
+    /// It did not.
+    Failed,
+    /// An order on file: the phase has not been played.
+    Pending,
+}
+
+impl Verdict {
+    /// The word in `data-result`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Succeeded => "succeeded",
+            Verdict::Failed => "failed",
+            Verdict::Pending => "pending",
+        }
+    }
+}
+
+/// One thing drawn for an order, with the power whose colour it takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// A move (also a convoyed or portaged one, a conversion, a boarding or a landing).
+    Move {
+        /// The moving unit's power.
+        power: PowerId,
+        /// Where it stood.
+        from: ProvinceId,
+        /// Where it was ordered to.
+        to: RegionId,
+        /// What came of it.
+        result: Verdict,
+    },
+    /// A hold (or an order that only stands where the unit is).
+    Hold {
+        /// The unit's power.
+        power: PowerId,
+        /// Where it stands.
+        at: ProvinceId,
+        /// What came of it (failed: dislodged).
+        result: Verdict,
+    },
+    /// A support, convoy or portage: a line from the helping unit to the helped move's
+    /// middle, or to the unit it supports to hold.
+    Help {
+        /// `support`, `convoy` or `portage`.
+        kind: &'static str,
+        /// The helping unit's power.
+        power: PowerId,
+        /// Where the helping unit stands.
+        by: ProvinceId,
+        /// The helped unit's province.
+        from: ProvinceId,
+        /// The helped move's destination; `None` for a support to hold.
+        to: Option<ProvinceId>,
+        /// What came of it.
+        result: Verdict,
+    },
+    /// A unit dislodged this phase, with the regions it may retreat to.
+    Dislodged {
+        /// The unit.
+        unit: Unit,
+        /// Where it was dislodged.
+        at: ProvinceId,
+        /// Its retreat options (none: it is destroyed).
+        options: Vec<RegionId>,
+    },
+    /// A retreat (succeeded), or one that bounced (failed).
+    Retreat {
+        /// The unit's power.
+        power: PowerId,
+        /// Where it was dislodged.
+        from: ProvinceId,
+        /// Where it went or tried to go.
+        to: ProvinceId,
+        /// What came of it.
+        result: Verdict,
+    },
+    /// A unit removed: disbanded, removed at an adjustment, or destroyed with no retreat.
+    Removed {
+        /// The unit.
+        unit: Unit,
+        /// Where it stood.
+        at: ProvinceId,
+    },
+    /// A unit built.
+    Built {
+        /// The unit.
+        unit: Unit,
+    },
+}
+
+/// Did this movement outcome do what the order asked?
+pub fn succeeded(outcome: &Outcome) -> bool {
+    matches!(
+        outcome,
+        Outcome::Held
+            | Outcome::Moved
+            | Outcome::Portaged
+            | Outcome::Supported
+            | Outcome::Convoyed
+            | Outcome::Embarked
+            | Outcome::Landed
+            | Outcome::Converted
+    )
+}
+
+/// The marks of one ordered unit, before adjudication or with its result.
+fn order_mark(map: &Map, o: &Ordered, result: Verdict) -> Option<Mark> {
+    let power = o.unit.power;
+    let help = |kind, from, to| Mark::Help {
+        kind,
+        power,
+        by: o.at,
+        from,
+        to,
+        result,
+    };
+    Some(match o.command {
+        Command::Hold => Mark::Hold {
+            power,
+            at: o.at,
+            result,
+        },
+        Command::Move { to, .. } | Command::Convert { to } | Command::Disembark { to } => {
+            if map.province_of(to) == o.at {
+                Mark::Hold {
+                    power,
+                    at: o.at,
+                    result,
+                }
+            } else {
+                Mark::Move {
+                    power,
+                    from: o.at,
+                    to,
+                    result,
+                }
+            }
+        }
+        Command::Embark { fleet } => Mark::Move {
+            power,
+            from: o.at,
+            to: map.province(fleet).main,
+            result,
+        },
+        Command::SupportHold { target } => help("support", target, None),
+        Command::SupportMove { from, to, .. } => help("support", from, Some(to)),
+        Command::Convoy { from, to } => help("convoy", from, Some(to)),
+        Command::Portage { from, to, .. } => help("portage", from, Some(to)),
+    })
+}
+
+/// The marks of a phase just played on `before`, from the engine's report; `after` is the
+/// board at the next phase (where dislodged units wait to retreat).
+pub fn of_report(map: &Map, before: &Position, after: &Position, report: &Report) -> Vec<Mark> {
+    let mut marks = Vec::new();
+    match report {
+        Report::Movement {
+            orders,
+            result,
+            destroyed,
+            ..
+        } => {
+            for (o, outcome) in orders.iter().zip(&result.outcomes) {
+                let dislodged = result.position.dislodged[o.at.index()].is_some_and(|d| {
+                    d.unit.power == o.unit.power && d.unit.region == o.unit.region
+                });
+                let done = if succeeded(outcome) && !dislodged {
+                    Verdict::Succeeded
+                } else {
+                    Verdict::Failed
+                };
+                marks.extend(order_mark(map, o, done));
+            }
+            for p in map.province_ids() {
+                if let Some(d) = after.dislodged.get(p.index()).copied().flatten() {
+                    marks.push(Mark::Dislodged {
+                        unit: d.unit,
+                        at: p,
+                        options: retreat_options(map, after, p),
+                    });
+                }
+            }
+            for unit in destroyed {
+                marks.push(Mark::Removed {
+                    unit: *unit,
+                    at: map.province_of(unit.region),
+                });
+            }
+        }
+        Report::Retreat(outcomes) => {
+            for &(at, outcome) in outcomes {
+                let Some(d) = before.dislodged.get(at.index()).copied().flatten() else {
+                    continue;
+                };
+                let power = d.unit.power;
+                marks.push(match outcome {
+                    RetreatOutcome::Retreated(to) => Mark::Retreat {
+                        power,
+                        from: at,
+                        to: map.province_of(to),
+                        result: Verdict::Succeeded,
+                    },
+                    RetreatOutcome::Bounced(to) => Mark::Retreat {
+                        power,
+                        from: at,
+                        to,
+                        result: Verdict::Failed,
+                    },
+                    RetreatOutcome::Disbanded => Mark::Removed { unit: d.unit, at },
+                });
+            }
+        }
+        Report::Adjustment(done) => {
+            for a in done {
+                match *a {
+                    Adjustment::Built(unit) => marks.push(Mark::Built { unit }),
+                    Adjustment::Removed(unit) | Adjustment::RemovedInDisorder(unit) => {
+                        marks.push(Mark::Removed {
+                            unit,
+                            at: map.province_of(unit.region),
+                        })
+                    }
+                    Adjustment::Waived(_) => {}
+                }
+            }
+        }
+    }
+    marks
+}
+
+/// The marks of orders on file, not yet adjudicated (a player's own orders).
+pub fn of_orders(map: &Map, orders: &[Ordered]) -> Vec<Mark> {
+    orders
+        .iter()
+        .filter_map(|o| order_mark(map, o, Verdict::Pending))
+        .collect()
+}

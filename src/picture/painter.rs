@@ -1,0 +1,137 @@
+//! Pictures of boards drawn quickly: what never changes from phase to phase (the spaces,
+//! their names and links, the key) is laid out and rasterised once per map and kept; each
+//! picture draws only the title, centres, units, orders and legend over a copy of it.
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex};
+
+use resvg::tiny_skia::Pixmap;
+
+use super::layout::Layout;
+use super::marks::Mark;
+use super::{png, svg, PictureError};
+use crate::game::map::Map;
+use crate::game::position::Position;
+use crate::game::variant::Variant;
+
+/// One picture of a board: the SVG (the source) and its PNG.
+#[derive(Clone, Debug)]
+pub struct Picture {
+    /// The SVG text.
+    pub svg: String,
+    /// The PNG bytes.
+    pub png: Vec<u8>,
+}
+
+/// What never changes on one map's board.
+struct Background {
+    layout: Layout,
+    svg: String,
+    pixmap: Pixmap,
+}
+
+/// Draws board pictures, keeping each map's background. Shared by every game of a judge.
+#[derive(Default)]
+pub struct Painter {
+    backgrounds: Mutex<HashMap<u64, Arc<Background>>>,
+}
+
+impl std::fmt::Debug for Painter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Painter")
+    }
+}
+
+/// Which of a variant's maps this is (0: the opening map, k: after the k-th scheduled
+/// change), with the map file's text: together they name one background.
+fn key(variant: &Variant, map: &Map, map_text: &str) -> u64 {
+    let index = std::iter::once(&variant.map)
+        .chain(variant.schedule.iter().map(|(_, m)| m))
+        .position(|m| std::ptr::eq(m, map))
+        .unwrap_or(usize::MAX);
+    let mut h = DefaultHasher::new();
+    index.hash(&mut h);
+    map.name.hash(&mut h);
+    map_text.hash(&mut h);
+    h.finish()
+}
+
+impl Painter {
+    /// A painter with nothing kept yet.
+    pub fn new() -> Painter {
+        Painter::default()
+    }
+
+    fn background(
+        &self,
+        variant: &Variant,
+        map: &Map,
+        map_text: &str,
+    ) -> Result<Arc<Background>, PictureError> {
+        let k = key(variant, map, map_text);
+        if let Some(b) = self.lock().get(&k) {
+            return Ok(b.clone());
+        }
+        let layout = Layout::read(map_text, map).map_err(PictureError::Draw)?;
+        let svg = svg::background(map, &layout);
+        let pixmap = png::rasterise(&format!("{svg}</svg>"))?;
+        let b = Arc::new(Background {
+            layout,
+            svg,
+            pixmap,
+        });
+        self.lock().insert(k, b.clone());
+        Ok(b)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Background>>> {
+        // A panic while holding the lock leaves the map whole: every entry is complete.
+        self.backgrounds
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The SVG of a board: `position` on the variant's map as it stands at the position's
+    /// phase, with `marks` for the orders, titled `title`.
+    pub fn svg(
+        &self,
+        variant: &Variant,
+        map_text: &str,
+        position: &Position,
+        title: &str,
+        marks: &[Mark],
+    ) -> Result<String, PictureError> {
+        let map = variant.map_at(position.phase);
+        let bg = self.background(variant, map, map_text)?;
+        let mut s = bg.svg.clone();
+        s.push_str(&svg::overlay(map, &bg.layout, title, position, marks));
+        s.push_str("</svg>\n");
+        Ok(s)
+    }
+
+    /// The SVG and PNG of a board (see [`Painter::svg`]).
+    pub fn paint(
+        &self,
+        variant: &Variant,
+        map_text: &str,
+        position: &Position,
+        title: &str,
+        marks: &[Mark],
+    ) -> Result<Picture, PictureError> {
+        let map = variant.map_at(position.phase);
+        let bg = self.background(variant, map, map_text)?;
+        let overlay = svg::overlay(map, &bg.layout, title, position, marks);
+        let (width, height) = (bg.pixmap.width(), bg.pixmap.height());
+        let top = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans">"#
+        );
+        let pixmap = png::over(&bg.pixmap, &format!("{top}{overlay}</svg>"))?;
+        let png = png::encode(&pixmap)?;
+        let mut svg = bg.svg.clone();
+        svg.push_str(&overlay);
+        svg.push_str("</svg>\n");
+        Ok(Picture { svg, png })
+    }
+}
