@@ -116,6 +116,9 @@ enum MapCommand {
         /// A case file (the format of `herald datc`) whose cases to draw.
         #[arg(long, value_name = "CASES")]
         phase: Option<PathBuf>,
+        /// Draw this built-in variant's opening on the map (Portage on the standard map).
+        #[arg(long, conflicts_with = "phase")]
+        variant: Option<String>,
     },
 }
 
@@ -247,8 +250,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             command: MapCommand::Check { files },
         } => map_check(&files),
         Command::Map {
-            command: MapCommand::Draw { file, out, phase },
-        } => map_draw(&file, out, phase.as_deref()),
+            command:
+                MapCommand::Draw {
+                    file,
+                    out,
+                    phase,
+                    variant,
+                },
+        } => map_draw(&file, out, phase.as_deref(), variant.as_deref()),
     }
 }
 
@@ -278,11 +287,22 @@ fn map_check(files: &[PathBuf]) -> Result<ExitCode> {
     })
 }
 
-fn map_draw(file: &Path, out: Option<PathBuf>, phase: Option<&Path>) -> Result<ExitCode> {
+fn map_draw(
+    file: &Path,
+    out: Option<PathBuf>,
+    phase: Option<&Path>,
+    variant: Option<&str>,
+) -> Result<ExitCode> {
     let text =
         std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
     let out = out.unwrap_or_else(|| file.with_extension(""));
     let pictures = match phase {
+        None if variant.is_some() => {
+            let name = variant.unwrap_or_default();
+            let p = herald::picture::opening_of_variant(&text, name)
+                .with_context(|| format!("drawing {name} on {}", file.display()))?;
+            vec![(out, p.svg, p.png)]
+        }
         None => {
             let svg = herald::picture::opening_of_map_text(&text)
                 .with_context(|| format!("drawing {}", file.display()))?;

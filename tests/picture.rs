@@ -8,12 +8,16 @@
 
 use std::collections::BTreeSet;
 
+use herald::cases::parse_cases;
 use herald::game::calendar::Phase;
+use herald::game::ids::UnitKind;
 use herald::game::ids::{ProvinceId, RegionId};
 use herald::game::map::{parse_map, Map};
+use herald::game::position::Unit;
+use herald::game::screen::{Command, Ordered, Via};
 use herald::game::variant::Variant;
 use herald::picture::layout::{boxes_overlap, segment_hits_box, Layout, BOX_H, BOX_W, COAST_R};
-use herald::picture::{self, png};
+use herald::picture::{self, marks, png, Painter};
 use resvg::tiny_skia;
 
 /// The maps drawn so far, by variant.
@@ -443,4 +447,143 @@ fn on_a_wrapped_canvas_links_across_the_edge_go_the_short_way_round() {
     let layout = Layout::read(&straight, &v.map).unwrap();
     let svg = picture::svg::board(&v.map, &layout, &v.calendar, &v.opening());
     assert!(!svg.contains("id=\"wrap-"));
+}
+
+/// The first `<line ...>` tag inside the element whose id is `id`.
+fn first_line_of<'a>(svg: &'a str, id: &str) -> &'a str {
+    let at = svg
+        .find(&format!(r#"id="{id}""#))
+        .unwrap_or_else(|| panic!("no {id}"));
+    let rest = &svg[at..];
+    let i = rest.find("<line ").unwrap();
+    &rest[i..i + rest[i..].find('>').unwrap()]
+}
+
+#[test]
+fn a_sample_phases_orders_are_drawn_where_they_should_be() {
+    // Every unit of each drawn map's opening ordered to its first neighbour: each order is
+    // an arrow from the unit's space, and says where it goes.
+    for name in DRAWN {
+        let (v, text) = variant_and_text(name);
+        let mut opening = v.opening();
+        let map = v.map_at(opening.phase);
+        if opening.all_units().next().is_none() {
+            // A game that opens with builds (Deluge): an army on every home centre.
+            for p in map.power_ids() {
+                for &h in &map.power(p).homes {
+                    opening.units[h.index()] = Some(Unit {
+                        power: p,
+                        kind: UnitKind::Army,
+                        region: map.province(h).main,
+                    });
+                }
+            }
+        }
+        let layout = Layout::read(text, map).unwrap();
+        let mut ordered = Vec::new();
+        for (at, unit) in opening.all_units() {
+            let to = match unit.kind {
+                UnitKind::Army => map
+                    .army_neighbours(at)
+                    .first()
+                    .map(|&p| map.province(p).main),
+                _ => map.fleet_neighbours(unit.region).first().copied(),
+            };
+            if let Some(to) = to {
+                ordered.push(Ordered {
+                    at,
+                    unit,
+                    command: Command::Move { to, via: Via::Land },
+                });
+            }
+        }
+        assert!(!ordered.is_empty(), "{name}");
+        let marks = marks::of_orders(map, &ordered);
+        let svg = Painter::new()
+            .svg(v, text, &opening, "sample", &marks)
+            .unwrap();
+        for o in &ordered {
+            let abbr = map.abbr(o.at);
+            let Command::Move { to, .. } = o.command else {
+                unreachable!()
+            };
+            let group = tags(&svg, "g")
+                .into_iter()
+                .find(|t| attr(t, "id") == Some(&format!("order-{abbr}")))
+                .unwrap_or_else(|| panic!("{name}: no order-{abbr}"));
+            assert_eq!(attr(group, "data-kind"), Some("move"));
+            assert_eq!(attr(group, "data-result"), Some("pending"));
+            assert_eq!(
+                attr(group, "data-to"),
+                Some(map.region_abbr(to).replace('/', ".").as_str())
+            );
+            // The arrow starts in the unit's box, heading for the destination.
+            let line = first_line_of(&svg, &format!("order-{abbr}"));
+            let num = |k: &str| attr(line, k).unwrap().parse::<f32>().unwrap();
+            let (cx, cy) = layout.centre(o.at);
+            assert!(
+                (num("x1") - cx).abs() <= BOX_W / 2.0
+                    && (num("y1") - cy - 8.0).abs() <= BOX_H / 2.0,
+                "{name}: order-{abbr} starts at {},{}",
+                num("x1"),
+                num("y1")
+            );
+        }
+    }
+}
+
+#[test]
+fn the_sample_phase_shows_its_results() {
+    let text = herald::game::map::builtin::STANDARD;
+    let cases = parse_cases(include_str!("../docs/sample-phase.txt")).unwrap();
+    let picture = picture::of_case_on_map_text(text, &cases[0]).unwrap();
+    let svg = &picture.svg;
+    let group = |id: &str| {
+        tags(svg, "g")
+            .into_iter()
+            .chain(tags(svg, "circle"))
+            .find(|t| attr(t, "id") == Some(id))
+            .unwrap_or_else(|| panic!("no {id}"))
+    };
+    let is = |id: &str, kind: &str, result: &str| {
+        let g = group(id);
+        assert_eq!(attr(g, "data-kind"), Some(kind), "{id}");
+        assert_eq!(attr(g, "data-result"), Some(result), "{id}");
+    };
+    is("order-Yor", "move", "succeeded");
+    is("order-Nth", "convoy", "succeeded");
+    is("order-Lon", "move", "succeeded");
+    is("order-Par", "move", "failed");
+    is("order-Mun", "move", "failed");
+    is("order-Ven", "move", "succeeded");
+    is("order-Tyr", "support", "succeeded");
+    is("order-Tri", "hold", "failed");
+    is("order-War", "hold", "succeeded");
+    assert_eq!(attr(group("order-Tyr"), "data-to"), Some("Tri"));
+    // F Trieste, dislodged by A Venice, may retreat to the Adriatic or Albania (not to
+    // Venice, whence the attack came).
+    let d = group("dislodged-Tri");
+    assert_eq!(attr(d, "data-power"), Some("Austria"));
+    assert_eq!(attr(d, "data-retreats"), Some("Adr Alb"));
+    assert!(svg.contains(r#"id="retreat-Tri-Adr""#) && svg.contains(r#"id="retreat-Tri-Alb""#));
+    // The units after the phase, and the centres' owners unchanged in Spring.
+    for (id, power) in [
+        ("unit-Nwy", "England"),
+        ("unit-Tri", "Italy"),
+        ("unit-Mao", "France"),
+    ] {
+        let u = tags(svg, "g")
+            .into_iter()
+            .find(|t| attr(t, "id") == Some(id))
+            .unwrap();
+        assert_eq!(attr(u, "data-power"), Some(power), "{id}");
+    }
+    assert!(!svg.contains(r#"id="unit-Yor""#));
+    let tri = tags(svg, "circle")
+        .into_iter()
+        .find(|t| attr(t, "id") == Some("centre-Tri"))
+        .unwrap();
+    assert_eq!(attr(tri, "data-owner"), Some("Austria"));
+    assert!(svg.contains("results of Spring 1901, Movement"));
+    assert!(picture.png.starts_with(b"\x89PNG"));
 }

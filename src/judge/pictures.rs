@@ -88,7 +88,7 @@ pub(super) fn results_picture(
     let code = cal.code(before.phase);
     let title = format!(
         "{} — {}: results of {}",
-        variant.map.title,
+        crate::picture::title_of(variant),
         game.name,
         cal.show(before.phase)
     );
@@ -118,7 +118,7 @@ pub(super) fn game_picture(judge: &Judge, game: &Game, with_svg: bool) -> Vec<At
     let cal = &variant.calendar;
     let title = format!(
         "{} — {}: {}",
-        variant.map.title,
+        crate::picture::title_of(variant),
         game.name,
         cal.show(position.phase)
     );
@@ -139,7 +139,7 @@ pub(super) fn opening_picture(judge: &Judge, variant: &Variant, with_svg: bool) 
     let position = variant.opening();
     let title = format!(
         "{} — the opening, {}",
-        variant.map.title,
+        crate::picture::title_of(variant),
         variant.calendar.show(position.phase)
     );
     attachments(
@@ -153,33 +153,41 @@ pub(super) fn opening_picture(judge: &Judge, variant: &Variant, with_svg: bool) 
     )
 }
 
-/// The picture of one power's orders on file, drawn from those orders alone (a movement
-/// phase's; in other phases the board alone).
+/// The marks of one power's orders on file, drawn from those orders alone (a movement
+/// phase's; none in other phases).
+pub(super) fn own_marks(judge: &Judge, game: &Game, power: PowerId) -> Vec<Mark> {
+    let Some(position) = game.position.as_ref() else {
+        return Vec::new();
+    };
+    if position.phase.kind != PhaseKind::Movement {
+        return Vec::new();
+    }
+    let map = judge.map_of(game);
+    let own: Vec<_> = stored(judge, game, power)
+        .into_iter()
+        .map(|o| (power, o))
+        .collect();
+    let (ordered, _) = screen_movement(map, &judge.rules(game), position, &own);
+    let ordered: Vec<_> = ordered
+        .into_iter()
+        .filter(|o| o.unit.power == power)
+        .collect();
+    marks::of_orders(map, &ordered)
+}
+
+/// The picture of one power's orders on file (see [`own_marks`]).
 pub(super) fn orders_picture(judge: &Judge, game: &Game, power: PowerId) -> Vec<Attachment> {
     let variant = judge.variant(game);
     let Some(position) = game.position.as_ref() else {
         return Vec::new();
     };
     let map = judge.map_of(game);
-    let marks = if position.phase.kind == PhaseKind::Movement {
-        let own: Vec<_> = stored(judge, game, power)
-            .into_iter()
-            .map(|o| (power, o))
-            .collect();
-        let (ordered, _) = screen_movement(map, &judge.rules(game), position, &own);
-        let ordered: Vec<_> = ordered
-            .into_iter()
-            .filter(|o| o.unit.power == power)
-            .collect();
-        marks::of_orders(map, &ordered)
-    } else {
-        Vec::new()
-    };
+    let marks = own_marks(judge, game, power);
     let cal = &variant.calendar;
     let name = &map.power(power).name;
     let title = format!(
         "{} — {}: {name}'s orders for {}",
-        variant.map.title,
+        crate::picture::title_of(variant),
         game.name,
         cal.show(position.phase)
     );
@@ -193,4 +201,52 @@ pub(super) fn orders_picture(judge: &Judge, game: &Game, power: PowerId) -> Vec<
         (&game.name, &code),
         false,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::testkit::{judge, mail, start, started};
+
+    /// SET MAP draws "a picture of that player's own orders on file ... drawn only from
+    /// that player's orders" (issue 16): France's moves never show on England's picture.
+    #[test]
+    fn a_players_picture_shows_only_that_players_orders() {
+        let j = judge();
+        let mut games = started(&j);
+        let now = start();
+        mail(
+            &j,
+            &mut games,
+            "ann@example.org",
+            "SIGNON Eg pwE\nF Lon-Nth\nA Lvp-Yor",
+            now,
+        );
+        mail(
+            &j,
+            &mut games,
+            "bob@example.org",
+            "SIGNON Fg pwF\nA Par-Bur\nF Bre-Mao",
+            now,
+        );
+        let g = &games["g"];
+        let england = j
+            .map_of(g)
+            .power_ids()
+            .find(|&p| j.map_of(g).power(p).name == "England")
+            .unwrap();
+        let marks = own_marks(&j, g, england);
+        // England's three units: two moves and F Edi's hold; nothing of France's.
+        assert_eq!(marks.len(), 3, "{marks:?}");
+        let moves = marks
+            .iter()
+            .filter(|m| matches!(m, Mark::Move { power, .. } if *power == england))
+            .count();
+        assert_eq!(moves, 2, "{marks:?}");
+        assert!(marks.iter().all(|m| match m {
+            Mark::Move { power, .. } | Mark::Hold { power, .. } | Mark::Help { power, .. } =>
+                *power == england,
+            _ => false,
+        }));
+    }
 }

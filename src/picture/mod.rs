@@ -121,6 +121,39 @@ pub fn opening_of_map_text(text: &str) -> Result<String, PictureError> {
     draw(&variant, text, &variant.opening()).map_err(PictureError::Draw)
 }
 
+/// The opening board of a built-in variant (Portage) played on a map file's text, titled
+/// with the variant's name.
+pub fn opening_of_variant(text: &str, name: &str) -> Result<Picture, PictureError> {
+    let builtin = Variant::builtin(name)?;
+    let variant = Variant::new(
+        &builtin.name,
+        text,
+        builtin.calendar.clone(),
+        builtin.rules.clone(),
+    )?;
+    let opening = variant.opening();
+    let title = format!(
+        "{} — the opening, {}",
+        title_of(&variant),
+        variant.calendar.show(opening.phase)
+    );
+    Painter::new().paint(&variant, text, &opening, &title, &[])
+}
+
+/// How a picture names a variant: its map's title, with the variant's name when the variant
+/// is not the map's own (`Portage on Standard Diplomacy`).
+pub fn title_of(variant: &Variant) -> String {
+    if variant.name.eq_ignore_ascii_case(&variant.map.name) {
+        variant.map.title.clone()
+    } else {
+        let mut name = variant.name.clone();
+        if let Some(first) = name.get(..1) {
+            name.replace_range(..1, &first.to_ascii_uppercase());
+        }
+        format!("{name} on {}", variant.map.title)
+    }
+}
+
 /// The picture of a case's phase played on a map file's text: the board after the phase,
 /// with the case's orders as adjudicated. The case's variant must be the map's.
 pub fn of_case_on_map_text(text: &str, case: &Case) -> Result<Picture, PictureError> {
