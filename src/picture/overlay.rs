@@ -12,7 +12,7 @@ use std::fmt::Write;
 
 use super::layout::{Layout, BOX_H, BOX_W};
 use super::marks::{Mark, Verdict};
-use super::svg::{escape, power_colour, region_id, unit_anchor};
+use super::svg::{escape, letters, power_colour, region_id, unit_anchor};
 use crate::game::ids::{ProvinceId, RegionId, UnitKind};
 use crate::game::map::Map;
 
@@ -236,15 +236,14 @@ pub fn draw_marks(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]) {
             }
             Mark::Removed { unit, at } => {
                 let (x, y) = unit_anchor(layout, *at);
-                let letter = kind_letter(unit.kind);
                 let _ = write!(
                     s,
-                    r##"<g id="{}" data-kind="removed"><rect x="{:.1}" y="{:.1}" width="20" height="14" rx="3" fill="#fff" stroke="{}" stroke-width="1.5" stroke-dasharray="3 2"/><text x="{x:.1}" y="{:.1}" font-size="11" font-weight="bold" text-anchor="middle" fill="{}">{letter}</text><path d="M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}" stroke="#c00" stroke-width="2.5"/></g>"##,
+                    r##"<g id="{}" data-kind="removed"><rect x="{:.1}" y="{:.1}" width="20" height="14" rx="3" fill="#fff" stroke="{}" stroke-width="1.5" stroke-dasharray="3 2"/><path d="{}" fill="none" stroke="{}" stroke-width="1.9" stroke-linecap="round"/><path d="M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}" stroke="#c00" stroke-width="2.5"/></g>"##,
                     ids.next(map, "removed", *at),
                     x - 10.0,
                     y - 7.0,
                     power_colour(unit.power),
-                    y + 4.0,
+                    letters(unit.kind, x, y),
                     power_colour(unit.power),
                     x - 11.0,
                     y - 9.0,
@@ -260,14 +259,6 @@ pub fn draw_marks(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]) {
         }
     }
     s.push_str("</g>");
-}
-
-fn kind_letter(kind: UnitKind) -> &'static str {
-    match kind {
-        UnitKind::Army => "A",
-        UnitKind::Fleet => "F",
-        UnitKind::ArmyFleet => "A-F",
-    }
 }
 
 /// Draws each dislodged unit over its space's corner, ringed in red, with a dotted line to
@@ -298,7 +289,6 @@ pub fn draw_dislodged(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]
                 b.1
             );
         }
-        let letter = kind_letter(unit.kind);
         let w = if unit.kind == UnitKind::ArmyFleet {
             30.0
         } else {
@@ -306,10 +296,10 @@ pub fn draw_dislodged(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]
         };
         let _ = write!(
             s,
-            r##"<rect x="{:.1}" y="{:.1}" width="{w}" height="14" rx="3" fill="{colour}" stroke="#c00" stroke-width="2.5"/><text x="{x:.1}" y="{:.1}" font-size="11" font-weight="bold" text-anchor="middle" fill="{}">{letter}</text></g>"##,
+            r##"<rect x="{:.1}" y="{:.1}" width="{w}" height="14" rx="3" fill="{colour}" stroke="#c00" stroke-width="2.5"/><path d="{}" fill="none" stroke="{}" stroke-width="1.9" stroke-linecap="round"/></g>"##,
             x - w / 2.0,
             y - 7.0,
-            y + 4.0,
+            letters(unit.kind, x, y),
             super::svg::ink_on(colour),
         );
     }

@@ -30,6 +30,7 @@ struct Background {
     layout: Layout,
     svg: String,
     pixmap: Pixmap,
+    palette: png::Palette,
 }
 
 /// Draws board pictures, keeping each map's background. Shared by every game of a judge.
@@ -58,6 +59,12 @@ fn key(variant: &Variant, map: &Map, map_text: &str) -> u64 {
     h.finish()
 }
 
+/// `#rrggbb` as three bytes.
+fn rgb(hex: &str) -> [u8; 3] {
+    let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2).unwrap_or("00"), 16).unwrap_or(0);
+    [byte(1), byte(3), byte(5)]
+}
+
 impl Painter {
     /// A painter with nothing kept yet.
     pub fn new() -> Painter {
@@ -77,10 +84,16 @@ impl Painter {
         let layout = Layout::read(map_text, map).map_err(PictureError::Draw)?;
         let svg = svg::background(map, &layout);
         let pixmap = png::rasterise(&format!("{svg}</svg>"))?;
+        // What the pictures draw over the background: the powers' colours, black, white,
+        // the red of dislodged units and the title's ink.
+        let mut over: Vec<[u8; 3]> = map.power_ids().map(|p| rgb(svg::power_colour(p))).collect();
+        over.extend([[0, 0, 0], [255, 255, 255], [204, 0, 0], [34, 34, 34]]);
+        let palette = png::Palette::of(&pixmap, &over);
         let b = Arc::new(Background {
             layout,
             svg,
             pixmap,
+            palette,
         });
         self.lock().insert(k, b.clone());
         Ok(b)
@@ -128,7 +141,7 @@ impl Painter {
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans">"#
         );
         let pixmap = png::over(&bg.pixmap, &format!("{top}{overlay}</svg>"))?;
-        let png = png::encode(&pixmap)?;
+        let png = bg.palette.encode(&pixmap)?;
         let mut svg = bg.svg.clone();
         svg.push_str(&overlay);
         svg.push_str("</svg>\n");

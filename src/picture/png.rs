@@ -81,72 +81,99 @@ fn cell(px: &[u8]) -> usize {
     ((px[0] as usize >> 3) << 10) | ((px[1] as usize >> 3) << 5) | (px[2] as usize >> 3)
 }
 
-/// Encodes an opaque picture as an 8-bit palette PNG: the 256 most used colours (averaged
-/// within 15-bit cells) and each other colour as the nearest of them. A board is flat
-/// colours and their anti-aliased edges, so nothing a reader sees changes, and the file is
-/// a quarter of the RGBA one and quick to compress.
-pub fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PngError> {
-    encode_with(pixmap, png::Compression::Fast, png::Filter::NoFilter)
+/// The middle colour of a cell.
+fn cell_colour(c: usize) -> [i32; 3] {
+    let mid = |k: usize| ((((c >> (10 - 5 * k)) & 31) << 3) | 4) as i32;
+    [mid(0), mid(1), mid(2)]
 }
 
-/// [`encode`] with chosen settings.
-pub fn encode_with(
-    pixmap: &tiny_skia::Pixmap,
-    compression: png::Compression,
-    filter: png::Filter,
-) -> Result<Vec<u8>, PngError> {
-    let data = pixmap.data();
-    let mut count = vec![0u32; 1 << 15];
-    let mut sum = vec![[0u64; 3]; 1 << 15];
-    for px in data.chunks_exact(4) {
-        let c = cell(px);
-        count[c] += 1;
-        let s = &mut sum[c];
-        s[0] += px[0] as u64;
-        s[1] += px[1] as u64;
-        s[2] += px[2] as u64;
-    }
-    let mut used: Vec<usize> = (0..count.len()).filter(|&c| count[c] > 0).collect();
-    used.sort_by(|a, b| count[*b].cmp(&count[*a]).then(a.cmp(b)));
-    let colours: Vec<[u8; 3]> = used
-        .iter()
-        .take(256)
-        .map(|&c| {
+/// At most 256 colours for an 8-bit PNG and, for every 15-bit colour cell, the nearest of
+/// them: made once for a map's background (its most used colours, and the colours drawn
+/// over it), then every picture of that map is encoded by looking each pixel up.
+#[derive(Clone, Debug)]
+pub struct Palette {
+    colours: Vec<[u8; 3]>,
+    lut: Vec<u8>,
+}
+
+impl Palette {
+    /// The palette of a picture: `first` (the colours drawn over a background: powers,
+    /// black, white) then the picture's most used colours, averaged within their cells.
+    pub fn of(pixmap: &tiny_skia::Pixmap, first: &[[u8; 3]]) -> Palette {
+        let data = pixmap.data();
+        let mut count = vec![0u32; 1 << 15];
+        let mut sum = vec![[0u64; 3]; 1 << 15];
+        for px in data.chunks_exact(4) {
+            let c = cell(px);
+            count[c] += 1;
+            let s = &mut sum[c];
+            s[0] += px[0] as u64;
+            s[1] += px[1] as u64;
+            s[2] += px[2] as u64;
+        }
+        let mut colours: Vec<[u8; 3]> = Vec::with_capacity(256);
+        for c in first {
+            if !colours.contains(c) && colours.len() < 256 {
+                colours.push(*c);
+            }
+        }
+        let taken: Vec<usize> = colours
+            .iter()
+            .map(|c| cell(&[c[0], c[1], c[2], 255]))
+            .collect();
+        let mut used: Vec<usize> = (0..count.len())
+            .filter(|&c| count[c] > 0 && !taken.contains(&c))
+            .collect();
+        used.sort_by(|a, b| count[*b].cmp(&count[*a]).then(a.cmp(b)));
+        for &c in used.iter().take(256 - colours.len()) {
             let n = count[c] as u64;
             let s = sum[c];
-            [(s[0] / n) as u8, (s[1] / n) as u8, (s[2] / n) as u8]
-        })
-        .collect();
-    let mut lut = vec![0u8; 1 << 15];
-    for (i, &c) in used.iter().enumerate() {
-        lut[c] = if i < colours.len() {
-            i as u8
-        } else {
-            let mid = |k: usize| ((((c >> (10 - 5 * k)) & 31) << 3) | 4) as i32;
-            let (r, g, b) = (mid(0), mid(1), mid(2));
-            let mut best = (0u8, i32::MAX);
-            for (j, p) in colours.iter().enumerate() {
-                let d =
-                    (r - p[0] as i32).pow(2) + (g - p[1] as i32).pow(2) + (b - p[2] as i32).pow(2);
-                if d < best.1 {
-                    best = (j as u8, d);
+            colours.push([(s[0] / n) as u8, (s[1] / n) as u8, (s[2] / n) as u8]);
+        }
+        let lut = (0..1usize << 15)
+            .map(|c| {
+                let [r, g, b] = cell_colour(c);
+                let mut best = (0u8, i32::MAX);
+                for (j, p) in colours.iter().enumerate() {
+                    let d = (r - p[0] as i32).pow(2)
+                        + (g - p[1] as i32).pow(2)
+                        + (b - p[2] as i32).pow(2);
+                    if d < best.1 {
+                        best = (j as u8, d);
+                    }
                 }
-            }
-            best.0
-        };
+                best.0
+            })
+            .collect();
+        Palette { colours, lut }
     }
-    let indices: Vec<u8> = data.chunks_exact(4).map(|px| lut[cell(px)]).collect();
-    let palette: Vec<u8> = colours.iter().flatten().copied().collect();
-    let mut out = Vec::with_capacity(indices.len() / 8);
-    let encode_error = |e: png::EncodingError| PngError::Encode(e.to_string());
-    let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
-    encoder.set_color(png::ColorType::Indexed);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_palette(palette);
-    encoder.set_compression(compression);
-    encoder.set_filter(filter);
-    let mut writer = encoder.write_header().map_err(encode_error)?;
-    writer.write_image_data(&indices).map_err(encode_error)?;
-    writer.finish().map_err(encode_error)?;
-    Ok(out)
+
+    /// Encodes an opaque picture with this palette: each pixel as the nearest of its colours.
+    pub fn encode(&self, pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PngError> {
+        let indices: Vec<u8> = pixmap
+            .data()
+            .chunks_exact(4)
+            .map(|px| self.lut[cell(px)])
+            .collect();
+        let palette: Vec<u8> = self.colours.iter().flatten().copied().collect();
+        let mut out = Vec::with_capacity(indices.len() / 8);
+        let encode_error = |e: png::EncodingError| PngError::Encode(e.to_string());
+        let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+        encoder.set_color(png::ColorType::Indexed);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_palette(palette);
+        encoder.set_compression(png::Compression::Fast);
+        encoder.set_filter(png::Filter::Up);
+        let mut writer = encoder.write_header().map_err(encode_error)?;
+        writer.write_image_data(&indices).map_err(encode_error)?;
+        writer.finish().map_err(encode_error)?;
+        Ok(out)
+    }
+}
+
+/// Encodes an opaque picture as an 8-bit palette PNG of its own most used colours (see
+/// [`Palette`]). A board is flat colours and their anti-aliased edges, so nothing a reader
+/// sees changes, and the file is small and quick to compress.
+pub fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PngError> {
+    Palette::of(pixmap, &[]).encode(pixmap)
 }
