@@ -9,44 +9,39 @@ use tracing::{error, info};
 
 use crate::service::Service;
 
-/// Runs until `shutdown` completes. A failure in one round is logged and the next round
-/// tries again after a pause that doubles up to a minute; the daemon never spins.
+/// The longest pause after failed rounds.
+const MAX_BACKOFF: Duration = Duration::from_secs(60);
+
+/// Runs until `shutdown` completes. A failure in one round (the inbox unreachable, the
+/// database refusing to write) is logged and the next round tries again after a pause that
+/// doubles up to a minute; the daemon never spins, and it comes back by itself once the
+/// fault is gone.
+///
+/// `shutdown` is heard at once, in the middle of a round too: everything a round does is
+/// safe to cut short (an uncommitted transaction is rolled back, a mail is marked handled
+/// only after its commit and read again if it was not). The one thing still done on the way
+/// out is recording as sent the mails that went out and whose record failed, so that they
+/// are not sent again at the next start.
 pub async fn run(service: &Service, shutdown: impl Future<Output = ()>) {
     tokio::pin!(shutdown);
     let poll = Duration::from_secs(service.config.inbox.poll_seconds.max(1));
-    let mut inbox_backoff: Option<Duration> = None;
+    let mut backoff: Option<Duration> = None;
     info!(inbox = %service.config.inbox.kind, outbox = %service.config.outbox.kind, "herald is running");
     loop {
-        let now = Utc::now();
-        // Each part goes on when another fails: an IMAP outage does not stop deadlines or
-        // sending, and an SMTP outage does not stop reading.
-        match service.poll_inbox(now).await {
-            Ok(read) => {
-                if inbox_backoff.take().is_some() {
-                    info!("the inbox is back");
-                }
-                if read > 0 {
-                    info!(read, "mail read");
-                }
-            }
-            Err(e) => {
-                let next = inbox_backoff.map_or(poll, |b| (b * 2).min(Duration::from_secs(60)));
-                error!(error = %e, retry_in = ?next, "reading the inbox failed");
-                inbox_backoff = Some(next);
-            }
-        }
-        match service.tick(now).await {
-            Ok(0) => {}
-            Ok(ticked) => info!(ticked, "deadlines processed"),
-            Err(e) => error!(error = %e, "processing deadlines failed"),
-        }
-        match service.deliver(now).await {
-            Ok(0) => {}
-            Ok(sent) => info!(sent, "mail sent"),
-            Err(e) => error!(error = %e, "sending failed"),
+        let failed = tokio::select! {
+            biased;
+            _ = &mut shutdown => break,
+            failed = round(service) => failed,
+        };
+        if failed {
+            let next = backoff.map_or(poll, |b| (b * 2).min(MAX_BACKOFF));
+            error!(retry_in = ?next, "this round failed; trying again after a pause");
+            backoff = Some(next);
+        } else if backoff.take().is_some() {
+            info!("herald is back at work");
         }
         let wait = async {
-            match inbox_backoff {
+            match backoff {
                 Some(b) => tokio::time::sleep(b).await,
                 None => {
                     if let Err(e) = service.wait_for_mail(poll).await {
@@ -58,10 +53,44 @@ pub async fn run(service: &Service, shutdown: impl Future<Output = ()>) {
         };
         tokio::select! {
             _ = wait => {}
-            _ = &mut shutdown => {
-                info!("herald stops");
-                return;
-            }
+            _ = &mut shutdown => break,
         }
     }
+    if let Err(e) = service.record_sent().await {
+        error!(error = %e, "mails that went out could not be recorded as sent; they will be sent again at the next start");
+    }
+    info!("herald stops");
+}
+
+/// One round: read the inbox, do what is due, send what is queued. Each part goes on when
+/// another fails: an IMAP outage does not stop deadlines or sending, and an SMTP outage does
+/// not stop reading. Returns whether a part failed.
+async fn round(service: &Service) -> bool {
+    let now = Utc::now();
+    let mut failed = false;
+    match service.poll_inbox(now).await {
+        Ok(0) => {}
+        Ok(read) => info!(read, "mail read"),
+        Err(e) => {
+            error!(error = %e, "reading the inbox failed");
+            failed = true;
+        }
+    }
+    match service.tick(now).await {
+        Ok(0) => {}
+        Ok(ticked) => info!(ticked, "deadlines processed"),
+        Err(e) => {
+            error!(error = %e, "processing deadlines failed");
+            failed = true;
+        }
+    }
+    match service.deliver(now).await {
+        Ok(0) => {}
+        Ok(sent) => info!(sent, "mail sent"),
+        Err(e) => {
+            error!(error = %e, "sending failed");
+            failed = true;
+        }
+    }
+    failed
 }

@@ -161,6 +161,10 @@ pub struct Service {
     /// herald writes, so that outbox row numbers, which start again in every new database,
     /// never make two different mails share one.
     pub instance: String,
+    /// Mails that went out (to the SMTP server, or into the outbox Maildir) whose record as
+    /// sent failed, with when they went: recorded again before anything else is sent, and
+    /// never sent again meanwhile.
+    unrecorded: std::sync::Mutex<Vec<(i64, i64)>>,
 }
 
 impl Service {
@@ -272,6 +276,7 @@ impl Service {
             imap,
             smtp,
             instance,
+            unrecorded: Default::default(),
         })
     }
 
@@ -284,8 +289,9 @@ impl Service {
 
     /// Every game, by name, for the keeper's listing (`herald game list`).
     pub async fn game_list(&self) -> Result<Vec<GameSummary>, ServiceError> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.begin_read().await?;
         let games = tx.all_games::<judge::Game>().await?;
+        tx.rollback().await?;
         Ok(games
             .iter()
             .map(|g| GameSummary {
@@ -304,8 +310,9 @@ impl Service {
     /// One game in full for the keeper (`herald game show`), found by name in any case;
     /// `None` if there is no such game.
     pub async fn game_view(&self, name: &str) -> Result<Option<String>, ServiceError> {
-        let mut tx = self.store.begin().await?;
+        let mut tx = self.store.begin_read().await?;
         let games = tx.all_games::<judge::Game>().await?;
+        tx.rollback().await?;
         Ok(games
             .iter()
             .find(|g| g.name.eq_ignore_ascii_case(name))
@@ -763,8 +770,12 @@ impl Service {
     /// named after its outbox row, so one written before such a crash is found and not
     /// written twice. A transient failure is retried with backoff (`[smtp] retry_seconds`,
     /// doubling, at most an hour); a permanent one is kept with the server's answer and
-    /// reported in the log, as is a mail that cannot be written (no valid recipient).
+    /// reported in the log, as is a mail that cannot be written (no valid recipient). A mail
+    /// that went out but could not be recorded as sent (the database refusing to write) is
+    /// kept in memory and its record retried first, next time, before anything else is
+    /// sent: the record is retried, never the send.
     pub async fn deliver(&self, now: DateTime<Utc>) -> Result<usize, ServiceError> {
+        self.record_sent().await?;
         let mut n = 0;
         let ts = now.timestamp();
         let domain = self
@@ -847,12 +858,36 @@ impl Service {
                         }
                     }
                 }
-                self.store.mark_sent(id, ts).await?;
+                self.unrecorded().push((id, ts));
                 n += 1;
+                self.record_sent().await?;
             }
             if stalled {
                 return Ok(n);
             }
         }
+    }
+
+    /// Records as sent the mails that went out and are not recorded yet (see
+    /// [`Service::deliver`]). On a failure the rest stay to be recorded at the next try;
+    /// a mail leaves the list only once its record is in the database.
+    pub async fn record_sent(&self) -> Result<(), ServiceError> {
+        loop {
+            let Some((id, at)) = self.unrecorded().first().copied() else {
+                return Ok(());
+            };
+            self.store.mark_sent(id, at).await?;
+            self.unrecorded().retain(|(sent, _)| *sent != id);
+        }
+    }
+
+    /// The list of mails sent and not yet recorded, locked (for a moment, never across an
+    /// await).
+    fn unrecorded(&self) -> std::sync::MutexGuard<'_, Vec<(i64, i64)>> {
+        // A panic while the list was held cannot leave it half changed (a push or a
+        // retain), so a poisoned lock's list is as good as any.
+        self.unrecorded
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }

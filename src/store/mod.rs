@@ -1,6 +1,16 @@
 //! SQLite through sqlx. The schema lives in `migrations/` and is applied at start. Each
 //! incoming mail is handled in one [`Tx`]: the mail's identity, every state change and every
 //! outgoing mail are written together, and nothing is sent before the commit.
+//!
+//! A connection on which anything failed is closed, never handed out again: a database that
+//! could not be written for a while (a full disk, a read-only remount, an I/O error) leaves
+//! connections opened read-only, or in a transaction SQLite ended by itself, and the next
+//! connection opened once the fault is gone works again. [`Tx`] begins and commits its
+//! transaction itself rather than through sqlx's `Transaction`: sqlx counts the transactions
+//! it opened, and when SQLite rolls one back on its own (as it does when a commit fails with
+//! an I/O error) the count stays one too high, so that sqlx's next "transaction" on that
+//! connection is only a savepoint, whose "commit" commits nothing and leaves the write lock
+//! held.
 
 mod migrate;
 
@@ -14,7 +24,8 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool, Transaction};
+use sqlx::pool::PoolConnection;
+use sqlx::{Connection, QueryBuilder, Row, Sqlite, SqlitePool};
 
 use crate::envelope::{Attachment, Outgoing};
 
@@ -57,6 +68,32 @@ fn db(what: &'static str) -> impl FnOnce(sqlx::Error) -> StoreError {
     move |source| StoreError::Db { what, source }
 }
 
+/// A statement's result on a pooled connection.
+trait OrClose<T> {
+    /// The result, or on a failure the error with what was being done, the connection
+    /// closed instead of going back to the pool. The failure may have been the connection's
+    /// own: one opened while the database file could not be written stays read-only, and
+    /// one whose statement SQLite cut short may be left in a state herald did not ask for.
+    fn or_close(
+        self,
+        conn: &mut PoolConnection<Sqlite>,
+        what: &'static str,
+    ) -> Result<T, StoreError>;
+}
+
+impl<T> OrClose<T> for Result<T, sqlx::Error> {
+    fn or_close(
+        self,
+        conn: &mut PoolConnection<Sqlite>,
+        what: &'static str,
+    ) -> Result<T, StoreError> {
+        self.map_err(|source| {
+            conn.close_on_drop();
+            StoreError::Db { what, source }
+        })
+    }
+}
+
 /// Lower-case hex, for digests.
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -68,9 +105,16 @@ pub struct Store {
     pool: SqlitePool,
 }
 
-/// One transaction: everything a mail or a deadline changes, committed at once.
+/// One transaction: everything a mail or a deadline changes, committed at once. A `Tx`
+/// dropped before it committed (a statement failed, the commit failed, or the daemon stopped
+/// half way) closes its connection, which rolls the transaction back: a connection is only
+/// ever returned to the pool outside a transaction.
 pub struct Tx {
-    tx: Transaction<'static, Sqlite>,
+    /// The connection, in a transaction begun with `BEGIN` (see the module's notes).
+    conn: PoolConnection<Sqlite>,
+    /// Whether the transaction ended (committed or rolled back), so the connection may go
+    /// back to the pool.
+    ended: bool,
     /// The digests of the attachment files this transaction has written to `blobs`, so a
     /// picture queued for every player is written once (the transaction uses no savepoints,
     /// so what is written here stays written until the whole transaction ends).
@@ -106,8 +150,12 @@ impl Store {
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
             // A local file needs no liveness ping before each use; it would cost a round
-            // trip to the connection's thread per transaction.
+            // trip to the connection's thread per transaction. A connection on which a
+            // statement failed is closed instead (see `Store::conn` and `Tx`).
             .test_before_acquire(false)
+            // sqlx's own transactions (the migrator's) must have ended on a connection that
+            // goes back to the pool; one left open is closed, which rolls it back.
+            .after_release(|conn, _| Box::pin(async move { Ok(!conn.is_in_transaction()) }))
             .connect_with(options)
             .await
             .map_err(db("opening the database"))?;
@@ -115,35 +163,61 @@ impl Store {
         Ok(Store { pool })
     }
 
-    /// Starts a transaction.
+    /// Starts a transaction that writes: it takes the database's write lock at once
+    /// (`BEGIN IMMEDIATE`, waiting up to the busy timeout for another writer), so that it
+    /// can never fail half way because another connection wrote first.
     pub async fn begin(&self) -> Result<Tx, StoreError> {
+        self.start("BEGIN IMMEDIATE").await
+    }
+
+    /// Starts a transaction that only reads (a consistent view of the database; it takes
+    /// no lock until it writes). End it with [`Tx::rollback`].
+    pub async fn begin_read(&self) -> Result<Tx, StoreError> {
+        self.start("BEGIN").await
+    }
+
+    async fn start(&self, begin: &'static str) -> Result<Tx, StoreError> {
+        let mut conn = self.conn().await?;
+        sqlx::query(begin)
+            .execute(&mut *conn)
+            .await
+            .or_close(&mut conn, "starting a transaction")?;
         Ok(Tx {
-            tx: self
-                .pool
-                .begin()
-                .await
-                .map_err(db("starting a transaction"))?,
+            conn,
+            ended: false,
             blobs: HashSet::new(),
         })
     }
 
+    /// A connection from the pool, for a few statements or a transaction. What a
+    /// statement on it returns goes through [`OrClose::or_close`], so that a connection on
+    /// which a statement failed is closed rather than used again.
+    async fn conn(&self) -> Result<PoolConnection<Sqlite>, StoreError> {
+        self.pool
+            .acquire()
+            .await
+            .map_err(db("connecting to the database"))
+    }
+
     /// The names of games that need attention at or before `now`.
     pub async fn due_games(&self, now: i64) -> Result<Vec<String>, StoreError> {
+        let mut conn = self.conn().await?;
         let rows =
             sqlx::query("SELECT name FROM games WHERE due IS NOT NULL AND due <= ? ORDER BY due")
                 .bind(now)
-                .fetch_all(&self.pool)
+                .fetch_all(&mut *conn)
                 .await
-                .map_err(db("finding due games"))?;
+                .or_close(&mut conn, "finding due games")?;
         Ok(rows.iter().map(|r| r.get::<String, _>(0)).collect())
     }
 
     /// Every game, for the keeper's listing.
     pub async fn games(&self) -> Result<Vec<GameRow>, StoreError> {
+        let mut conn = self.conn().await?;
         let rows = sqlx::query("SELECT name, status, state FROM games ORDER BY name")
-            .fetch_all(&self.pool)
+            .fetch_all(&mut *conn)
             .await
-            .map_err(db("listing games"))?;
+            .or_close(&mut conn, "listing games")?;
         Ok(rows
             .iter()
             .map(|r| GameRow {
@@ -158,15 +232,16 @@ impl Store {
     /// (read for the whole batch at once; a file carried by several mails is read once and
     /// shared).
     pub async fn unsent(&self, now: i64, limit: i64) -> Result<Vec<(i64, Outgoing)>, StoreError> {
+        let mut conn = self.conn().await?;
         let rows = sqlx::query(
             "SELECT id, recipient, subject, body, in_reply_to FROM outbox \
              WHERE sent IS NULL AND failed IS NULL AND (next_attempt IS NULL OR next_attempt <= ?) ORDER BY id LIMIT ?",
         )
         .bind(now)
         .bind(limit)
-        .fetch_all(&self.pool)
+        .fetch_all(&mut *conn)
         .await
-        .map_err(db("reading the outbox"))?;
+        .or_close(&mut conn, "reading the outbox")?;
         let mut mails: Vec<(i64, Outgoing)> = rows
             .iter()
             .map(|r| {
@@ -183,7 +258,7 @@ impl Store {
             })
             .collect();
         let ids: Vec<i64> = mails.iter().map(|(id, _)| *id).collect();
-        let mut files = self.attachments_of(&ids).await?;
+        let mut files = Store::attachments_of(&mut conn, &ids).await?;
         for (id, mail) in &mut mails {
             if let Some(list) = files.remove(id) {
                 mail.attachments = list;
@@ -194,7 +269,7 @@ impl Store {
 
     /// The attachments of these outbox rows, each row's in order.
     async fn attachments_of(
-        &self,
+        conn: &mut PoolConnection<Sqlite>,
         ids: &[i64],
     ) -> Result<HashMap<i64, Vec<Attachment>>, StoreError> {
         let mut links = Vec::new();
@@ -209,9 +284,9 @@ impl Store {
             q.push(") ORDER BY outbox_id, position");
             let rows = q
                 .build()
-                .fetch_all(&self.pool)
+                .fetch_all(&mut **conn)
                 .await
-                .map_err(db("reading attachments"))?;
+                .or_close(conn, "reading attachments")?;
             links.extend(rows.iter().map(|r| {
                 (
                     r.get::<i64, _>(0),
@@ -235,9 +310,9 @@ impl Store {
             q.push(")");
             let rows = q
                 .build()
-                .fetch_all(&self.pool)
+                .fetch_all(&mut **conn)
                 .await
-                .map_err(db("reading attachment files"))?;
+                .or_close(conn, "reading attachment files")?;
             blobs.extend(
                 rows.iter()
                     .map(|r| (r.get::<String, _>(0), Arc::from(r.get::<&[u8], _>(1)))),
@@ -267,79 +342,87 @@ impl Store {
 
     /// Records a delivery attempt before it is made; the next try waits until `next`.
     pub async fn record_attempt(&self, id: i64, next: i64) -> Result<i64, StoreError> {
+        let mut conn = self.conn().await?;
         sqlx::query_scalar("UPDATE outbox SET attempts = attempts + 1, next_attempt = ? WHERE id = ? RETURNING attempts")
             .bind(next)
             .bind(id)
-            .fetch_one(&self.pool)
+            .fetch_one(&mut *conn)
             .await
-            .map_err(db("recording a delivery attempt"))
+            .or_close(&mut conn, "recording a delivery attempt")
     }
 
     /// How many attempts a queued mail has had.
     pub async fn attempts(&self, id: i64) -> Result<i64, StoreError> {
+        let mut conn = self.conn().await?;
         sqlx::query_scalar("SELECT attempts FROM outbox WHERE id = ?")
             .bind(id)
-            .fetch_one(&self.pool)
+            .fetch_one(&mut *conn)
             .await
-            .map_err(db("reading delivery attempts"))
+            .or_close(&mut conn, "reading delivery attempts")
     }
 
     /// Marks a queued mail refused for good, with the server's answer.
     pub async fn mark_failed(&self, id: i64, reason: &str) -> Result<(), StoreError> {
+        let mut conn = self.conn().await?;
         sqlx::query("UPDATE outbox SET failed = ? WHERE id = ?")
             .bind(reason)
             .bind(id)
-            .execute(&self.pool)
+            .execute(&mut *conn)
             .await
-            .map_err(db("marking a mail failed"))?;
+            .or_close(&mut conn, "marking a mail failed")?;
         Ok(())
     }
 
     /// Marks an outbox mail sent.
     pub async fn mark_sent(&self, id: i64, now: i64) -> Result<(), StoreError> {
+        let mut conn = self.conn().await?;
         sqlx::query("UPDATE outbox SET sent = ? WHERE id = ?")
             .bind(now)
             .bind(id)
-            .execute(&self.pool)
+            .execute(&mut *conn)
             .await
-            .map_err(db("marking a mail sent"))?;
+            .or_close(&mut conn, "marking a mail sent")?;
         Ok(())
     }
 
     /// A value from the meta table.
     pub async fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
+        let mut conn = self.conn().await?;
         sqlx::query_scalar("SELECT value FROM meta WHERE key = ?")
             .bind(key)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&mut *conn)
             .await
-            .map_err(db("reading meta"))
+            .or_close(&mut conn, "reading meta")
     }
 
     /// Sets a value in the meta table.
     pub async fn set_meta(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        let mut conn = self.conn().await?;
         sqlx::query("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
             .bind(key)
             .bind(value)
-            .execute(&self.pool)
+            .execute(&mut *conn)
             .await
-            .map_err(db("writing meta"))?;
+            .or_close(&mut conn, "writing meta")?;
         Ok(())
     }
 
     /// The addresses whose mail bounced.
     pub async fn bounced(&self) -> Result<Vec<String>, StoreError> {
+        let mut conn = self.conn().await?;
         sqlx::query_scalar("SELECT DISTINCT address FROM bounces ORDER BY address")
-            .fetch_all(&self.pool)
+            .fetch_all(&mut *conn)
             .await
-            .map_err(db("reading bounces"))
+            .or_close(&mut conn, "reading bounces")
     }
 
     /// How many mails were ever queued (for tests and the keeper).
     pub async fn outbox_count(&self) -> Result<i64, StoreError> {
+        let mut conn = self.conn().await?;
         sqlx::query_scalar("SELECT COUNT(*) FROM outbox")
-            .fetch_one(&self.pool)
+            .fetch_one(&mut *conn)
             .await
-            .map_err(db("counting the outbox"))
+            .or_close(&mut conn, "counting the outbox")
     }
 }
 
@@ -347,7 +430,7 @@ impl Tx {
     /// Every game.
     pub async fn all_games<T: DeserializeOwned>(&mut self) -> Result<Vec<T>, StoreError> {
         let rows = sqlx::query("SELECT name, state FROM games ORDER BY name")
-            .fetch_all(&mut *self.tx)
+            .fetch_all(&mut *self.conn)
             .await
             .map_err(db("loading games"))?;
         rows.iter()
@@ -382,7 +465,7 @@ impl Tx {
         .bind(status)
         .bind(due)
         .bind(now)
-        .execute(&mut *self.tx)
+        .execute(&mut *self.conn)
         .await
         .map_err(db("saving a game"))?;
         Ok(())
@@ -406,7 +489,7 @@ impl Tx {
             .bind(game)
             .bind(actor)
             .bind(action)
-            .execute(&mut *self.tx)
+            .execute(&mut *self.conn)
             .await
             .map_err(db("logging an action"))?;
         Ok(())
@@ -430,7 +513,7 @@ impl Tx {
             q.push(")");
             let rows = q
                 .build()
-                .fetch_all(&mut *self.tx)
+                .fetch_all(&mut *self.conn)
                 .await
                 .map_err(db("checking Message-IDs"))?;
             seen.extend(rows.iter().map(|r| {
@@ -459,7 +542,7 @@ impl Tx {
             q.push(")");
             let rows = q
                 .build()
-                .fetch_all(&mut *self.tx)
+                .fetch_all(&mut *self.conn)
                 .await
                 .map_err(db("loading games"))?;
             for r in &rows {
@@ -501,7 +584,7 @@ impl Tx {
             });
             q.push(" ON CONFLICT(name) DO UPDATE SET state = excluded.state, status = excluded.status, due = excluded.due, updated = excluded.updated");
             q.build()
-                .execute(&mut *self.tx)
+                .execute(&mut *self.conn)
                 .await
                 .map_err(db("saving games"))?;
         }
@@ -528,7 +611,7 @@ impl Tx {
             });
             if chunk.iter().all(|m| m.attachments.is_empty()) {
                 q.build()
-                    .execute(&mut *self.tx)
+                    .execute(&mut *self.conn)
                     .await
                     .map_err(db("queueing mails"))?;
                 continue;
@@ -536,7 +619,7 @@ impl Tx {
             q.push(" RETURNING id");
             let mut ids: Vec<i64> = q
                 .build_query_scalar()
-                .fetch_all(&mut *self.tx)
+                .fetch_all(&mut *self.conn)
                 .await
                 .map_err(db("queueing mails"))?;
             // One statement numbers its rows in the order of its VALUES (AUTOINCREMENT);
@@ -564,7 +647,7 @@ impl Tx {
                 });
                 q.push(" ON CONFLICT (hash) DO NOTHING");
                 q.build()
-                    .execute(&mut *self.tx)
+                    .execute(&mut *self.conn)
                     .await
                     .map_err(db("storing attachment files"))?;
             }
@@ -580,7 +663,7 @@ impl Tx {
                         .push_bind(hash);
                 });
                 q.build()
-                    .execute(&mut *self.tx)
+                    .execute(&mut *self.conn)
                     .await
                     .map_err(db("queueing attachments"))?;
             }
@@ -606,7 +689,7 @@ impl Tx {
                     .push_bind(outcome);
             });
             q.build()
-                .execute(&mut *self.tx)
+                .execute(&mut *self.conn)
                 .await
                 .map_err(db("recording mails"))?;
         }
@@ -629,7 +712,7 @@ impl Tx {
                     .push_bind(action);
             });
             q.build()
-                .execute(&mut *self.tx)
+                .execute(&mut *self.conn)
                 .await
                 .map_err(db("logging actions"))?;
         }
@@ -655,7 +738,7 @@ impl Tx {
             q.push(") GROUP BY address");
             let rows = q
                 .build()
-                .fetch_all(&mut *self.tx)
+                .fetch_all(&mut *self.conn)
                 .await
                 .map_err(db("counting replies"))?;
             out.extend(
@@ -678,7 +761,7 @@ impl Tx {
                 b.push_bind(a).push_bind(now);
             });
             q.build()
-                .execute(&mut *self.tx)
+                .execute(&mut *self.conn)
                 .await
                 .map_err(db("recording replies"))?;
         }
@@ -696,7 +779,7 @@ impl Tx {
             .bind(address)
             .bind(now)
             .bind(reason)
-            .execute(&mut *self.tx)
+            .execute(&mut *self.conn)
             .await
             .map_err(db("recording a bounce"))?;
         Ok(())
@@ -713,15 +796,40 @@ impl Tx {
             .bind(now)
             .bind(reason)
             .bind(raw)
-            .execute(&mut *self.tx)
+            .execute(&mut *self.conn)
             .await
             .map_err(db("quarantining a mail"))?;
         Ok(())
     }
 
-    /// Commits everything.
-    pub async fn commit(self) -> Result<(), StoreError> {
-        self.tx.commit().await.map_err(db("committing"))
+    /// Commits everything. When this returns `Ok` the transaction is in the database; when
+    /// it fails, nothing of it is (the connection is closed, which rolls back what SQLite did
+    /// not already).
+    pub async fn commit(mut self) -> Result<(), StoreError> {
+        sqlx::query("COMMIT")
+            .execute(&mut *self.conn)
+            .await
+            .map_err(db("committing"))?;
+        self.ended = true;
+        Ok(())
+    }
+
+    /// Ends the transaction without changing anything.
+    pub async fn rollback(mut self) -> Result<(), StoreError> {
+        sqlx::query("ROLLBACK")
+            .execute(&mut *self.conn)
+            .await
+            .map_err(db("ending a transaction"))?;
+        self.ended = true;
+        Ok(())
+    }
+}
+
+impl Drop for Tx {
+    fn drop(&mut self) {
+        if !self.ended {
+            self.conn.close_on_drop();
+        }
     }
 }
 

@@ -240,3 +240,98 @@ async fn a_changed_migration_is_refused() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// These files made immutable (`chattr +i`, as root) while alive, writable again when
+/// dropped, also when the test fails on the way.
+struct Immutable(Vec<std::path::PathBuf>);
+
+impl Immutable {
+    fn new(files: &[std::path::PathBuf]) -> Immutable {
+        for file in files {
+            let out = std::process::Command::new("chattr")
+                .arg("+i")
+                .arg(file)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "chattr +i {}: {} (this test needs root and a file system with the immutable \
+                 attribute)",
+                file.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        Immutable(files.to_vec())
+    }
+}
+
+impl Drop for Immutable {
+    fn drop(&mut self) {
+        for file in &self.0 {
+            let _ = std::process::Command::new("chattr")
+                .arg("-i")
+                .arg(file)
+                .status();
+        }
+    }
+}
+
+/// Commits that failed because the database could not be written (its file and log made
+/// immutable, as a full disk or an I/O error would) leave no connection in a transaction:
+/// once the database is writable again, every commit that succeeds is in the database, as
+/// another connection reads it, and takes no lock it keeps. (sqlx's own transactions lost
+/// count after the second failed commit on a connection: from then on a "commit" was the
+/// release of a savepoint inside a transaction left open, reported as success and never
+/// written, holding the write lock.)
+#[tokio::test]
+async fn commits_after_the_database_was_unwritable_for_a_while_are_in_the_database() {
+    let (store, dir) = fresh("unwritable").await;
+    let path = dir.join("h.db");
+    store.set_meta("before", "1").await.unwrap();
+    {
+        let _fault = Immutable::new(&[path.clone(), dir.join("h.db-wal")]);
+        // Any step may fail: a connection opened now is read-only.
+        for i in 0..4 {
+            let tried = async {
+                let mut tx = store.begin().await?;
+                tx.log(None, "test", &format!("lost {i}"), 1).await?;
+                tx.commit().await
+            };
+            assert!(tried.await.is_err(), "a commit to an immutable file");
+            assert!(store.set_meta("during", "1").await.is_err());
+        }
+    }
+    for i in 0..3 {
+        let mut tx = store.begin().await.unwrap();
+        tx.log(None, "test", &format!("kept {i}"), 2).await.unwrap();
+        tx.commit().await.unwrap();
+    }
+    store.set_meta("after", "1").await.unwrap();
+    let options = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))
+        .unwrap()
+        .busy_timeout(std::time::Duration::from_secs(10));
+    let mut other = sqlx::SqliteConnection::connect_with(&options)
+        .await
+        .unwrap();
+    let actions: Vec<String> = sqlx::query_scalar("SELECT action FROM actions ORDER BY id")
+        .fetch_all(&mut other)
+        .await
+        .unwrap();
+    assert_eq!(actions, ["kept 0", "kept 1", "kept 2"]);
+    let keys: Vec<String> = sqlx::query_scalar("SELECT key FROM meta ORDER BY key")
+        .fetch_all(&mut other)
+        .await
+        .unwrap();
+    assert!(
+        keys.contains(&"after".to_string()) && !keys.contains(&"during".to_string()),
+        "{keys:?}"
+    );
+    // No connection of the store holds the write lock.
+    sqlx::query("INSERT INTO meta (key, value) VALUES ('other', '1')")
+        .execute(&mut other)
+        .await
+        .unwrap();
+    other.close().await.unwrap();
+    store.pool.close().await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
