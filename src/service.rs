@@ -694,16 +694,41 @@ impl Service {
             }
         }
         let due = self.store.due_games(ts).await?;
-        // Due games are swept in batches of 200, each batch one transaction.
+        // Due games are swept in batches of 200. Each batch is read in a transaction that
+        // only reads, judged (adjudicated, its pictures drawn) outside any transaction, on
+        // every core, then written in one transaction that checks each game is as it was
+        // read: one changed meanwhile (by another herald process) is left for the next sweep.
         for names in due.chunks(200) {
+            let mut read = self.store.begin_read().await?;
+            let states = read.game_states(names).await?;
+            read.rollback().await?;
+            let mut games: Vec<(judge::Game, String)> = Vec::with_capacity(states.len());
+            for (name, state) in states {
+                match serde_json::from_str::<judge::Game>(&state) {
+                    Ok(g) => games.push((g, state)),
+                    Err(error) => {
+                        tracing::error!(game = %name, %error, "a game's record cannot be read; it is left as it is");
+                    }
+                }
+            }
+            games.sort_by(|a, b| a.0.name.cmp(&b.0.name));
+            let Some(effects) = self.tick_all(&mut games, now) else {
+                tracing::error!(
+                    "processing a batch of due games failed; it is left for the next sweep"
+                );
+                continue;
+            };
             let mut tx = self.store.begin().await?;
-            let mut games = tx.games_named::<judge::Game>(names).await?;
+            let current = tx.game_states(names).await?;
             let mut mails = Vec::new();
             let mut actions = Vec::new();
-            for g in &mut games {
-                let span = tracing::info_span!("game", game = %g.name);
-                let _enter = span.enter();
-                let effects = self.tick_one(g, now);
+            let mut changed = Vec::new();
+            for ((g, state), effects) in games.iter().zip(effects) {
+                if current.get(&g.name) != Some(state) {
+                    warn!(game = %g.name, "the game changed while it was processed; it is left for the next sweep");
+                    continue;
+                }
+                changed.push(g);
                 mails.extend(effects.mails);
                 actions.extend(
                     effects
@@ -712,7 +737,7 @@ impl Service {
                         .map(|a| (a.game, a.actor, a.what)),
                 );
             }
-            let saves = self.rows(games.iter());
+            let saves = self.rows(changed.into_iter());
             tx.save_games(&saves, ts).await?;
             tx.queue_many(&mails, ts).await?;
             tx.log_many(&actions, ts).await?;
@@ -724,6 +749,42 @@ impl Service {
             self.store.set_meta("last_tick", &ts.to_string()).await?;
         }
         Ok(due.len())
+    }
+
+    /// Does what is due for each game, the games shared among the machine's cores (at most
+    /// four): adjudicating and drawing are pure work on one game at a time.
+    fn tick_all(
+        &self,
+        games: &mut [(judge::Game, String)],
+        now: DateTime<Utc>,
+    ) -> Option<Vec<judge::Effects>> {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+        let per = games.len().div_ceil(cores).max(1);
+        let tick = |part: &mut [(judge::Game, String)]| -> Vec<judge::Effects> {
+            part.iter_mut()
+                .map(|(g, _)| {
+                    let span = tracing::info_span!("game", game = %g.name);
+                    let _enter = span.enter();
+                    self.tick_one(g, now)
+                })
+                .collect()
+        };
+        if cores == 1 || games.len() < 2 {
+            return Some(tick(games));
+        }
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = games
+                .chunks_mut(per)
+                .map(|part| scope.spawn(move || tick(part)))
+                .collect();
+            // tick_one catches a game's panic itself; should a thread fail all the same,
+            // nothing of the batch is written.
+            let mut all = Vec::new();
+            for h in handles {
+                all.extend(h.join().ok()?);
+            }
+            Some(all)
+        })
     }
 
     /// Does what is due for one game. A panic in herald while doing it never reaches the

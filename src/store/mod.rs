@@ -557,6 +557,35 @@ impl Tx {
         Ok(out)
     }
 
+    /// The stored state of each of these games that exists, as written (JSON), by name: to
+    /// judge games outside a transaction and check, in the one that writes them, that no
+    /// one changed them meanwhile.
+    pub async fn game_states(
+        &mut self,
+        names: &[String],
+    ) -> Result<HashMap<String, String>, StoreError> {
+        let mut out = HashMap::new();
+        for chunk in names.chunks(500) {
+            let mut q =
+                QueryBuilder::<Sqlite>::new("SELECT name, state FROM games WHERE name IN (");
+            let mut list = q.separated(", ");
+            for n in chunk {
+                list.push_bind(n);
+            }
+            q.push(")");
+            let rows = q
+                .build()
+                .fetch_all(&mut *self.conn)
+                .await
+                .map_err(db("loading games"))?;
+            out.extend(
+                rows.iter()
+                    .map(|r| (r.get::<String, _>(0), r.get::<String, _>(1))),
+            );
+        }
+        Ok(out)
+    }
+
     /// Writes several games at once: (name, status, state, due).
     pub async fn save_games<T: Serialize>(
         &mut self,
