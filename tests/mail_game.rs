@@ -258,7 +258,7 @@ async fn a_standard_game_by_mail_through_1902() {
         "{}",
         preview.body
     );
-    assert!(preview.body.contains("(*dislodged*)"));
+    assert!(preview.body.contains("(*dislodged*: by "));
     assert_eq!(sent.len(), 2);
 
     // Reminder a day before the deadline (to Italy only), late notice at it.

@@ -29,6 +29,7 @@ pub mod orders;
 pub mod password;
 pub mod pictures;
 pub mod process;
+pub mod reasons;
 pub mod render;
 mod reply;
 pub mod results;

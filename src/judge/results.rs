@@ -10,7 +10,7 @@ use crate::game::flood::{Claim, MapEvent};
 use crate::game::ids::{PowerId, UnitKind};
 use crate::game::map::Map;
 use crate::game::position::{Position, Unit};
-use crate::game::resolve::{retreat_options, Adjustment, Outcome, RetreatOutcome};
+use crate::game::resolve::{retreat_options, Adjustment, RetreatOutcome};
 use crate::game::screen::Command;
 use crate::game::turn::{self, Report};
 use crate::picture::marks::{self, Mark};
@@ -74,30 +74,14 @@ pub(super) fn adjudicate(judge: &Judge, game: &Game, pos: &Position) -> Played {
                     unit_text(map, o.unit)
                 );
                 line.push_str(&command_text(map, pos, o.command, o.unit.power));
-                let mut notes = Vec::new();
-                match result.outcomes[i] {
-                    Outcome::Bounced => notes.push("bounce"),
-                    Outcome::NoConvoy => notes.push("no convoy"),
-                    Outcome::NoPortage => notes.push("portage disrupted"),
-                    Outcome::Cut => notes.push("cut"),
-                    Outcome::SupportVoid => notes.push("void"),
-                    Outcome::Disrupted => notes.push("disrupted"),
-                    Outcome::NotEmbarked => notes.push("could not board"),
-                    Outcome::StayedAboard => notes.push("stays aboard"),
-                    Outcome::NoShip => notes.push("no army-fleet there"),
-                    Outcome::Aboard => notes.push("bounce, stays aboard"),
-                    Outcome::NotConverted => notes.push("not converted"),
-                    _ => {}
-                }
-                if result.dislodged_by[i].is_some() {
-                    notes.push("dislodged");
-                }
+                let mut notes = super::reasons::notes(map, orders, result, &t.position, i);
                 if destroyed.contains(&o.unit) {
-                    notes.push("destroyed");
+                    notes.push("(*destroyed*)".to_string());
                 }
                 line.push('.');
                 for n in notes {
-                    line.push_str(&format!("  (*{n}*)"));
+                    line.push_str("  ");
+                    line.push_str(&n);
                 }
                 lines.push(line);
             }

@@ -199,6 +199,9 @@ pub fn settle(map: &Map, rules: &Rules, plan: Plan, mut result: MovementResult) 
     let dislodged_by: Vec<Option<ProvinceId>> = (0..n)
         .map(|i| stands_for[i].and_then(|r| result.dislodged_by[r]))
         .collect();
+    let dislodged_clash: Vec<_> = (0..n)
+        .map(|i| stands_for[i].and_then(|r| result.dislodged_clash[r]))
+        .collect();
     let next = &mut result.position;
     let moved = |i: usize| stands_for[i].is_some_and(|r| result.outcomes[r] == Outcome::Moved);
     // Where a given unit order's unit ended: (province, dislodged?).
@@ -333,7 +336,7 @@ pub fn settle(map: &Map, rules: &Rules, plan: Plan, mut result: MovementResult) 
             let Command::Move { to, .. } = o.command else {
                 continue;
             };
-            if o.unit.kind != UnitKind::Army || outcomes[i] != Outcome::Bounced {
+            if o.unit.kind != UnitKind::Army || !matches!(outcomes[i], Outcome::Bounced(_)) {
                 continue;
             }
             let dest = map.province_of(to);
@@ -360,6 +363,7 @@ pub fn settle(map: &Map, rules: &Rules, plan: Plan, mut result: MovementResult) 
     MovementResult {
         outcomes,
         dislodged_by,
+        dislodged_clash,
         position: result.position,
     }
 }

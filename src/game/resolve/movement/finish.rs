@@ -8,6 +8,7 @@ impl Resolver<'_> {
         let n = self.orders.len();
         let mut outcomes = Vec::with_capacity(n);
         let mut dislodged_by = vec![None; n];
+        let mut dislodged_clash = vec![None; n];
         let mut next = Position {
             phase: pos.phase,
             units: vec![None; pos.units.len()],
@@ -24,17 +25,21 @@ impl Resolver<'_> {
                 Command::Hold => Outcome::Held,
                 Command::Move { .. } if moved => Outcome::Moved,
                 Command::Move { .. } if self.is_portaged(i) && !self.path_ok(i) => {
-                    Outcome::NoPortage
+                    Outcome::NoPortage(self.broken_carrier(i))
                 }
-                Command::Move { .. } if self.convoyed[i] && !self.path_ok(i) => Outcome::NoConvoy,
-                Command::Move { .. } => Outcome::Bounced,
+                Command::Move { .. } if self.convoyed[i] && !self.path_ok(i) => {
+                    Outcome::NoConvoy(self.broken_carrier(i))
+                }
+                Command::Move { .. } => Outcome::Bounced(self.clash(i)),
                 Command::SupportHold { .. } | Command::SupportMove { .. } if !self.matched[i] => {
                     Outcome::SupportVoid
                 }
                 Command::SupportHold { .. } | Command::SupportMove { .. } if self.resolve(i) => {
                     Outcome::Supported
                 }
-                Command::SupportHold { .. } | Command::SupportMove { .. } => Outcome::Cut,
+                Command::SupportHold { .. } | Command::SupportMove { .. } => {
+                    Outcome::Cut(self.support_cutter(i).flatten().map(|m| self.orders[m].at))
+                }
                 Command::Convoy { .. } if self.matched[i] && self.resolve(i) => Outcome::Convoyed,
                 Command::Convoy { .. } if self.matched[i] => Outcome::Disrupted,
                 Command::Convoy { .. } => Outcome::Held,
@@ -75,6 +80,7 @@ impl Resolver<'_> {
                         Some(self.orders[m].at)
                     };
                     dislodged_by[i] = Some(self.orders[m].at);
+                    dislodged_clash[i] = Some(self.beaten(m));
                     next.dislodged[o.at.index()] = Some(Dislodged {
                         unit: o.unit,
                         attacker_from: from,
@@ -99,6 +105,7 @@ impl Resolver<'_> {
         MovementResult {
             outcomes,
             dislodged_by,
+            dislodged_clash,
             position: next,
         }
     }

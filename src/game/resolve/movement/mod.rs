@@ -38,21 +38,23 @@ pub enum Outcome {
     Held,
     /// The move succeeded.
     Moved,
-    /// The move failed against a stronger or equal force.
-    Bounced,
-    /// A convoyed move found no convoy route.
-    NoConvoy,
-    /// A portaged move was not carried: an army on its route did not portage it, or was
-    /// dislodged.
-    NoPortage,
+    /// The move failed against a stronger or equal force: which, and the strengths.
+    Bounced(Clash),
+    /// A convoyed move found no convoy route: the convoying fleet whose dislodgement broke
+    /// it, or `None` when no fleet's order carried it.
+    NoConvoy(Option<ProvinceId>),
+    /// A portaged move was not carried: an army on its route did not portage it (`None`),
+    /// or this one was dislodged.
+    NoPortage(Option<ProvinceId>),
     /// The portage order stood (its army was not dislodged).
     Portaged,
     /// The support was given.
     Supported,
     /// The support did not match what the supported unit did.
     SupportVoid,
-    /// The support was cut.
-    Cut,
+    /// The support was cut: by the unit moving from this province (`None`: by a convoyed
+    /// army whose route held until it was cut, or a move that cuts without being named).
+    Cut(Option<ProvinceId>),
     /// The convoy order stood (its fleet was not dislodged).
     Convoyed,
     /// The convoy was disrupted: the fleet was dislodged, or the paradox rule stopped it.
@@ -76,6 +78,19 @@ pub enum Outcome {
     NotConverted,
 }
 
+/// What stopped a move, or dislodged a unit, and the strengths compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clash {
+    /// The unit that decided it: the defender or the strongest rival (for a bounce), the
+    /// attacker (for a dislodgement); `None` when no unit did (an attack on one's own unit,
+    /// or a move whose carrier failed).
+    pub by: Option<ProvinceId>,
+    /// The strength of the move (the bounced one, or the dislodging one).
+    pub attack: u32,
+    /// The strength it met.
+    pub against: u32,
+}
+
 /// The result of a movement phase.
 #[derive(Clone, Debug)]
 pub struct MovementResult {
@@ -83,6 +98,9 @@ pub struct MovementResult {
     pub outcomes: Vec<Outcome>,
     /// For each ordered unit that was dislodged, the province its attacker came from.
     pub dislodged_by: Vec<Option<ProvinceId>>,
+    /// For each ordered unit that was dislodged, the attack that did it and the strength
+    /// it beat.
+    pub dislodged_clash: Vec<Option<Clash>>,
     /// The board after the phase: units moved, dislodged units set apart, standoffs marked.
     pub position: Position,
 }
@@ -478,9 +496,90 @@ impl<'a> Resolver<'a> {
         true
     }
 
+    /// Why move `m` (resolved, failed, its route sound) did not go: the strength test of
+    /// [`Resolver::prevails`] read back.
+    fn clash(&mut self, m: usize) -> Clash {
+        let attack = self.attack_strength(m);
+        let dest = self.dest[m] as usize;
+        let holder = self.at[dest];
+        let o = self.h2h[m];
+        let defence = if o != NONE {
+            1 + self.support_count(o as usize, None)
+        } else {
+            self.hold_strength(dest)
+        };
+        let holder_at = (holder != NONE).then(|| self.orders[holder as usize].at);
+        if attack == 0 || attack <= defence {
+            return Clash {
+                by: holder_at,
+                attack,
+                against: defence,
+            };
+        }
+        let count = self.attackers.get(dest).len();
+        for k in 0..count {
+            let other = self.attackers.get(dest)[k] as usize;
+            if other != m {
+                let prevent = self.prevent_strength(other);
+                if attack <= prevent {
+                    return Clash {
+                        by: Some(self.orders[other].at),
+                        attack,
+                        against: prevent,
+                    };
+                }
+            }
+        }
+        // It would have won on strength: what held it was its carrier or its landing.
+        Clash {
+            by: None,
+            attack,
+            against: defence,
+        }
+    }
+
+    /// The defence a successful move `m` beat, for a dislodgement's account.
+    fn beaten(&mut self, m: usize) -> Clash {
+        let dest = self.dest[m] as usize;
+        let o = self.h2h[m];
+        let against = if o != NONE {
+            1 + self.support_count(o as usize, None)
+        } else {
+            self.hold_strength(dest)
+        };
+        Clash {
+            by: Some(self.orders[m].at),
+            attack: self.attack_strength(m),
+            against,
+        }
+    }
+
+    /// The convoying fleet (or portaging army) dislodged on move `m`'s route, if one was.
+    fn broken_carrier(&mut self, m: usize) -> Option<ProvinceId> {
+        let (from, to) = (self.orders[m].at, ProvinceId(self.dest[m]));
+        for c in 0..self.orders.len() {
+            let carries = match self.orders[c].command {
+                Command::Convoy { from: f, to: t } | Command::Portage { from: f, to: t, .. } => {
+                    f == from && t == to
+                }
+                _ => false,
+            };
+            if carries && self.matched[c] && !self.not_dislodged(c) {
+                return Some(self.orders[c].at);
+            }
+        }
+        None
+    }
+
     fn support_given(&mut self, s: usize) -> bool {
+        self.support_cutter(s).is_none()
+    }
+
+    /// What stops support `s`: `None` when it is given, else `Some` of the move that cut it
+    /// (`Some(None)`: the support matched nothing).
+    fn support_cutter(&mut self, s: usize) -> Option<Option<usize>> {
         if !self.matched[s] {
-            return false;
+            return Some(None);
         }
         let here = self.orders[s].at;
         let (aimed_at, action_in) = match self.orders[s].command {
@@ -506,7 +605,7 @@ impl<'a> Resolver<'a> {
             let from = self.orders[m].at;
             if Some(from) == aimed_at || self.portage_spares(m, aimed_at) {
                 if self.resolve(m) {
-                    return false;
+                    return Some(Some(m));
                 }
                 continue;
             }
@@ -514,10 +613,10 @@ impl<'a> Resolver<'a> {
                 continue;
             }
             if self.path_ok(m) {
-                return false;
+                return Some(Some(m));
             }
         }
-        true
+        None
     }
 
     /// Whether move `m` is carried over land (the tables are empty when nothing is).

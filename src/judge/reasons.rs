@@ -1,0 +1,145 @@
+//! Why each order of a movement phase did what it did, in words after njudge's mark
+//! (issue 17): `(*bounce*: against A Mun - Bur, 1 to 1)`, `(*cut*: by A Boh)`,
+//! `(*dislodged*: by F Eng - Nth, 2 to 1; retreat to Edi, Nwg or Hel)`, read from the
+//! resolver's typed outcomes, never guessed from the text.
+
+use crate::game::ids::{ProvinceId, UnitKind};
+use crate::game::map::Map;
+use crate::game::position::Position;
+use crate::game::resolve::{retreat_options, Clash, MovementResult, Outcome};
+use crate::game::screen::{Command, Ordered};
+
+/// A unit's order in short: `A Mun - Bur`, or `F Nth` for one that stays; `me` is the
+/// order being explained, never the one named (fleets share a free ocean).
+fn short(map: &Map, orders: &[Ordered], at: ProvinceId, me: usize) -> String {
+    let found = orders
+        .iter()
+        .enumerate()
+        .find(|(k, o)| o.at == at && *k != me)
+        .or_else(|| orders.iter().enumerate().find(|(_, o)| o.at == at));
+    let Some((_, o)) = found else {
+        return map.abbr(at).to_string();
+    };
+    let kind = match o.unit.kind {
+        UnitKind::Army => "A",
+        UnitKind::Fleet => "F",
+        UnitKind::ArmyFleet => "A-F",
+    };
+    match o.command {
+        Command::Move { to, .. } => format!("{kind} {} - {}", map.abbr(at), map.region_abbr(to)),
+        _ => format!("{kind} {}", map.abbr(at)),
+    }
+}
+
+/// "A, B or C".
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// The strengths of a clash: `1 to 1`.
+fn strengths(c: &Clash) -> String {
+    format!("{} to {}", c.attack, c.against)
+}
+
+/// The marks with reasons for order `i`: each `(*mark*: reason)` or `(*mark*)`.
+pub fn notes(
+    map: &Map,
+    orders: &[Ordered],
+    result: &MovementResult,
+    next: &Position,
+    i: usize,
+) -> Vec<String> {
+    let mut notes = Vec::new();
+    let o = &orders[i];
+    let note = |mark: &str, why: String| {
+        if why.is_empty() {
+            format!("(*{mark}*)")
+        } else {
+            format!("(*{mark}*: {why})")
+        }
+    };
+    match result.outcomes[i] {
+        Outcome::Bounced(c) => {
+            let why = match c.by {
+                Some(by)
+                    if orders
+                        .iter()
+                        .any(|x| x.at == by && x.unit.power == o.unit.power)
+                        && c.attack == 0 =>
+                {
+                    format!(
+                        "{} is its own power's unit, which it may not dislodge",
+                        short(map, orders, by, i)
+                    )
+                }
+                Some(by) => format!("against {}, {}", short(map, orders, by, i), strengths(&c)),
+                None => format!("its attack of {} was held back", c.attack),
+            };
+            notes.push(note("bounce", why));
+        }
+        Outcome::NoConvoy(fleet) => notes.push(note(
+            "no convoy",
+            match fleet {
+                Some(f) => format!("{} dislodged", short(map, orders, f, i)),
+                None => "no fleet convoyed it all the way".into(),
+            },
+        )),
+        Outcome::NoPortage(army) => notes.push(note(
+            "portage disrupted",
+            match army {
+                Some(a) => format!("{} dislodged", short(map, orders, a, i)),
+                None => "no army portaged it all the way".into(),
+            },
+        )),
+        Outcome::Cut(by) => notes.push(note(
+            "cut",
+            by.map_or_else(String::new, |b| {
+                format!("attacked by {}", short(map, orders, b, i))
+            }),
+        )),
+        Outcome::SupportVoid => notes.push(note(
+            "void",
+            "the supported unit did not do what the support names".into(),
+        )),
+        Outcome::Disrupted => notes.push(note("disrupted", "its unit was dislodged".into())),
+        Outcome::NotEmbarked => notes.push(note("could not board", String::new())),
+        Outcome::StayedAboard => notes.push(note("stays aboard", String::new())),
+        Outcome::NoShip => notes.push(note("no army-fleet there", String::new())),
+        Outcome::Aboard => notes.push(note("bounce, stays aboard", String::new())),
+        Outcome::NotConverted => notes.push(note("not converted", "it was dislodged".into())),
+        _ => {}
+    }
+    if let Some(c) = result.dislodged_clash.get(i).copied().flatten() {
+        let by = c.by.map_or_else(String::new, |b| {
+            format!("by {}, {}", short(map, orders, b, i), strengths(&c))
+        });
+        let options: Vec<String> = retreat_options(map, next, o.at)
+            .into_iter()
+            .map(|r| map.region_abbr(r).to_string())
+            .collect();
+        let retreat = if next
+            .dislodged
+            .get(o.at.index())
+            .copied()
+            .flatten()
+            .is_none()
+        {
+            String::new()
+        } else if options.is_empty() {
+            "no retreat".to_string()
+        } else {
+            format!("retreat to {}", or_list(&options))
+        };
+        let why = [by, retreat]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join("; ");
+        notes.push(note("dislodged", why));
+    }
+    notes
+}
