@@ -148,6 +148,8 @@ pub enum Command {
     PressPolicy(PressPolicy),
     /// `SET PARTIAL` / `SET NOPARTIAL`
     Partial(bool),
+    /// SET WARNINGS ON|OFF: order replies list what looks like a mistake.
+    Warnings(bool),
     /// `SET ZONE tz`
     Zone(String),
     /// `BECOME letter`
@@ -202,6 +204,8 @@ pub fn parse_command(line: &str) -> Command {
         "SETNODRAW" => return Command::Draw(false),
         "SETNMR" | "SETCD" => return Command::Nmr(true),
         "SETNONMR" | "SETNOCD" => return Command::Nmr(false),
+        "SETWARNINGS" | "SETWARNINGSON" => return Command::Warnings(true),
+        "SETNOWARNINGS" | "SETWARNINGSOFF" => return Command::Warnings(false),
         "SETPARTIAL" => return Command::Partial(true),
         "SETNOPARTIAL" => return Command::Partial(false),
         "SETNOABSENCE" | "SETNOHOLIDAY" | "SETNOVACATION" => return Command::NoAbsence,

@@ -123,6 +123,15 @@ pub struct Settings {
     pub zone: String,
     /// Timing per phase kind: movement, retreat, adjustment.
     pub timing: [Timing; 3],
+    /// Order replies list what looks like a mistake in the player's own orders (SET
+    /// WARNINGS ON|OFF; on unless the Master turned it off).
+    #[serde(default = "on")]
+    pub warnings: bool,
+}
+
+/// The default of a setting that is on unless turned off.
+fn on() -> bool {
+    true
 }
 
 /// One played phase, kept for HISTORY, SUMMARY and ROLLBACK.

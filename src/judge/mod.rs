@@ -39,6 +39,7 @@ pub mod summary;
 pub mod testkit;
 pub mod text;
 pub mod tick;
+pub mod warnings;
 
 use std::collections::BTreeMap;
 

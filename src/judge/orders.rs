@@ -59,7 +59,11 @@ pub fn ready(judge: &Judge, game: &Game, power: PowerId) -> bool {
 /// Whether the game is at its unit choice (world1880's Winter 1879): the opening adjustments
 /// of a game with the `unit_choice` switch, where a home centre left unchosen gets the map's
 /// starting unit.
-fn unit_choice(judge: &Judge, game: &Game, pos: &crate::game::position::Position) -> bool {
+pub(super) fn unit_choice(
+    judge: &Judge,
+    game: &Game,
+    pos: &crate::game::position::Position,
+) -> bool {
     judge.rules(game).unit_choice && pos.phase == judge.variant(game).calendar.start
 }
 

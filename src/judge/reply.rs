@@ -59,6 +59,7 @@ impl Session<'_> {
             |g| judge.header(g),
         );
         let mut ctx_orders: Vec<String> = Vec::new();
+        let mut warnings: Vec<String> = Vec::new();
         let mut status = String::new();
         let mut power_name = String::new();
         let mut phase = String::new();
@@ -68,6 +69,7 @@ impl Session<'_> {
                 if g.status == Status::Running || g.status == Status::Paused {
                     let (lines, st) = orders::echo(judge, g, p);
                     ctx_orders = lines;
+                    warnings = super::warnings::warnings(judge, g, p);
                     status = st;
                     power_name = judge.variant(g).map.power(p).name.clone();
                     phase = judge.variant(g).calendar.code(pos.phase);
@@ -87,7 +89,7 @@ impl Session<'_> {
             "reply.txt",
             minijinja::context! {
                 header => header, lines => &self.lines, orders => &ctx_orders, status => status, power => power_name,
-                phase => phase, deadline => dl, grace => gr, to_deadline => to_dl, to_grace => to_gr,
+                phase => phase, warnings => warnings, deadline => dl, grace => gr, to_deadline => to_dl, to_grace => to_gr,
             },
         );
         if let (Some(p), Some(g)) = (self.became, game) {

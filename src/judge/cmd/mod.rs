@@ -187,9 +187,12 @@ pub fn spec(command: &Command) -> Spec {
         | C::Eject(_)
         | C::Rollback(_)
         | C::Terminate => (F::Life, Who::Master, Names::Nothing),
-        C::Nmr(_) | C::PressPolicy(_) | C::Partial(_) | C::Rule(_) | C::UnknownSet(_) => {
-            (F::Settings, Who::Master, Names::Nothing)
-        }
+        C::Nmr(_)
+        | C::PressPolicy(_)
+        | C::Partial(_)
+        | C::Warnings(_)
+        | C::Rule(_)
+        | C::UnknownSet(_) => (F::Settings, Who::Master, Names::Nothing),
     };
     Spec { family, who, names }
 }

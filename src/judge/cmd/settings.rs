@@ -40,6 +40,15 @@ impl Session<'_> {
                 };
                 self.parameter_change(text.to_string());
             }
+            Command::Warnings(on) => {
+                self.game_mut().settings.warnings = on;
+                let text = if on {
+                    "Order replies warn of what looks like a mistake in a player's orders."
+                } else {
+                    "Order replies no longer warn of mistakes."
+                };
+                self.parameter_change(text.to_string());
+            }
             Command::Rule(switch) => {
                 let g = self.game();
                 if g.status != Status::Forming {

@@ -108,6 +108,7 @@ impl Session<'_> {
                     timing(d.phases[1]),
                     timing(d.phases[2]),
                 ],
+                warnings: true,
             },
             deadline: None,
             grace: None,
