@@ -226,6 +226,10 @@ pub struct Game {
     /// replacement or the Master, and the clock has nothing to do.
     #[serde(default)]
     pub waiting: bool,
+    /// How often the deadline or grace was set or moved: the SEQUENCE of the calendar
+    /// events mailed with the deadline.
+    #[serde(default)]
+    pub calendar_seq: u32,
     /// Rule switches the Master chose at creation (`CREATE ?g pw standard remote_builds`).
     #[serde(default)]
     pub rules: Vec<String>,

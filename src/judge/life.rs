@@ -32,6 +32,10 @@ impl Game {
         if self.deadline != Some(deadline) {
             self.reminded = false;
         }
+        if (self.deadline, self.grace) != (Some(deadline), Some(grace)) {
+            // Calendar programs update an event whose SEQUENCE rises.
+            self.calendar_seq = self.calendar_seq.saturating_add(1);
+        }
         self.deadline = Some(deadline);
         self.grace = Some(grace);
         self.last_late = None;

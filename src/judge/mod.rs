@@ -15,6 +15,7 @@
 //! - [`password`]: argon2 hashes.
 
 pub mod board;
+pub mod calendars;
 pub mod cmd;
 pub mod command;
 pub mod deadline;

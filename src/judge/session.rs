@@ -194,9 +194,12 @@ pub fn handle(judge: &Judge, letter: &Letter, games: &mut Games, now: DateTime<U
         filed: Vec::new(),
     };
     s.run();
+    let mut effects = s.effects;
+    let games = &*s.games;
+    super::calendars::attach(judge, |name| games.get(name), &mut effects, now);
     Handled {
         authenticated: s.game.clone().filter(|_| s.authenticated),
-        effects: s.effects,
+        effects,
         touched: s.touched,
         outcome: Outcome::Handled,
     }

@@ -16,6 +16,15 @@ const LATE_EVERY: i64 = 24;
 
 /// Does what is due for a game at `now`.
 pub fn tick(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
+    let mut effects = due(judge, game, now);
+    let name = game.name.to_ascii_lowercase();
+    let g = &*game;
+    super::calendars::attach(judge, |n| (n == name).then_some(g), &mut effects, now);
+    effects
+}
+
+/// What is due for one game at `now` (see [`tick`]).
+fn due(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     let mut effects = Effects::default();
     if game.status != Status::Running || game.position.is_none() {
         return effects;

@@ -124,6 +124,7 @@ impl Session<'_> {
             centre_counts: Vec::new(),
             outcome: None,
             waiting: false,
+            calendar_seq: 0,
             rules: options.to_vec(),
             dips: Default::default(),
             signon_guard: Default::default(),
