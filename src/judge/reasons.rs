@@ -72,7 +72,7 @@ pub fn notes(
                         && c.attack == 0 =>
                 {
                     format!(
-                        "{} is its own power's unit, which it may not dislodge",
+                        "against {}, which stayed; a power cannot dislodge its own unit",
                         short(map, orders, by, i)
                     )
                 }
