@@ -87,3 +87,45 @@ async fn deadlines_come_as_calendar_events_that_update() {
         .iter()
         .any(|f| f.content_type.starts_with("image/png")));
 }
+
+#[tokio::test]
+async fn a_player_sees_dates_in_a_zone_of_their_own() {
+    let mut w = World::new("myzone").await;
+    start_game(&mut w, GM, "war", "standard", &SEVEN).await;
+    let sent = w
+        .mail(
+            "ann@example.org",
+            "o",
+            "SIGNON Ewar pwE\nSET MYZONE Europe/Paris\nF Lon H\n",
+        )
+        .await;
+    let reply = sent.iter().find(|m| m.to == "ann@example.org").unwrap();
+    assert!(reply.body.contains("Europe/Paris"), "{}", reply.body);
+    // The deadline is 10:00 UTC: 11:00 in Paris in December.
+    assert!(reply.body.contains("11:00 CET"), "{}", reply.body);
+    // Others, and later notices to others, keep the game's zone; Ann's notices use hers.
+    let sent = w
+        .mail(
+            GM,
+            "later",
+            "SIGNON Mwar gmpass\nSET DEADLINE 2026-12-20 18:00\n",
+        )
+        .await;
+    let ann = sent.iter().find(|m| m.to == "ann@example.org").unwrap();
+    let bob = sent.iter().find(|m| m.to == "bob@example.org").unwrap();
+    assert!(ann.body.contains("19:00 CET"), "{}", ann.body);
+    assert!(bob.body.contains("18:00 UTC"), "{}", bob.body);
+    let bad = w
+        .mail(
+            "ann@example.org",
+            "o",
+            "SIGNON Ewar pwE\nSET MYZONE Mars/Olympus\n",
+        )
+        .await;
+    let bad = bad.iter().find(|m| m.to == "ann@example.org").unwrap();
+    assert!(
+        bad.body.contains("'Mars/Olympus' is not a time zone"),
+        "{}",
+        bad.body
+    );
+}

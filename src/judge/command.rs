@@ -152,6 +152,9 @@ pub enum Command {
     Warnings(bool),
     /// `SET ZONE tz`
     Zone(String),
+    /// SET MYZONE <zone>: the time zone a player's own mails show dates in (none: the
+    /// game's).
+    MyZone(Option<String>),
     /// `BECOME letter`
     Become(char),
     /// `EJECT letter`
@@ -366,6 +369,8 @@ fn set(words: &[&str], upper: &[String]) -> Command {
             _ => Command::UnknownSet(words.join(" ")),
         },
         "ZONE" | "TIMEZONE" | "TZ" if words.len() == 3 => Command::Zone(arg),
+        "MYZONE" | "MYTIMEZONE" | "MYTZ" if words.len() == 3 => Command::MyZone(Some(arg)),
+        "MYZONE" | "MYTIMEZONE" | "MYTZ" | "NOMYZONE" if words.len() == 2 => Command::MyZone(None),
         "RULE" if words.len() == 3 => Command::Rule(arg),
         _ => Command::UnknownSet(words.join(" ")),
     }

@@ -75,6 +75,9 @@ pub struct Seat {
     /// SET MAP ON: each order reply carries a picture of this player's orders on file.
     #[serde(default)]
     pub map: bool,
+    /// SET MYZONE: the time zone this player's mails show dates in (the game's if none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone: Option<String>,
 }
 
 /// A power's orders for the current phase.

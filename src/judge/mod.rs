@@ -138,6 +138,22 @@ impl Judge {
 
     /// The `:: Judge:` / `:: Deadline:` header of every mail about a game.
     pub fn header(&self, game: &Game) -> String {
+        self.header_for(game, "")
+    }
+
+    /// The time zone mails to `to` show a game's dates in: the zone the player at that
+    /// address set (SET MYZONE), else the game's.
+    pub fn zone_for(&self, game: &Game, to: &str) -> chrono_tz::Tz {
+        let own = game
+            .seats
+            .iter()
+            .find(|s| !to.is_empty() && s.member.address.eq_ignore_ascii_case(to))
+            .and_then(|s| s.zone.as_deref());
+        deadline::zone(own.unwrap_or(&game.settings.zone))
+    }
+
+    /// [`Judge::header`] for a mail to `to`, its dates in that player's zone.
+    pub fn header_for(&self, game: &Game, to: &str) -> String {
         let mut h = format!(
             ":: Judge: {}  Game: {}  Variant: {}",
             self.address, game.name, game.variant
@@ -145,7 +161,7 @@ impl Judge {
         if let (Some(pos), Some(deadline)) = (&game.position, game.deadline) {
             if game.status != game::Status::Finished {
                 let v = self.variant(game);
-                let tz = deadline::zone(&game.settings.zone);
+                let tz = self.zone_for(game, to);
                 h.push_str(&format!(
                     "\n:: Deadline: {} {}",
                     v.calendar.code(pos.phase),
@@ -175,7 +191,7 @@ impl Judge {
             subject: self.subject(game, what),
             body: self.templates.render(
                 "notice.txt",
-                minijinja::context! { header => self.header(game), lines => lines },
+                minijinja::context! { header => self.header_for(game, to), lines => lines },
             ),
             in_reply_to: None,
             attachments: Vec::new(),

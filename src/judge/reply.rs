@@ -56,7 +56,7 @@ impl Session<'_> {
         let game = self.game.as_ref().and_then(|n| self.games.get(n));
         let header = game.map_or_else(
             || format!(":: Judge: {}", judge.address),
-            |g| judge.header(g),
+            |g| judge.header_for(g, &self.letter.reply_to),
         );
         let mut ctx_orders: Vec<String> = Vec::new();
         let mut warnings: Vec<String> = Vec::new();
@@ -77,7 +77,7 @@ impl Session<'_> {
             }
             if let (Some(d), Some(grace)) = (g.deadline, g.grace) {
                 if g.status == Status::Running {
-                    let tz = deadline::zone(&g.settings.zone);
+                    let tz = judge.zone_for(g, &self.letter.reply_to);
                     dl = Some(deadline::show(d, tz));
                     gr = Some(deadline::show(grace, tz));
                     to_dl = Some(deadline::left(self.now, d));

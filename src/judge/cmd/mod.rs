@@ -127,6 +127,11 @@ pub fn spec(command: &Command) -> Spec {
             Who::Signed(POWER, "only a power sets WAIT"),
             Names::Nothing,
         ),
+        C::MyZone(_) => (
+            F::Player,
+            Who::Signed(ANY_SEAT, "only a player sets a zone of their own"),
+            Names::Nothing,
+        ),
         C::OrderMap(_) => (
             F::Player,
             Who::Signed(POWER, "only a power has orders to draw"),

@@ -26,6 +26,26 @@ impl Session<'_> {
                 }
                 _ => self.error(line, "only a power sets WAIT"),
             },
+            Command::MyZone(zone) => {
+                if let Some(name) = zone
+                    .as_ref()
+                    .filter(|n| n.parse::<chrono_tz::Tz>().is_err())
+                {
+                    self.error(line, format!("'{name}' is not a time zone; write e.g. Europe/Paris or America/New_York, or SET MYZONE alone for the game's"));
+                    return true;
+                }
+                let game_zone = self.game().settings.zone.clone();
+                match self.any_seat() {
+                    Some(seat) => {
+                        seat.zone = zone.clone();
+                        self.say(match zone {
+                            Some(z) => format!("SET MYZONE: dates in your mails from this game are shown in {z}."),
+                            None => format!("SET MYZONE: dates in your mails are shown in the game's zone, {game_zone}."),
+                        });
+                    }
+                    None => self.error(line, "only a player sets a zone of their own"),
+                }
+            }
             Command::OrderMap(on) => match self.power_seat() {
                 Some(seat) => {
                     seat.map = on;
@@ -119,6 +139,15 @@ impl Session<'_> {
         }
         true
     }
+    /// The sender's seat: the power it plays, or its place in a forming game.
+    fn any_seat(&mut self) -> Option<&mut Seat> {
+        match self.role {
+            Role::Power(_) => self.power_seat(),
+            Role::Joiner(i) => self.game_mut().seats.get_mut(i),
+            _ => None,
+        }
+    }
+
     /// The seat of the power the sender plays, if the sender plays one.
     fn power_seat(&mut self) -> Option<&mut Seat> {
         let Role::Power(p) = self.role else {

@@ -273,6 +273,7 @@ impl Session<'_> {
                         draw: false,
                         absences: Vec::new(),
                         map: false,
+                        zone: None,
                     };
                     let g = self.game_mut();
                     g.seats.push(seat);
