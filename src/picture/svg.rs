@@ -19,7 +19,17 @@ use crate::game::position::Position;
 /// The title band above the board, in pixels.
 pub const TOP: f32 = 40.0;
 const LEGEND_ROW: f32 = 22.0;
-const LEGEND_ITEM: f32 = 190.0;
+/// The width of one power's entry in the legend: room for the longest name and its counts
+/// (`: 18 centres, 17 units`) at 12 px.
+fn legend_item(map: &Map) -> f32 {
+    let longest = map
+        .powers
+        .iter()
+        .map(|p| p.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    (longest + 24) as f32 * 7.2 + 24.0
+}
 
 /// The colour of a power, by its index in the map (the standard map's powers get the
 /// colours players know: Austria red, England navy, France sky blue, …).
@@ -128,7 +138,7 @@ pub fn links(map: &Map) -> Vec<(RegionId, RegionId, LinkKind)> {
 /// legend below.
 pub fn canvas(map: &Map, layout: &Layout) -> (f32, f32, usize) {
     let width = layout.width;
-    let per_row = ((width - 20.0) / LEGEND_ITEM).floor().max(1.0) as usize;
+    let per_row = ((width - 20.0) / legend_item(map)).floor().max(1.0) as usize;
     let power_rows = map.powers.len().div_ceil(per_row);
     let legend_h = LEGEND_ROW * (power_rows as f32 + 3.0) + 10.0;
     (width, TOP + layout.height + legend_h, per_row)
@@ -362,7 +372,7 @@ fn draw_legend(s: &mut String, map: &Map, position: &Position, top: f32, per_row
     for (i, p) in map.power_ids().enumerate() {
         let colour = power_colour(p);
         let (x, y) = (
-            (i % per_row) as f32 * LEGEND_ITEM,
+            (i % per_row) as f32 * legend_item(map),
             (i / per_row) as f32 * LEGEND_ROW + 8.0,
         );
         let centres = position.centre_count(p);
