@@ -156,6 +156,35 @@ pub(crate) struct Session<'a> {
     pub(crate) attachments: Vec<crate::envelope::Attachment>,
 }
 
+/// A line as the reply may show it: the password of a SIGNON, CREATE, OBSERVE or SET
+/// PASSWORD replaced by `****`, so that a mistyped one is neither mailed back nor stored
+/// in the outbox.
+pub(crate) fn without_password(line: &str) -> String {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let first = words
+        .first()
+        .map(|w| w.to_ascii_uppercase())
+        .unwrap_or_default();
+    let second = words
+        .get(1)
+        .map(|w| w.to_ascii_uppercase())
+        .unwrap_or_default();
+    let secret = match (first.as_str(), second.as_str()) {
+        ("SIGNON" | "CREATE" | "OBSERVE", _) => Some(2),
+        ("SET", "PASSWORD") => Some(2),
+        ("SETPASSWORD", _) => Some(1),
+        _ => None,
+    };
+    match secret {
+        Some(i) if words.len() > i => {
+            let mut shown: Vec<&str> = words.clone();
+            shown[i] = "****";
+            shown.join(" ")
+        }
+        _ => line.to_string(),
+    }
+}
+
 /// Handles one mail. `games` holds the games it names (see [`needed_games`]); changed games
 /// are listed in [`Handled::touched`].
 pub fn handle(judge: &Judge, letter: &Letter, games: &mut Games, now: DateTime<Utc>) -> Handled {
@@ -270,7 +299,7 @@ impl Session<'_> {
     }
 
     pub(crate) fn error(&mut self, line: &str, why: impl Into<String>) {
-        self.lines.push(line.to_string());
+        self.lines.push(without_password(line));
         self.lines.push(format!("  *** {}", why.into()));
         self.errors = true;
     }

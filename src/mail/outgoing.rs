@@ -121,7 +121,10 @@ impl Outgoing {
         if let Some(r) = self.in_reply_to.as_deref().map(msg_id) {
             // Only a thread hint: an id too long for one line is left out.
             if !r.is_empty() && r.len() <= 900 {
-                mail = mail.in_reply_to(format!("<{r}>"));
+                // References too, which some clients thread by instead (RFC 5322, 3.6.4).
+                mail = mail
+                    .in_reply_to(format!("<{r}>"))
+                    .references(format!("<{r}>"));
             }
         }
         let body = self
@@ -268,6 +271,7 @@ mod tests {
             "Date: Tue, 01 Dec 2026 12:00:00 +0000\r\n",
             "Message-ID: <7.herald@localhost>\r\n",
             "In-Reply-To: <1@x>\r\n",
+            "References: <1@x>\r\n",
             "Auto-Submitted: auto-replied\r\n",
             "MIME-Version: 1.0\r\n",
             "Content-Type: text/plain; charset=utf-8\r\n",

@@ -447,6 +447,11 @@ mod tests {
             let text = &reply(&h, "bob@example.org").body;
             assert!(text.contains("***"), "{body}: {text}");
             assert!(h.authenticated.is_none());
+            // A mistyped password is not mailed back (issue 19, point 8).
+            assert!(
+                !text.contains("wrong") && !text.contains("pwF"),
+                "{body}: {text}"
+            );
         }
         assert!(games["g"].orders.is_empty(), "no order was filed");
         let h = mail(&j, &mut games, "bob@example.org", "SIGNON Fg pwF", start());
