@@ -135,7 +135,7 @@ fn no_two_boxes_overlap_and_no_link_runs_under_a_box() {
             }
             // A link that ran under a third box would read as a link to it.
             let mut under = Vec::new();
-            for (a, b, _) in picture::svg::links(map) {
+            for (a, b, _) in picture::links::links(map) {
                 let (pa, pb) = (map.province_of(a), map.province_of(b));
                 let pieces = layout.segments(layout.point(map, a), layout.point(map, b));
                 for c in map.province_ids().filter(|&c| c != pa && c != pb) {

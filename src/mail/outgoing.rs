@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use lettre::message::header::{self, ContentTransferEncoding, Header, HeaderName, HeaderValue};
 use lettre::message::{Body, Mailbox, MultiPart, SinglePart};
 use lettre::Address;
+use sha2::Digest;
 
 pub use crate::envelope::{Attachment, Outgoing};
 
@@ -148,7 +149,22 @@ impl Outgoing {
         } else {
             // The line end before a boundary belongs to the boundary: one more keeps the
             // text as a reader sees it in a plain mail, ending in a line end.
-            let mut parts = MultiPart::mixed().singlepart(text(body + "\n"));
+            // The boundary is made from the content, so copies of one mail to several
+            // people are the same bytes apart from To (nothing random tells them apart).
+            let mut digest = sha2::Sha256::new();
+            digest.update(body.as_bytes());
+            for file in &self.attachments {
+                digest.update(file.name.as_bytes());
+                digest.update(&file.bytes[..]);
+            }
+            let hex: String = digest.finalize()[..16]
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            let mut parts = MultiPart::builder()
+                .kind(lettre::message::MultiPartKind::Mixed)
+                .boundary(format!("herald-{hex}"))
+                .singlepart(text(body + "\n"));
             for file in &self.attachments {
                 parts = parts.singlepart(attachment_part(file)?);
             }

@@ -323,7 +323,7 @@ impl Layout {
                 }
             }
         }
-        for (a, b, _) in super::svg::links(map) {
+        for (a, b, _) in super::links::links(map) {
             let (pa, pb) = (map.province_of(a), map.province_of(b));
             let pieces = self.segments(self.point(map, a), self.point(map, b));
             for c in map.province_ids().filter(|&c| c != pa && c != pb) {

@@ -15,10 +15,12 @@
 //! - [`painter`]: pictures drawn over each map's background, kept once rasterised.
 
 pub mod layout;
+pub mod links;
 pub mod marks;
 mod overlay;
 pub mod painter;
 pub mod png;
+pub mod style;
 pub mod svg;
 
 use crate::cases::Case;

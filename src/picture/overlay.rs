@@ -12,7 +12,7 @@ use std::fmt::Write;
 
 use super::layout::{Layout, BOX_H, BOX_W};
 use super::marks::{Mark, Verdict};
-use super::svg::{escape, letters, power_colour, region_id, unit_anchor};
+use super::style::{escape, ink_on, letters, power_colour, region_id, unit_anchor};
 use crate::game::ids::{ProvinceId, RegionId, UnitKind};
 use crate::game::map::Map;
 
@@ -300,7 +300,7 @@ pub fn draw_dislodged(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]
             x - w / 2.0,
             y - 7.0,
             letters(unit.kind, x, y),
-            super::svg::ink_on(colour),
+            ink_on(colour),
         );
     }
     s.push_str("</g>");

@@ -10,9 +10,11 @@
 use std::fmt::Write;
 
 use super::layout::{Layout, BOX_H, BOX_W, COAST_R};
+use super::links::{links, LinkKind};
 use super::marks::Mark;
+pub use super::style::{escape, ink_on, letters, power_colour, region_id, unit_anchor};
 use crate::game::calendar::Calendar;
-use crate::game::ids::{PowerId, ProvinceId, RegionId, UnitKind};
+use crate::game::ids::{ProvinceId, UnitKind};
 use crate::game::map::{Map, Terrain};
 use crate::game::position::Position;
 
@@ -31,27 +33,6 @@ fn legend_item(map: &Map) -> f32 {
     (longest + 24) as f32 * 7.2 + 24.0
 }
 
-/// The colour of a power, by its index in the map (the standard map's powers get the
-/// colours players know: Austria red, England navy, France sky blue, …).
-pub fn power_colour(p: PowerId) -> &'static str {
-    const COLOURS: [&str; 16] = [
-        "#c8102e", "#1f3a93", "#3fa9e0", "#4a4a4a", "#2e9e44", "#8e44ad", "#e6b800", "#e67e22",
-        "#8b4513", "#e84393", "#16a085", "#95a5a6", "#9acd32", "#2c3e50", "#d35400", "#c39bd3",
-    ];
-    COLOURS[p.index() % COLOURS.len()]
-}
-
-/// Black or white, whichever reads better on a power's colour.
-pub fn ink_on(colour: &str) -> &'static str {
-    let hex = |i: usize| u8::from_str_radix(colour.get(i..i + 2).unwrap_or("00"), 16).unwrap_or(0);
-    let (r, g, b) = (hex(1) as f32, hex(3) as f32, hex(5) as f32);
-    if 0.299 * r + 0.587 * g + 0.114 * b > 150.0 {
-        "#000"
-    } else {
-        "#fff"
-    }
-}
-
 /// Fill and border of a space's box by its terrain.
 fn terrain_style(t: Terrain) -> (&'static str, &'static str) {
     match t {
@@ -61,77 +42,6 @@ fn terrain_style(t: Terrain) -> (&'static str, &'static str) {
         Terrain::Ocean => ("#9cc3e8", "#1d4f8a"),
         Terrain::Shut => ("#a6a6a6", "#555555"),
     }
-}
-
-/// Text made safe for XML.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// A region as an id fragment: `Lon`, `Spa.nc`.
-pub fn region_id(map: &Map, r: RegionId) -> String {
-    map.region_abbr(r).replace('/', ".")
-}
-
-/// How two spaces are linked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum LinkKind {
-    /// Armies only.
-    Army,
-    /// Fleets only.
-    Fleet,
-    /// Armies and fleets.
-    Both,
-}
-
-impl LinkKind {
-    /// The word in `data-kind`.
-    pub fn word(self) -> &'static str {
-        match self {
-            LinkKind::Army => "army",
-            LinkKind::Fleet => "fleet",
-            LinkKind::Both => "both",
-        }
-    }
-}
-
-/// Every link the picture draws: two regions (the lower index first) and their kind. An
-/// army move joins two provinces' main regions; a fleet move joins the two regions it
-/// names (a coast where the map gives one); where both run between the same two main
-/// regions they are one link.
-pub fn links(map: &Map) -> Vec<(RegionId, RegionId, LinkKind)> {
-    let mut out: Vec<(RegionId, RegionId, LinkKind)> = Vec::new();
-    for p in map.province_ids() {
-        for &q in map.army_neighbours(p) {
-            let (a, b) = (map.province(p).main, map.province(q).main);
-            if a < b {
-                out.push((a, b, LinkKind::Army));
-            }
-        }
-    }
-    for (i, _) in map.regions.iter().enumerate() {
-        let r = RegionId(i as u16);
-        for &s in map.fleet_neighbours(r) {
-            if r < s {
-                match out.iter_mut().find(|(a, b, _)| (*a, *b) == (r, s)) {
-                    Some(link) => link.2 = LinkKind::Both,
-                    None => out.push((r, s, LinkKind::Fleet)),
-                }
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// The canvas of a board picture: the map's canvas with the title band above and the
@@ -279,55 +189,6 @@ fn draw_centres(s: &mut String, map: &Map, layout: &Layout, position: &Position)
         }
     }
     s.push_str("</g>");
-}
-
-/// A unit's letters (A, F, A-F) drawn as strokes centred at (x, y), 9 px high: as clear as
-/// text at this size, and drawn without laying out a font for every unit.
-pub fn letters(kind: UnitKind, x: f32, y: f32) -> String {
-    let a = |x: f32| {
-        format!(
-            "M{:.1} {:.1}L{x:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}",
-            x - 3.6,
-            y + 4.5,
-            y - 4.5,
-            x + 3.6,
-            y + 4.5,
-            x - 2.1,
-            y + 1.5,
-            x + 2.1,
-            y + 1.5
-        )
-    };
-    let f = |x: f32| {
-        format!(
-            "M{:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}M{:.1} {y:.1}L{:.1} {y:.1}",
-            x - 2.4,
-            y + 4.5,
-            x - 2.4,
-            y - 4.5,
-            x + 3.0,
-            y - 4.5,
-            x - 2.4,
-            x + 2.2
-        )
-    };
-    match kind {
-        UnitKind::Army => a(x),
-        UnitKind::Fleet => f(x),
-        UnitKind::ArmyFleet => format!(
-            "{}M{:.1} {y:.1}L{:.1} {y:.1}{}",
-            a(x - 8.5),
-            x - 2.0,
-            x + 2.0,
-            f(x + 8.5)
-        ),
-    }
-}
-
-/// Where a unit's mark stands in its province's box (its centre).
-pub fn unit_anchor(layout: &Layout, p: ProvinceId) -> (f32, f32) {
-    let (cx, cy) = layout.centre(p);
-    (cx, cy + 8.0)
 }
 
 fn draw_units(s: &mut String, map: &Map, layout: &Layout, position: &Position) {

@@ -1,0 +1,96 @@
+//! What every part of a picture draws alike: the powers' colours, the ink on them, text
+//! made safe for XML, region ids, where a unit stands in its box and its letters.
+
+use super::layout::Layout;
+use crate::game::ids::{PowerId, ProvinceId, RegionId, UnitKind};
+use crate::game::map::Map;
+
+/// The colour of a power, by its index in the map (the standard map's powers get the
+/// colours players know: Austria red, England navy, France sky blue, …).
+pub fn power_colour(p: PowerId) -> &'static str {
+    const COLOURS: [&str; 16] = [
+        "#c8102e", "#1f3a93", "#3fa9e0", "#4a4a4a", "#2e9e44", "#8e44ad", "#e6b800", "#e67e22",
+        "#8b4513", "#e84393", "#16a085", "#95a5a6", "#9acd32", "#2c3e50", "#d35400", "#c39bd3",
+    ];
+    COLOURS[p.index() % COLOURS.len()]
+}
+
+/// Black or white, whichever reads better on a power's colour.
+pub fn ink_on(colour: &str) -> &'static str {
+    let hex = |i: usize| u8::from_str_radix(colour.get(i..i + 2).unwrap_or("00"), 16).unwrap_or(0);
+    let (r, g, b) = (hex(1) as f32, hex(3) as f32, hex(5) as f32);
+    if 0.299 * r + 0.587 * g + 0.114 * b > 150.0 {
+        "#000"
+    } else {
+        "#fff"
+    }
+}
+
+/// Text made safe for XML.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A region as an id fragment: `Lon`, `Spa.nc`.
+pub fn region_id(map: &Map, r: RegionId) -> String {
+    map.region_abbr(r).replace('/', ".")
+}
+
+/// A unit's letters (A, F, A-F) drawn as strokes centred at (x, y), 9 px high: as clear as
+/// text at this size, and drawn without laying out a font for every unit.
+pub fn letters(kind: UnitKind, x: f32, y: f32) -> String {
+    let a = |x: f32| {
+        format!(
+            "M{:.1} {:.1}L{x:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}",
+            x - 3.6,
+            y + 4.5,
+            y - 4.5,
+            x + 3.6,
+            y + 4.5,
+            x - 2.1,
+            y + 1.5,
+            x + 2.1,
+            y + 1.5
+        )
+    };
+    let f = |x: f32| {
+        format!(
+            "M{:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}M{:.1} {y:.1}L{:.1} {y:.1}",
+            x - 2.4,
+            y + 4.5,
+            x - 2.4,
+            y - 4.5,
+            x + 3.0,
+            y - 4.5,
+            x - 2.4,
+            x + 2.2
+        )
+    };
+    match kind {
+        UnitKind::Army => a(x),
+        UnitKind::Fleet => f(x),
+        UnitKind::ArmyFleet => format!(
+            "{}M{:.1} {y:.1}L{:.1} {y:.1}{}",
+            a(x - 8.5),
+            x - 2.0,
+            x + 2.0,
+            f(x + 8.5)
+        ),
+    }
+}
+
+/// Where a unit's mark stands in its province's box (its centre).
+pub fn unit_anchor(layout: &Layout, p: ProvinceId) -> (f32, f32) {
+    let (cx, cy) = layout.centre(p);
+    (cx, cy + 8.0)
+}
