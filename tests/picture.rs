@@ -21,7 +21,7 @@ use herald::picture::{self, marks, png, Painter};
 use resvg::tiny_skia;
 
 /// The maps drawn so far, by variant.
-const DRAWN: [&str; 4] = ["standard", "portage", "deluge", "classical"];
+const DRAWN: [&str; 5] = ["standard", "portage", "deluge", "classical", "world1880"];
 
 /// The value of `name="…"` in one tag.
 fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {

@@ -149,12 +149,38 @@ impl Palette {
     }
 
     /// Encodes an opaque picture with this palette: each pixel as the nearest of its colours.
+    /// Quick compression first; a picture that comes out large (a world map, a busy
+    /// phase) is compressed harder, so that every PNG stays well under 300 KB.
     pub fn encode(&self, pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PngError> {
         let indices: Vec<u8> = pixmap
             .data()
             .chunks_exact(4)
             .map(|px| self.lut[cell(px)])
             .collect();
+        let quick = self.write(pixmap, &indices, png::Compression::Fast, png::Filter::Up)?;
+        if quick.len() <= LARGE {
+            return Ok(quick);
+        }
+        let hard = self.write(
+            pixmap,
+            &indices,
+            png::Compression::Balanced,
+            png::Filter::NoFilter,
+        )?;
+        Ok(if hard.len() < quick.len() {
+            hard
+        } else {
+            quick
+        })
+    }
+
+    fn write(
+        &self,
+        pixmap: &tiny_skia::Pixmap,
+        indices: &[u8],
+        compression: png::Compression,
+        filter: png::Filter,
+    ) -> Result<Vec<u8>, PngError> {
         let palette: Vec<u8> = self.colours.iter().flatten().copied().collect();
         let mut out = Vec::with_capacity(indices.len() / 8);
         let encode_error = |e: png::EncodingError| PngError::Encode(e.to_string());
@@ -162,14 +188,17 @@ impl Palette {
         encoder.set_color(png::ColorType::Indexed);
         encoder.set_depth(png::BitDepth::Eight);
         encoder.set_palette(palette);
-        encoder.set_compression(png::Compression::Fast);
-        encoder.set_filter(png::Filter::Up);
+        encoder.set_compression(compression);
+        encoder.set_filter(filter);
         let mut writer = encoder.write_header().map_err(encode_error)?;
-        writer.write_image_data(&indices).map_err(encode_error)?;
+        writer.write_image_data(indices).map_err(encode_error)?;
         writer.finish().map_err(encode_error)?;
         Ok(out)
     }
 }
+
+/// A PNG larger than this is compressed again, harder.
+const LARGE: usize = 200 * 1024;
 
 /// Encodes an opaque picture as an 8-bit palette PNG of its own most used colours (see
 /// [`Palette`]). A board is flat colours and their anti-aliased edges, so nothing a reader
