@@ -531,30 +531,13 @@ impl Tx {
         &mut self,
         names: &[String],
     ) -> Result<Vec<T>, StoreError> {
-        let mut out = Vec::new();
-        for chunk in names.chunks(500) {
-            let mut q =
-                QueryBuilder::<Sqlite>::new("SELECT name, state FROM games WHERE name IN (");
-            let mut list = q.separated(", ");
-            for n in chunk {
-                list.push_bind(n);
-            }
-            q.push(")");
-            let rows = q
-                .build()
-                .fetch_all(&mut *self.conn)
-                .await
-                .map_err(db("loading games"))?;
-            for r in &rows {
-                out.push(serde_json::from_str(r.get::<&str, _>(1)).map_err(|source| {
-                    StoreError::Decode {
-                        name: r.get(0),
-                        source,
-                    }
-                })?);
-            }
-        }
-        Ok(out)
+        self.states(names)
+            .await?
+            .into_iter()
+            .map(|(name, state)| {
+                serde_json::from_str(&state).map_err(|source| StoreError::Decode { name, source })
+            })
+            .collect()
     }
 
     /// The stored state of each of these games that exists, as written (JSON), by name: to
@@ -564,7 +547,12 @@ impl Tx {
         &mut self,
         names: &[String],
     ) -> Result<HashMap<String, String>, StoreError> {
-        let mut out = HashMap::new();
+        Ok(self.states(names).await?.into_iter().collect())
+    }
+
+    /// (name, state) of each of these games that exists.
+    async fn states(&mut self, names: &[String]) -> Result<Vec<(String, String)>, StoreError> {
+        let mut out = Vec::new();
         for chunk in names.chunks(500) {
             let mut q =
                 QueryBuilder::<Sqlite>::new("SELECT name, state FROM games WHERE name IN (");
