@@ -59,6 +59,15 @@ fn key(variant: &Variant, map: &Map, map_text: &str) -> u64 {
     h.finish()
 }
 
+/// The whole SVG: the background, the overlay, the end.
+fn whole(bg: &Background, overlay: &str) -> String {
+    let mut s = String::with_capacity(bg.svg.len() + overlay.len() + 8);
+    s.push_str(&bg.svg);
+    s.push_str(overlay);
+    s.push_str("</svg>\n");
+    s
+}
+
 /// `#rrggbb` as three bytes.
 fn rgb(hex: &str) -> [u8; 3] {
     let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2).unwrap_or("00"), 16).unwrap_or(0);
@@ -116,12 +125,23 @@ impl Painter {
         title: &str,
         marks: &[Mark],
     ) -> Result<String, PictureError> {
+        let (bg, overlay) = self.parts(variant, map_text, position, title, marks)?;
+        Ok(whole(&bg, &overlay))
+    }
+
+    /// A board's background and the overlay drawn over it.
+    fn parts(
+        &self,
+        variant: &Variant,
+        map_text: &str,
+        position: &Position,
+        title: &str,
+        marks: &[Mark],
+    ) -> Result<(Arc<Background>, String), PictureError> {
         let map = variant.map_at(position.phase);
         let bg = self.background(variant, map, map_text)?;
-        let mut s = bg.svg.clone();
-        s.push_str(&svg::overlay(map, &bg.layout, title, position, marks));
-        s.push_str("</svg>\n");
-        Ok(s)
+        let overlay = svg::overlay(map, &bg.layout, title, position, marks);
+        Ok((bg, overlay))
     }
 
     /// The SVG and PNG of a board (see [`Painter::svg`]).
@@ -133,18 +153,14 @@ impl Painter {
         title: &str,
         marks: &[Mark],
     ) -> Result<Picture, PictureError> {
-        let map = variant.map_at(position.phase);
-        let bg = self.background(variant, map, map_text)?;
-        let overlay = svg::overlay(map, &bg.layout, title, position, marks);
+        let (bg, overlay) = self.parts(variant, map_text, position, title, marks)?;
         let (width, height) = (bg.pixmap.width(), bg.pixmap.height());
         let top = format!(
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans">"#
         );
         let pixmap = png::over(&bg.pixmap, &format!("{top}{overlay}</svg>"))?;
         let png = bg.palette.encode(&pixmap)?;
-        let mut svg = bg.svg.clone();
-        svg.push_str(&overlay);
-        svg.push_str("</svg>\n");
+        let svg = whole(&bg, &overlay);
         Ok(Picture { svg, png })
     }
 }
