@@ -128,6 +128,10 @@ pub struct ImapSection {
     /// A PEM file of extra certificates to trust for TLS (a private CA).
     #[serde(deserialize_with = "optional_path")]
     pub ca_file: Option<PathBuf>,
+    /// While waiting for mail, ask the server (NOOP) this often, in milliseconds, instead of
+    /// waiting in IDLE; 0: IDLE. Dovecot 2.3 tells an IDLE client of new mail only 500 ms
+    /// after it lands; a server on the same machine can be asked every 50 ms for nothing.
+    pub check_ms: u64,
 }
 
 /// `[smtp]`: the server herald sends through.
@@ -166,6 +170,7 @@ impl Default for ImapSection {
             folder: "INBOX".into(),
             handled_folder: String::new(),
             ca_file: None,
+            check_ms: 0,
         }
     }
 }
@@ -416,12 +421,50 @@ impl Config {
                 })
             }
         };
-        let config: Config = toml::from_str(&text).map_err(|source| ConfigError::Parse {
+        let parse_error = |source| ConfigError::Parse {
             path: path.to_path_buf(),
             source,
-        })?;
+        };
+        let mut config: Config = toml::from_str(&text).map_err(parse_error)?;
+        let given: toml::Table = toml::from_str(&text).map_err(parse_error)?;
+        config.resolve_paths(&given, path.parent().unwrap_or(Path::new("")));
         config.check()?;
         Ok(config)
+    }
+
+    /// Reads the relative paths the file gives from the file's own directory, so that the
+    /// same file means the same places whatever directory herald is started in. A key the
+    /// file leaves out keeps its default, relative to the current directory as without a
+    /// file.
+    fn resolve_paths(&mut self, given: &toml::Table, dir: &Path) {
+        let from_dir = |path: &mut PathBuf| {
+            if path.is_relative() {
+                *path = dir.join(&*path);
+            }
+        };
+        let written =
+            |section: &str, key: &str| given.get(section).and_then(|s| s.get(key)).is_some();
+        for (section, key, path) in [
+            ("storage", "database", &mut self.storage.database),
+            ("inbox", "maildir", &mut self.inbox.maildir),
+            ("outbox", "maildir", &mut self.outbox.maildir),
+        ] {
+            if written(section, key) {
+                from_dir(path);
+            }
+        }
+        // These have no default: a path there was written in the file.
+        for path in [
+            &mut self.imap.ca_file,
+            &mut self.smtp.ca_file,
+            &mut self.maps.dir,
+            &mut self.templates.dir,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            from_dir(path);
+        }
     }
 
     /// Checks what can be checked without connecting anywhere: the durations, and that no
@@ -570,10 +613,45 @@ mod tests {
 
     #[test]
     fn the_shipped_config_file_is_the_defaults() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("config/herald.toml");
-        let shipped = Config::load(&path, true).unwrap();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut shipped = Config::load(&root.join("config/herald.toml"), true).unwrap();
         let default = Config::default();
+        // Its paths are read from config/, and name the same places under the root as the
+        // defaults do when herald is started there.
+        for (path, default) in [
+            (&mut shipped.storage.database, &default.storage.database),
+            (&mut shipped.inbox.maildir, &default.inbox.maildir),
+            (&mut shipped.outbox.maildir, &default.outbox.maildir),
+        ] {
+            let rest = path.strip_prefix(root.join("config/..")).unwrap();
+            assert_eq!(rest, default, "{}", path.display());
+            *path = default.clone();
+        }
         assert_eq!(format!("{shipped:?}"), format!("{default:?}"));
+    }
+
+    #[test]
+    fn relative_paths_are_read_from_the_files_directory() {
+        let dir = std::env::temp_dir().join(format!("herald-cfg-rel-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("c.toml");
+        std::fs::write(
+            &path,
+            "[storage]\ndatabase = \"data/h.db\"\n[inbox]\nmaildir = \"in\"\n\
+             [maps]\ndir = \"../maps\"\n[templates]\ndir = \"/abs/t\"\n\
+             [imap]\nca_file = \"ca.pem\"\n",
+        )
+        .unwrap();
+        let config = Config::load(&path, true).unwrap();
+        assert_eq!(config.storage.database, dir.join("data/h.db"));
+        assert_eq!(config.inbox.maildir, dir.join("in"));
+        assert_eq!(config.maps.dir, Some(dir.join("../maps")));
+        assert_eq!(config.imap.ca_file, Some(dir.join("ca.pem")));
+        // Absolute paths stay; a key left out keeps its default, from the current directory.
+        assert_eq!(config.templates.dir, Some(PathBuf::from("/abs/t")));
+        assert_eq!(config.outbox.maildir, PathBuf::from("var/outbox"));
+        assert_eq!(config.smtp.ca_file, None);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
