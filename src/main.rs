@@ -11,8 +11,9 @@ use std::io::Read;
 use chrono::{DateTime, Utc};
 use herald::cases::{parse_cases, run_case_in};
 use herald::catalog::Catalog;
-use herald::config::Config;
+use herald::config::{Config, InboxKind, OutboxKind};
 use herald::game::map::check::check_map;
+use herald::mail::maildir::Maildir;
 use herald::service::Service;
 
 #[derive(Parser)]
@@ -43,7 +44,8 @@ enum Command {
         #[arg(long)]
         now: Option<String>,
     },
-    /// Applies the database migrations and exits.
+    /// Applies the database migrations, makes the Maildirs (inbox and outbox, when they are
+    /// Maildirs) and exits.
     Migrate,
     /// The configuration file.
     Config {
@@ -214,6 +216,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let config = config()?;
             Service::migrate(&config).await?;
             println!("{}: schema up to date", config.storage.database.display());
+            // The Maildirs too, as `run` makes them, so that mail can be dropped into the
+            // inbox before the daemon first starts.
+            let maildirs = [
+                (config.inbox.kind == InboxKind::Maildir).then_some(&config.inbox.maildir),
+                (config.outbox.kind == OutboxKind::Maildir).then_some(&config.outbox.maildir),
+            ];
+            for dir in maildirs.into_iter().flatten() {
+                Maildir::open(dir)
+                    .with_context(|| format!("making the Maildir {}", dir.display()))?;
+                println!("{}: Maildir ready (tmp/, new/, cur/)", dir.display());
+            }
             Ok(ExitCode::SUCCESS)
         }),
         Command::Game { command } => runtime()?.block_on(async {

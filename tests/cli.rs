@@ -3,6 +3,7 @@
 // Test code throughout, helpers included: a panic is a failed test with its line.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
 
+use std::path::Path;
 use std::process::Command;
 
 fn herald(args: &[&str]) -> (bool, String) {
@@ -154,4 +155,33 @@ fn config_check_finds_what_is_wrong_without_connecting() {
     let (ok, out) = herald(&["config", "check", "--config", missing.to_str().unwrap()]);
     assert!(!ok && out.contains("/nonexistent/templates"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A configuration file's relative paths are read from its own directory, whatever directory
+/// herald is started in (issue 18, point 8), and `migrate` makes the Maildirs as well as the
+/// database, so mail can be dropped in before the daemon first runs.
+#[test]
+fn relative_paths_in_the_config_file_are_read_from_its_directory() {
+    let dir = std::env::temp_dir().join(format!("herald-relcfg-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("etc")).unwrap();
+    let config = dir.join("etc/herald.toml");
+    std::fs::write(
+        &config,
+        "[storage]\ndatabase = \"../data/h.db\"\n[inbox]\nmaildir = \"../mail/in\"\n[outbox]\nmaildir = \"../mail/out\"\n",
+    )
+    .unwrap();
+    // Started in the crate's directory (see `herald`), not the file's.
+    let (ok, out) = herald(&["migrate", "--config", config.to_str().unwrap()]);
+    let made = |p: &str| dir.join(p).exists();
+    let found = (
+        made("data/h.db"),
+        ["tmp", "new", "cur"]
+            .map(|s| made(&format!("mail/in/{s}")) && made(&format!("mail/out/{s}"))),
+    );
+    let stray = Path::new(env!("CARGO_MANIFEST_DIR")).join("mail").exists();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(ok, "{out}");
+    assert_eq!(found, (true, [true; 3]), "{out}");
+    assert!(!stray, "nothing is made under the current directory");
 }
