@@ -40,3 +40,81 @@ async fn the_readme_example_is_what_herald_answers() {
         expected.trim_end()
     );
 }
+
+/// The first `sh` block under a heading, as a reader would copy it.
+fn shell_block_after(readme: &str, heading: &str) -> String {
+    let start = readme
+        .find(heading)
+        .unwrap_or_else(|| panic!("README has no {heading}"));
+    let rest = &readme[start..];
+    let open = rest.find("```sh\n").expect("a sh block") + "```sh\n".len();
+    let close = rest[open..].find("```").expect("its end");
+    rest[open..open + close].to_string()
+}
+
+/// The "Try it" block pasted whole into a shell on a fresh clone: `cargo run --release --`
+/// is the binary these tests built, the directory holds only `config/herald.toml` (paths
+/// in it are read from `config/`), and nothing under `var/` exists yet. The daemon the block
+/// starts is stopped by the block; on a timeout the test ends the script's process group.
+#[test]
+fn the_try_it_block_works_pasted_into_a_shell_on_a_fresh_clone() {
+    use std::os::unix::process::CommandExt;
+    use std::time::{Duration, Instant};
+
+    let root = env!("CARGO_MANIFEST_DIR");
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    let block = shell_block_after(&readme, "## Try it");
+    assert!(block.contains("cargo run --release --"), "{block}");
+    let script = block.replace("cargo run --release --", env!("CARGO_BIN_EXE_herald"));
+
+    let dir = std::env::temp_dir().join(format!("herald-tryit-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("config")).unwrap();
+    std::fs::copy(
+        format!("{root}/config/herald.toml"),
+        dir.join("config/herald.toml"),
+    )
+    .unwrap();
+    let child = std::process::Command::new("sh")
+        .args(["-e", "-c", &script])
+        .current_dir(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let started = Instant::now();
+    let output = std::thread::scope(|s| {
+        let waiter = s.spawn(|| child.wait_with_output().unwrap());
+        while !waiter.is_finished() && started.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        // The script and the daemon it started, together, if the script did not stop them.
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", "--", &format!("-{pid}")])
+            .stderr(std::process::Stdio::null())
+            .status();
+        waiter.join().unwrap()
+    });
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let written: Vec<_> = std::fs::read_dir(dir.join("var/outbox/new"))
+        .map(|d| d.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "the block did not finish within a minute\n{stdout}\n{stderr}"
+    );
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    assert_eq!(written.len(), 1, "{written:?}");
+    let expected = block_after(&readme, "<!-- example-reply -->");
+    for line in expected.lines() {
+        assert!(
+            stdout.contains(line),
+            "the reply shown lacks {line:?}:\n{stdout}\n{stderr}"
+        );
+    }
+    assert!(stdout.contains("To: Ann <ann@example.org>") || stdout.contains("ann@example.org"));
+}
