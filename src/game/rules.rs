@@ -33,17 +33,243 @@ pub enum Edition {
     Rules2000,
 }
 
-/// The switches a Master may set, as the refusal of an unknown one lists them.
-const GAME_SWITCHES: &str = "remote_builds, home_builds, victory=N, last_year=N, ocean_convoys, no_ocean_convoys, portage, conversion, army_fleets, fast_ferry_only, several_powers, rules=1982, rules=2000";
-
-/// Every switch, as a variant file may name them: a Master's, and those that shape a variant.
-const ALL_SWITCHES: &str = "remote_builds, home_builds, victory=N, last_year=N, ocean_convoys, no_ocean_convoys, portage, conversion, army_fleets, fast_ferry_only, several_powers, rules=1982, rules=2000, dip_points, remote_builds_while_home_held, survivors_share, free_oceans, ocean_network, unit_choice, victory=majority";
-
 /// Who sets a switch: a Master for one game, or a variant file for every game of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Scope {
+pub enum Scope {
+    /// A Master, at CREATE or with SET RULE before START; a variant file may too.
     Game,
+    /// Only a variant file: the switch shapes the variant itself.
     Variant,
+}
+
+/// A rule switch as it is written: `name` or `name=value`.
+#[derive(Clone, Copy, Debug)]
+pub struct Switch {
+    /// Its name as the help and the refusal of an unknown switch write it: `portage`, or
+    /// with a value, `victory=N` (any number) or `rules=1982` (one value of several).
+    pub name: &'static str,
+    /// Other spellings read the same.
+    pub aliases: &'static [&'static str],
+    /// Who may set it.
+    pub scope: Scope,
+    /// Sets it, given the value after `=` (empty without one); the error says what the
+    /// value needs.
+    set: fn(&mut Rules, &str) -> Result<(), &'static str>,
+}
+
+impl Switch {
+    /// The name before any `=`.
+    fn key(&self) -> &'static str {
+        self.name.split('=').next().unwrap_or(self.name)
+    }
+}
+
+/// Every rule switch herald reads, in the order the help lists them: the parser looks
+/// switches up here, so this list is all there is.
+pub const SWITCHES: &[Switch] = &[
+    Switch {
+        name: "remote_builds",
+        aliases: &["any_centre", "anycentre"],
+        scope: Scope::Game,
+        set: |r, _| {
+            r.build_sites = BuildSites::AnyOwned;
+            Ok(())
+        },
+    },
+    Switch {
+        name: "home_builds",
+        aliases: &[],
+        scope: Scope::Game,
+        set: |r, _| {
+            r.build_sites = BuildSites::Home;
+            Ok(())
+        },
+    },
+    Switch {
+        name: "victory=N",
+        aliases: &[],
+        scope: Scope::Game,
+        set: |r, n| {
+            let n: usize = n
+                .parse()
+                .map_err(|_| "victory=N needs a number of centres")?;
+            if n == 0 {
+                return Err("victory needs at least one centre");
+            }
+            r.victory_centres = n;
+            Ok(())
+        },
+    },
+    Switch {
+        name: "last_year=N",
+        aliases: &[],
+        scope: Scope::Game,
+        set: |r, y| {
+            r.last_year = Some(
+                y.parse()
+                    .map_err(|_| "last_year=N needs a judge year (1910)")?,
+            );
+            Ok(())
+        },
+    },
+    Switch {
+        name: "ocean_convoys",
+        aliases: &[],
+        scope: Scope::Game,
+        set: |r, _| {
+            r.ocean_convoys = true;
+            Ok(())
+        },
+    },
+    Switch {
+        name: "no_ocean_convoys",
+        aliases: &[],
+        scope: Scope::Game,
+        set: |r, _| {
+            r.ocean_convoys = false;
+            Ok(())
+        },
+    },
+    Switch {
+        name: "portage",
+        aliases: &[],
+        scope: Scope::Game,
+        set: |r, _| {
+            r.portage = true;
+            Ok(())
+        },
+    },
+    Switch {
+        name: "conversion",
+        aliases: &[],
+        scope: Scope::Game,
+        set: |r, _| {
+            r.conversion = true;
+            Ok(())
+        },
+    },
+    Switch {
+        name: "army_fleets",
+        aliases: &[],
+        scope: Scope::Game,
+        set: |r, _| {
+            r.army_fleets = true;
+            Ok(())
+        },
+    },
+    Switch {
+        name: "fast_ferry_only",
+        aliases: &[],
+        scope: Scope::Game,
+        set: |r, _| {
+            r.fast_ferry_only = true;
+            Ok(())
+        },
+    },
+    Switch {
+        name: "several_powers",
+        aliases: &[],
+        scope: Scope::Game,
+        set: |r, _| {
+            r.several_powers = true;
+            Ok(())
+        },
+    },
+    Switch {
+        name: "dip_points",
+        aliases: &[],
+        scope: Scope::Game,
+        set: |r, _| {
+            r.dip_points = true;
+            Ok(())
+        },
+    },
+    Switch {
+        name: "rules=1982",
+        aliases: &[],
+        scope: Scope::Game,
+        set: edition,
+    },
+    Switch {
+        name: "rules=2000",
+        aliases: &[],
+        scope: Scope::Game,
+        set: edition,
+    },
+    Switch {
+        name: "remote_builds_while_home_held",
+        aliases: &[],
+        scope: Scope::Variant,
+        set: |r, _| {
+            r.build_sites = BuildSites::AnyOwnedWhileHomeHeld;
+            Ok(())
+        },
+    },
+    Switch {
+        name: "survivors_share",
+        aliases: &[],
+        scope: Scope::Variant,
+        set: |r, _| {
+            r.survivors_share = true;
+            Ok(())
+        },
+    },
+    Switch {
+        name: "free_oceans",
+        aliases: &[],
+        scope: Scope::Variant,
+        set: |r, _| {
+            r.free_oceans = true;
+            Ok(())
+        },
+    },
+    Switch {
+        name: "ocean_network",
+        aliases: &[],
+        scope: Scope::Variant,
+        set: |r, _| {
+            r.ocean_network = true;
+            Ok(())
+        },
+    },
+    Switch {
+        name: "unit_choice",
+        aliases: &[],
+        scope: Scope::Variant,
+        set: |r, _| {
+            r.unit_choice = true;
+            Ok(())
+        },
+    },
+    Switch {
+        name: "victory=majority",
+        aliases: &[],
+        scope: Scope::Variant,
+        set: |r, _| {
+            r.victory_majority = true;
+            Ok(())
+        },
+    },
+];
+
+/// `rules=1982` or `rules=2000`.
+fn edition(r: &mut Rules, year: &str) -> Result<(), &'static str> {
+    r.edition = match year {
+        "1982" => Edition::Rules1982,
+        "2000" => Edition::Rules2000,
+        _ => return Err("the rule editions are rules=1982 and rules=2000"),
+    };
+    Ok(())
+}
+
+/// The names of the switches a scope may set, joined for a refusal or a help line.
+pub fn switch_names(scope: Scope) -> String {
+    SWITCHES
+        .iter()
+        .filter(|s| scope == Scope::Variant || s.scope == Scope::Game)
+        .map(|s| s.name)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A rule switch that could not be set.
@@ -55,7 +281,7 @@ pub enum SwitchError {
         /// The switch as written.
         switch: String,
         /// The switches that exist there.
-        known: &'static str,
+        known: String,
     },
     /// The switch exists but its value is wrong.
     #[error("'{switch}': {why}")]
@@ -136,96 +362,45 @@ impl Rules {
         }
     }
 
-    /// Turns a named switch on (or sets a value), as a Master asks at creation:
-    /// `remote_builds` (builds in any owned centre), `home_builds`, `victory=N`,
-    /// `ocean_convoys`, `no_ocean_convoys`, `portage`, `rules=1982` or `rules=2000` (the
-    /// [`Edition`]). Switches of variants still to come are refused by name. Names match in
-    /// any case, with `-` or `_`.
+    /// Turns a named switch on (or sets a value), as a Master asks at creation or with SET
+    /// RULE: one of [`SWITCHES`] of [`Scope::Game`]. Switches that shape a variant are
+    /// refused by name. Names match in any case, with `-` or `_`.
     pub fn apply_switch(&mut self, switch: &str) -> Result<(), String> {
         self.set(switch, Scope::Game).map_err(|e| e.to_string())
     }
 
-    /// Sets a switch as a variant file names it: any switch a Master may set, and those that
-    /// shape the variant itself and so are not changed in a running game:
-    /// `remote_builds_while_home_held` (Classical), `survivors_share` (Deluge), `free_oceans`,
-    /// `ocean_network`, `unit_choice`, `victory=majority` (the world of 1880).
+    /// Sets a switch as a variant file names it: any of [`SWITCHES`], those a Master may set
+    /// and those of [`Scope::Variant`] that shape the variant itself and so are not changed
+    /// in a running game.
     pub fn apply_variant_switch(&mut self, switch: &str) -> Result<(), SwitchError> {
         self.set(switch, Scope::Variant)
     }
 
     fn set(&mut self, switch: &str, scope: Scope) -> Result<(), SwitchError> {
         let s = switch.to_ascii_lowercase().replace('-', "_");
-        let bad_value = |why: &'static str| SwitchError::Value {
+        let (key, value) = s.split_once('=').unwrap_or((s.as_str(), ""));
+        let allowed = SWITCHES
+            .iter()
+            .filter(|w| scope == Scope::Variant || w.scope == Scope::Game);
+        // The exact spelling first (`victory=majority`), else the name before `=`.
+        let found = allowed
+            .clone()
+            .find(|w| w.name == s || w.aliases.contains(&s.as_str()))
+            .or_else(|| {
+                allowed
+                    .clone()
+                    .find(|w| w.name.contains('=') && w.key() == key)
+            });
+        let Some(found) = found else {
+            return Err(SwitchError::Unknown {
+                switch: switch.to_string(),
+                known: switch_names(scope),
+            });
+        };
+        (found.set)(self, value).map_err(|why| SwitchError::Value {
             switch: switch.to_string(),
             why,
-        };
-        if scope == Scope::Variant {
-            match s.as_str() {
-                "remote_builds_while_home_held" => {
-                    self.build_sites = BuildSites::AnyOwnedWhileHomeHeld
-                }
-                "survivors_share" => self.survivors_share = true,
-                "free_oceans" => self.free_oceans = true,
-                "ocean_network" => self.ocean_network = true,
-                "unit_choice" => self.unit_choice = true,
-                "victory=majority" => self.victory_majority = true,
-                // The others are a Master's; an unknown one is refused with the whole list.
-                _ => {
-                    return self.set(switch, Scope::Game).map_err(|e| match e {
-                        SwitchError::Unknown { switch, .. } => SwitchError::Unknown {
-                            switch,
-                            known: ALL_SWITCHES,
-                        },
-                        e => e,
-                    })
-                }
-            }
-            return Ok(());
-        }
-        if let Some(n) = s.strip_prefix("victory=") {
-            let n: usize = n
-                .parse()
-                .map_err(|_| bad_value("victory=N needs a number of centres"))?;
-            if n == 0 {
-                return Err(bad_value("victory needs at least one centre"));
-            }
-            self.victory_centres = n;
-            return Ok(());
-        }
-        if let Some(year) = s.strip_prefix("rules=") {
-            self.edition = match year {
-                "1982" => Edition::Rules1982,
-                "2000" => Edition::Rules2000,
-                _ => return Err(bad_value("the rule editions are rules=1982 and rules=2000")),
-            };
-            return Ok(());
-        }
-        if let Some(y) = s.strip_prefix("last_year=") {
-            let y: i32 = y
-                .parse()
-                .map_err(|_| bad_value("last_year=N needs a judge year (1910)"))?;
-            self.last_year = Some(y);
-            return Ok(());
-        }
-        match s.as_str() {
-            "remote_builds" | "any_centre" | "anycentre" => self.build_sites = BuildSites::AnyOwned,
-            "home_builds" => self.build_sites = BuildSites::Home,
-            "ocean_convoys" => self.ocean_convoys = true,
-            "no_ocean_convoys" => self.ocean_convoys = false,
-            "portage" => self.portage = true,
-            "conversion" => self.conversion = true,
-            "army_fleets" => self.army_fleets = true,
-            "fast_ferry_only" => self.fast_ferry_only = true,
-            "several_powers" => self.several_powers = true,
-            "dip_points" => self.dip_points = true,
-            _ => {
-                return Err(SwitchError::Unknown {
-                    switch: switch.to_string(),
-                    known: GAME_SWITCHES,
-                })
-            }
-        }
-        Ok(())
+        })
     }
 }
 
@@ -260,6 +435,22 @@ mod tests {
             .unwrap_err()
             .contains("unknown rule switch 'flying'"));
         assert!(r.apply_switch("victory=x").is_err());
+    }
+
+    #[test]
+    fn every_listed_switch_and_spelling_is_read_and_only_where_its_scope_allows() {
+        for switch in SWITCHES {
+            for name in std::iter::once(&switch.name).chain(switch.aliases) {
+                let written = name.replace("=N", "=20");
+                let by_file = Rules::standard().apply_variant_switch(&written);
+                assert_eq!(by_file, Ok(()), "{written}");
+                let by_master = Rules::standard().apply_switch(&written);
+                assert_eq!(by_master.is_ok(), switch.scope == Scope::Game, "{written}");
+            }
+        }
+        assert!(switch_names(Scope::Game).contains("dip_points"));
+        assert!(!switch_names(Scope::Game).contains("unit_choice"));
+        assert!(switch_names(Scope::Variant).contains("unit_choice"));
     }
 
     #[test]
