@@ -9,7 +9,7 @@
 
 use herald::cases::{parse_cases, prepare};
 use herald::catalog::Catalog;
-use herald::game::resolve::Outcome;
+use herald::game::resolve::{Backup, Outcome};
 use herald::game::turn::{play_with, Report};
 use herald::judge::reasons::notes;
 
@@ -17,6 +17,7 @@ use herald::judge::reasons::notes;
 fn every_failed_order_of_every_case_says_why() {
     let catalog = Catalog::builtin();
     let (mut failed_orders, mut cases_played) = (0, 0);
+    let (mut szykman, mut circular) = (0, 0);
     let mut dir: Vec<_> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -74,8 +75,9 @@ fn every_failed_order_of_every_case_says_why() {
                     Outcome::NoConvoy(f) | Outcome::NoPortage(f) => {
                         failed_orders += 1;
                         assert!(said.contains("*: "), "{here}");
+                        // The fleet whose fall broke it, unless a paradox decided first.
                         if let Some(f) = f {
-                            assert!(names(f), "{here}");
+                            assert!(names(f) || said.contains("Szykman rule"), "{here}");
                         }
                     }
                     Outcome::SupportVoid | Outcome::Disrupted => {
@@ -83,6 +85,21 @@ fn every_failed_order_of_every_case_says_why() {
                         assert!(said.contains("*: "), "{here}");
                     }
                     _ => {}
+                }
+                // Where the backup rule decided, the reason names it.
+                match result.decided_by.get(i).copied().flatten() {
+                    Some(Backup::Szykman) => {
+                        szykman += 1;
+                        assert!(said.contains("by the Szykman rule"), "{here}");
+                    }
+                    Some(Backup::Circular) => {
+                        circular += 1;
+                        assert!(said.contains("(circular movement"), "{here}");
+                    }
+                    Some(Backup::PortageRule4) => {
+                        assert!(said.contains("(portage rule 4"), "{here}")
+                    }
+                    None => {}
                 }
                 if let Some(c) = result.dislodged_clash[i] {
                     assert!(said.contains("(*dislodged*: by "), "{here}");
@@ -92,6 +109,7 @@ fn every_failed_order_of_every_case_says_why() {
         }
     }
     assert!(cases_played > 300, "{cases_played}");
+    assert!(szykman >= 5 && circular >= 5, "{szykman} {circular}");
     assert!(failed_orders > 300, "{failed_orders}");
 }
 
@@ -131,5 +149,59 @@ fn a_bounce_a_cut_and_a_dislodgement_read_as_the_issue_shows() {
     assert!(
         nth.contains("Edi") && !nth.contains("Eng,") && !nth.contains("Hel"),
         "{nth}"
+    );
+}
+
+/// Plays one case of a case file and returns each order's reasons by the province it is in.
+fn reasons_of(file: &str, name: &str) -> Vec<(String, String)> {
+    let text =
+        std::fs::read_to_string(format!("{}/tests/cases/{file}", env!("CARGO_MANIFEST_DIR")))
+            .unwrap();
+    let cases = parse_cases(&text).unwrap();
+    let case = cases.iter().find(|c| c.name == name).unwrap();
+    let catalog = Catalog::builtin();
+    let p = prepare(&catalog, case).unwrap();
+    let map = p.variant.map_at(p.position.phase);
+    let t = play_with(p.variant, &p.rules, map, &p.position, &p.orders);
+    let Report::Movement { orders, result, .. } = &t.report else {
+        unreachable!()
+    };
+    (0..orders.len())
+        .map(|i| {
+            (
+                map.abbr(orders[i].at).to_string(),
+                notes(map, orders, result, &t.position, i).join("  "),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn circular_movement_and_the_szykman_rule_are_named_where_they_decide() {
+    // DATC 6.C.1: "Three units can change place, even in spring 1901": A Ank - Con,
+    // A Con - Smy, A Smy - Ank all move, because the moves form a ring.
+    let ring = reasons_of("datc_6c.txt", "6.C.1");
+    assert_eq!(ring.len(), 3);
+    for (at, said) in &ring {
+        assert!(said.starts_with("(circular movement"), "{at}: {said}");
+    }
+    // DATC 6.F.14 (simple convoy paradox): "The most common paradox is when the attacked
+    // unit supports an attack on one of the convoying fleets." By the Szykman rule the
+    // convoy fleet is treated as holding and the convoyed army does not move.
+    let paradox = reasons_of("datc_6f.txt", "6.F.14");
+    let said = |at: &str| {
+        paradox
+            .iter()
+            .find(|(a, _)| a == at)
+            .map(|(_, s)| s.clone())
+            .unwrap()
+    };
+    assert!(
+        said("Bre").starts_with("(*no convoy*: convoy paradox; by the Szykman rule"),
+        "{paradox:?}"
+    );
+    assert!(
+        said("Eng").starts_with("(*disrupted*: convoy paradox; by the Szykman rule"),
+        "{paradox:?}"
     );
 }

@@ -42,8 +42,10 @@ pub enum Command {
     Get(String),
     /// `GET MAP <variant or game>`: every space with its kind, coasts and neighbours.
     Map(Option<String>, bool),
-    /// `LIST [game]`
+    /// `LIST [game]`: open games (forming and running apart), or one game.
     List(Option<String>),
+    /// `LIST FULL`: every game the sender may see, finished ones too.
+    ListFull,
     /// `CREATE ?game password [variant]`
     Create {
         /// Game name.
@@ -163,6 +165,28 @@ pub enum Command {
     Rollback(String),
     /// `TERMINATE`
     Terminate,
+    /// SET NOSHOW / SET ANONYMOUS (true), SET SHOW / SET NOANONYMOUS (false): whether the
+    /// game hides who plays which power and every address from all but the Master.
+    Anonymous(bool),
+    /// SET REVEAL / SET NOREVEAL: whether an anonymous game shows its players once over.
+    Reveal(bool),
+    /// SET LIST (true) / SET NOLIST, SET UNLISTED, SET PRIVATE (false): whether LIST shows
+    /// the game to strangers.
+    Listed(bool),
+    /// SET PRIVATE <word>: unlisted, and newcomers must give the word.
+    JoinWord(String),
+    /// SET PUBLIC: listed, and no join word.
+    Public,
+    /// SET ALLOW / SET DENY [PLAYER] [-]address…, SET NOALLOW / SET NODENY address…: the
+    /// Master's lists of who may and who may not come into the game.
+    Invite {
+        /// The deny list (true) or the allow list.
+        deny: bool,
+        /// Add (true) or remove (false) each address.
+        add: bool,
+        /// The addresses, lower case (a leading `-` removes that one).
+        addresses: Vec<String>,
+    },
     /// A `SET` this judge does not know.
     UnknownSet(String),
     /// Anything else: an order after SIGNON, an error before.
@@ -213,6 +237,13 @@ pub fn parse_command(line: &str) -> Command {
         "SETNOPARTIAL" => return Command::Partial(false),
         "SETNOABSENCE" | "SETNOHOLIDAY" | "SETNOVACATION" => return Command::NoAbsence,
         "SETNOPRESS" => return Command::PressPolicy(PressPolicy::None),
+        "SETNOSHOW" | "SETANONYMOUS" | "SETANON" => return Command::Anonymous(true),
+        "SETSHOW" | "SETNOANONYMOUS" | "SETNOANON" => return Command::Anonymous(false),
+        "SETREVEAL" => return Command::Reveal(true),
+        "SETNOREVEAL" => return Command::Reveal(false),
+        "SETLIST" => return Command::Listed(true),
+        "SETNOLIST" | "SETUNLISTED" | "SETPRIVATE" => return Command::Listed(false),
+        "SETPUBLIC" => return Command::Public,
         "SETWHITE" => return Command::PressPolicy(PressPolicy::White),
         "SETGREY" | "SETGRAY" => return Command::PressPolicy(PressPolicy::Grey),
         // njudge's SET PORTAGE and DPjudge's RULE PORTAGE_CONVOY name the portage switch.
@@ -233,6 +264,7 @@ pub fn parse_command(line: &str) -> Command {
         "GET" | "SEND" => {
             return arg(1).map_or(Command::Help, |t| Command::Get(t.to_ascii_lowercase()))
         }
+        "LIST" if upper.len() == 2 && upper[1] == "FULL" => return Command::ListFull,
         "LIST" => return Command::List(arg(1)),
         "HISTORY" if words.len() >= 2 => return Command::History(words[1].to_string()),
         "SUMMARY" if words.len() >= 2 => return Command::Summary(words[1].to_string()),
@@ -372,7 +404,42 @@ fn set(words: &[&str], upper: &[String]) -> Command {
         "MYZONE" | "MYTIMEZONE" | "MYTZ" if words.len() == 3 => Command::MyZone(Some(arg)),
         "MYZONE" | "MYTIMEZONE" | "MYTZ" | "NOMYZONE" if words.len() == 2 => Command::MyZone(None),
         "RULE" if words.len() == 3 => Command::Rule(arg),
+        "PRIVATE" if words.len() == 3 => Command::JoinWord(arg),
+        "ALLOW" | "DENY" | "NOALLOW" | "NODENY" | "NO" => invite(words, upper),
         _ => Command::UnknownSet(words.join(" ")),
+    }
+}
+
+/// SET [NO] ALLOW|DENY [PLAYER] [-]address….
+fn invite(all: &[&str], upper: &[String]) -> Command {
+    let (key, mut words) = match upper.get(1..).unwrap_or(&[]) {
+        [no, key, ..] if no == "NO" => (format!("NO{key}"), all.get(3..).unwrap_or(&[])),
+        [key, ..] => (key.clone(), all.get(2..).unwrap_or(&[])),
+        [] => (String::new(), &[][..]),
+    };
+    if words
+        .first()
+        .is_some_and(|w| w.eq_ignore_ascii_case("player"))
+    {
+        words = &words[1..];
+    }
+    let (deny, add) = match key.as_str() {
+        "ALLOW" => (false, true),
+        "DENY" => (true, true),
+        "NOALLOW" => (false, false),
+        "NODENY" => (true, false),
+        _ => return Command::UnknownSet(all.join(" ")),
+    };
+    let addresses: Vec<String> = words
+        .iter()
+        .flat_map(|w| w.split(','))
+        .filter(|a| !a.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    Command::Invite {
+        deny,
+        add,
+        addresses,
     }
 }
 

@@ -130,6 +130,51 @@ pub struct Settings {
     /// WARNINGS ON|OFF; on unless the Master turned it off).
     #[serde(default = "on")]
     pub warnings: bool,
+    /// Who may learn who plays and who may see or join the game (anonymous and private
+    /// games); a game stored before these settings existed is neither.
+    #[serde(default)]
+    pub privacy: Privacy,
+}
+
+/// Who may learn who plays a game, and who may see and join it. Its rules are in
+/// [`super::privacy`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Privacy {
+    /// An anonymous (gunboat) game: nobody but the Master learns who plays which power or
+    /// any address (SET NOSHOW, SET ANONYMOUS; njudge's NoShow).
+    #[serde(default)]
+    pub anonymous: bool,
+    /// Whether an anonymous game's players are shown once it ends (SET REVEAL, the
+    /// default; SET NOREVEAL keeps them hidden for good).
+    #[serde(default = "on")]
+    pub reveal: bool,
+    /// Left out of LIST for all but its members (SET NOLIST, SET PRIVATE).
+    #[serde(default)]
+    pub unlisted: bool,
+    /// The argon2 hash of the word a newcomer must give to join, take over or observe
+    /// (SET PRIVATE <word>), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub join_word: Option<String>,
+    /// Addresses invited by the Master (SET ALLOW), lower case: when there are any, only
+    /// they (or whoever has the join word) may come in.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allow: Vec<String>,
+    /// Addresses the Master keeps out (SET DENY), lower case.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deny: Vec<String>,
+}
+
+impl Default for Privacy {
+    fn default() -> Privacy {
+        Privacy {
+            anonymous: false,
+            reveal: true,
+            unlisted: false,
+            join_word: None,
+            allow: Vec::new(),
+            deny: Vec::new(),
+        }
+    }
 }
 
 /// The default of a setting that is on unless turned off.

@@ -13,6 +13,7 @@
 //! - [`deadline`]: timing as pure functions.
 //! - [`render`]: the templates.
 //! - [`password`]: argon2 hashes.
+//! - [`privacy`]: anonymous and private games: who may learn and see what.
 
 pub mod board;
 pub mod calendars;
@@ -29,6 +30,7 @@ pub mod mapinfo;
 pub mod orders;
 pub mod password;
 pub mod pictures;
+pub mod privacy;
 pub mod process;
 pub mod reasons;
 pub mod render;

@@ -6,7 +6,7 @@
 use crate::game::ids::{ProvinceId, UnitKind};
 use crate::game::map::Map;
 use crate::game::position::Position;
-use crate::game::resolve::{retreat_options, Clash, MovementResult, Outcome};
+use crate::game::resolve::{retreat_options, Backup, Clash, MovementResult, Outcome};
 use crate::game::screen::{Command, Ordered};
 
 /// A unit's order in short: `A Mun - Bur`, or `F Nth` for one that stays; `me` is the
@@ -44,6 +44,32 @@ fn or_list(items: &[String]) -> String {
 fn strengths(c: &Clash) -> String {
     format!("{} to {}", c.attack, c.against)
 }
+
+/// The backup rule that decided order `k`, if one did.
+fn rule_of(result: &MovementResult, k: usize) -> Option<Backup> {
+    result.decided_by.get(k).copied().flatten()
+}
+
+/// Whether the carrier orders of the move `i` (convoys or portages naming it) were stopped
+/// by the Szykman rule.
+fn carried_by_paradox(orders: &[Ordered], result: &MovementResult, i: usize) -> bool {
+    let o = &orders[i];
+    orders.iter().enumerate().any(|(k, c)| {
+        let names = match c.command {
+            Command::Convoy { from, .. } | Command::Portage { from, .. } => from == o.at,
+            _ => false,
+        };
+        names && rule_of(result, k) == Some(Backup::Szykman)
+    })
+}
+
+/// Why the Szykman rule stopped a convoyed move or its convoy.
+const SZYKMAN_CONVOY: &str =
+    "convoy paradox; by the Szykman rule the convoy holds and the army does not move";
+
+/// Why the Szykman rule stopped a portaged move or its portage.
+const SZYKMAN_PORTAGE: &str =
+    "portage paradox; by the Szykman rule the portage holds and the fleet does not move";
 
 /// The marks with reasons for order `i`: each `(*mark*: reason)` or `(*mark*)`.
 pub fn notes(
@@ -84,6 +110,7 @@ pub fn notes(
         Outcome::NoConvoy(fleet) => notes.push(note(
             "no convoy",
             match fleet {
+                _ if carried_by_paradox(orders, result, i) => SZYKMAN_CONVOY.into(),
                 Some(f) => format!("{} dislodged", short(map, orders, f, i)),
                 None => "no fleet convoyed it all the way".into(),
             },
@@ -91,10 +118,26 @@ pub fn notes(
         Outcome::NoPortage(army) => notes.push(note(
             "portage disrupted",
             match army {
+                _ if carried_by_paradox(orders, result, i) => SZYKMAN_PORTAGE.into(),
                 Some(a) => format!("{} dislodged", short(map, orders, a, i)),
                 None => "no army portaged it all the way".into(),
             },
         )),
+        Outcome::Moved if rule_of(result, i) == Some(Backup::Circular) => notes.push(
+            "(circular movement: each unit in the ring moves into the space the next one leaves)"
+                .into(),
+        ),
+        Outcome::Portaged if rule_of(result, i) == Some(Backup::PortageRule4) => notes.push(
+            "(portage rule 4: the fleet it carries dislodges a unit whose support it did not cut)"
+                .into(),
+        ),
+        Outcome::Disrupted if rule_of(result, i) == Some(Backup::Szykman) => {
+            let why = match o.command {
+                Command::Portage { .. } => SZYKMAN_PORTAGE,
+                _ => SZYKMAN_CONVOY,
+            };
+            notes.push(note("disrupted", why.into()))
+        }
         Outcome::Cut(by) => notes.push(note(
             "cut",
             by.map_or_else(String::new, |b| {

@@ -157,8 +157,9 @@ pub(crate) struct Session<'a> {
 }
 
 /// A line as the reply may show it: the password of a SIGNON, CREATE, OBSERVE or SET
-/// PASSWORD replaced by `****`, so that a mistyped one is neither mailed back nor stored
-/// in the outbox.
+/// PASSWORD, and a join word (after a SIGNON's or OBSERVE's password, or in SET PRIVATE),
+/// replaced by `****`, so that a mistyped one is neither mailed back nor stored in the
+/// outbox.
 pub(crate) fn without_password(line: &str) -> String {
     let words: Vec<&str> = line.split_whitespace().collect();
     let first = words
@@ -169,16 +170,22 @@ pub(crate) fn without_password(line: &str) -> String {
         .get(1)
         .map(|w| w.to_ascii_uppercase())
         .unwrap_or_default();
+    // (first secret word, last + 1): after SIGNON and OBSERVE the password and a join word.
+    let all = words.len();
     let secret = match (first.as_str(), second.as_str()) {
-        ("SIGNON" | "CREATE" | "OBSERVE", _) => Some(2),
-        ("SET", "PASSWORD") => Some(2),
-        ("SETPASSWORD", _) => Some(1),
+        ("SIGNON" | "OBSERVE" | "WATCH", _) => Some((2, all)),
+        ("SIGN", "ON") => Some((3, all)),
+        ("CREATE", _) => Some((2, 3)),
+        ("SET", "PASSWORD" | "PRIVATE") => Some((2, 3)),
+        ("SETPASSWORD" | "SETPRIVATE", _) => Some((1, 2)),
         _ => None,
     };
     match secret {
-        Some(i) if words.len() > i => {
+        Some((i, end)) if all > i => {
             let mut shown: Vec<&str> = words.clone();
-            shown[i] = "****";
+            for w in &mut shown[i..end.min(all)] {
+                *w = "****";
+            }
             shown.join(" ")
         }
         _ => line.to_string(),

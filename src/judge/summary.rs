@@ -8,8 +8,10 @@ use super::game::{Archived, Game, SeatState};
 use super::Judge;
 use crate::envelope::Outgoing;
 
-/// The summary mailed when a game ends: who played what, centre counts year by year.
-pub fn summary_text(judge: &Judge, game: &Game) -> Vec<String> {
+/// The summary mailed when a game ends: who played what, centre counts year by year, as
+/// `reader` may see it (addresses only as [`Game::address_for`] shows them; an empty reader
+/// is a stranger).
+pub fn summary_text(judge: &Judge, game: &Game, reader: &str) -> Vec<String> {
     let variant = judge.variant(game);
     let map = &variant.map;
     let mut lines = Vec::new();
@@ -26,14 +28,17 @@ pub fn summary_text(judge: &Judge, game: &Game) -> Vec<String> {
         lines.push(format!("{o}."));
     }
     lines.push(String::new());
-    lines.push(format!("Master: {}", game.master.address));
+    lines.push(format!(
+        "Master: {}",
+        game.address_for(reader, &game.master.address)
+    ));
     lines.push("The powers were played by:".into());
     for p in map.power_ids() {
         let players: Vec<String> = game
             .tenures
             .iter()
             .filter(|t| t.power == p)
-            .map(|t| format!("{} (from {})", t.address, t.from))
+            .map(|t| format!("{} (from {})", game.address_for(reader, &t.address), t.from))
             .collect();
         let state = game.seat_of(p).map(|s| match s.state {
             SeatState::Playing => "",
@@ -69,17 +74,20 @@ pub fn summary_text(judge: &Judge, game: &Game) -> Vec<String> {
     lines
 }
 
-/// The summary to everyone.
+/// The summary to everyone, each copy as its reader may see it; HISTORY keeps a stranger's.
 pub fn summary_mails(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Vec<Outgoing> {
-    let lines = summary_text(judge, game);
-    let mails = judge.notice_all(game, "Summary", &lines);
-    if let Some(first) = mails.first() {
-        game.archive.push(Archived {
-            at: now,
-            subject: first.subject.clone(),
-            body: first.body.clone(),
-        });
-    }
+    let g = &*game;
+    let mails: Vec<Outgoing> = judge
+        .everyone(g)
+        .iter()
+        .map(|to| judge.notice(g, to, "Summary", &summary_text(judge, g, to)))
+        .collect();
+    let kept = judge.notice(game, "", "Summary", &summary_text(judge, game, ""));
+    game.archive.push(Archived {
+        at: now,
+        subject: kept.subject,
+        body: kept.body,
+    });
     mails
 }
 

@@ -202,6 +202,13 @@ pub fn settle(map: &Map, rules: &Rules, plan: Plan, mut result: MovementResult) 
     let dislodged_clash: Vec<_> = (0..n)
         .map(|i| stands_for[i].and_then(|r| result.dislodged_clash[r]))
         .collect();
+    let decided_by: Vec<_> = if result.decided_by.is_empty() {
+        Vec::new()
+    } else {
+        (0..n)
+            .map(|i| stands_for[i].and_then(|r| result.decided_by[r]))
+            .collect()
+    };
     let next = &mut result.position;
     let moved = |i: usize| stands_for[i].is_some_and(|r| result.outcomes[r] == Outcome::Moved);
     // Where a given unit order's unit ended: (province, dislodged?).
@@ -364,6 +371,7 @@ pub fn settle(map: &Map, rules: &Rules, plan: Plan, mut result: MovementResult) 
         outcomes,
         dislodged_by,
         dislodged_clash,
+        decided_by,
         position: result.position,
     }
 }

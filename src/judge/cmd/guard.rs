@@ -116,24 +116,31 @@ impl Session<'_> {
                 "  Too many wrong passwords {whom} in game '{}': sign-on {scope} is locked until {until}.",
                 g.name
             ));
-            let mut addresses = t.from[..t.from.len().min(SHOWN)].join(", ");
-            if t.from.len() > SHOWN {
-                addresses.push_str(&format!(" and {} more", t.from.len() - SHOWN));
-            }
-            let lines = vec![
-                format!(
-                    "{} wrong passwords {whom} in game '{}' within {WINDOW_MINUTES} minutes, from {addresses}.",
-                    t.failures, g.name
-                ),
-                format!("Sign-on {scope} is refused, right password or not, until {until}."),
-                "The addresses are those the mails gave, which a forger can choose. If the mails were not yours, someone is guessing: a long password (SET PASSWORD) holds out.".to_string(),
-            ];
+            // Each reader sees the addresses it may (in an anonymous game, the Master alone).
+            let lines = |reader: &str| {
+                let shown: Vec<String> = t.from[..t.from.len().min(SHOWN)]
+                    .iter()
+                    .map(|a| g.address_for(reader, a))
+                    .collect();
+                let mut addresses = shown.join(", ");
+                if t.from.len() > SHOWN {
+                    addresses.push_str(&format!(" and {} more", t.from.len() - SHOWN));
+                }
+                vec![
+                    format!(
+                        "{} wrong passwords {whom} in game '{}' within {WINDOW_MINUTES} minutes, from {addresses}.",
+                        t.failures, g.name
+                    ),
+                    format!("Sign-on {scope} is refused, right password or not, until {until}."),
+                    "The addresses are those the mails gave, which a forger can choose. If the mails were not yours, someone is guessing: a long password (SET PASSWORD) holds out.".to_string(),
+                ]
+            };
             let mut to = t.holders.clone();
             to.push(g.master.address.clone());
             let mut seen = std::collections::HashSet::new();
             to.retain(|a| seen.insert(a.to_ascii_lowercase()));
             for addr in to {
-                notices.push(judge.notice(g, &addr, "Signon Locked", &lines));
+                notices.push(judge.notice(g, &addr, "Signon Locked", &lines(&addr)));
             }
         }
         self.lines.extend(said);

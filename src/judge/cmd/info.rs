@@ -1,10 +1,10 @@
 //! HELP, GET, GET MAP, VERSION, LIST, HISTORY and SUMMARY: what anyone may ask, signed on or not.
 
+use super::listing::private;
 use crate::judge::command::Command;
-use crate::judge::game::{PressPolicy, SeatState, Status};
+use crate::judge::pictures;
 use crate::judge::render::TOPICS;
 use crate::judge::session::Session;
-use crate::judge::{deadline, orders, pictures};
 
 impl Session<'_> {
     /// Applies a command of this family.
@@ -70,10 +70,15 @@ impl Session<'_> {
                 ));
             }
             Command::List(name) => {
-                self.list(line, name.as_deref());
+                self.list(line, name.as_deref(), false);
             }
+            Command::ListFull => self.list(line, None, true),
             Command::History(name) => match self.games.get(&name.to_ascii_lowercase()) {
                 None => self.error(line, format!("there is no game '{name}'")),
+                Some(g) if !g.listed_for(&self.reader()) => {
+                    let why = private(&g.name);
+                    self.error(line, why)
+                }
                 Some(g) if g.archive.is_empty() => {
                     self.say(format!("Game '{}' has no history yet.", g.name))
                 }
@@ -93,121 +98,18 @@ impl Session<'_> {
             },
             Command::Summary(name) => match self.games.get(&name.to_ascii_lowercase()) {
                 None => self.error(line, format!("there is no game '{name}'")),
+                Some(g) if !g.listed_for(&self.reader()) => {
+                    let why = private(&g.name);
+                    self.error(line, why)
+                }
                 Some(g) => {
-                    let text = crate::judge::summary::summary_text(self.judge, g);
+                    let text = crate::judge::summary::summary_text(self.judge, g, &self.reader());
                     self.lines.extend(text);
                 }
             },
             _ => {}
         }
         true
-    }
-    pub(in crate::judge) fn list(&mut self, line: &str, name: Option<&str>) {
-        match name {
-            None => {
-                if self.games.is_empty() {
-                    self.say("No games on this judge yet. Start one with CREATE ?<game> <password> [<variant>].");
-                    return;
-                }
-                self.say(format!(
-                    "{:<13}{:<11}{:<14}{:<8}deadline",
-                    "game", "variant", "status", "phase"
-                ));
-                let rows: Vec<String> = self
-                    .games
-                    .values()
-                    .map(|g| {
-                        let phase = g
-                            .position
-                            .as_ref()
-                            .map(|p| self.judge.variant(g).calendar.code(p.phase))
-                            .unwrap_or_else(|| "-".into());
-                        let dl = g
-                            .deadline
-                            .map(|d| deadline::show(d, deadline::zone(&g.settings.zone)))
-                            .unwrap_or_else(|| "-".into());
-                        let status = if g.status == Status::Forming {
-                            format!(
-                                "forming {}/{}",
-                                g.seats.len(),
-                                self.judge.variant(g).map.powers.len()
-                            )
-                        } else {
-                            g.status.word().to_string()
-                        };
-                        format!(
-                            "{:<13}{:<11}{:<14}{:<8}{dl}",
-                            g.name, g.variant, status, phase
-                        )
-                    })
-                    .collect();
-                self.lines.extend(rows);
-            }
-            Some(name) => {
-                let Some(g) = self.games.get(&name.to_ascii_lowercase()) else {
-                    self.error(line, format!("there is no game '{name}'"));
-                    return;
-                };
-                let judge = self.judge;
-                let variant = judge.variant(g);
-                let map = judge.map_of(g);
-                let mut out = vec![
-                    judge.header(g),
-                    format!("Game '{}': {} ({}).", g.name, g.status.word(), g.variant),
-                ];
-                if let Some(pos) = &g.position {
-                    out.push(format!("Phase: {}.", variant.calendar.show(pos.phase)));
-                }
-                out.push(format!(
-                    "Press: {}{}. {} games.",
-                    match g.settings.press {
-                        PressPolicy::White => "white",
-                        PressPolicy::Grey => "white and grey",
-                        PressPolicy::None => "none",
-                    },
-                    if g.settings.partial {
-                        ", partial allowed"
-                    } else {
-                        ", broadcast only"
-                    },
-                    if g.settings.nmr { "NMR" } else { "NoNMR" }
-                ));
-                if g.status == Status::Forming {
-                    out.push(format!(
-                        "Players joined: {} of {}.",
-                        g.seats.len(),
-                        map.powers.len()
-                    ));
-                } else {
-                    let acting = orders::must_act(judge, g);
-                    for p in map.power_ids() {
-                        let state = match g.seat_of(p).map(|s| s.state) {
-                            Some(SeatState::Abandoned) => {
-                                "abandoned (open for takeover)".to_string()
-                            }
-                            Some(SeatState::Disorder) => "civil disorder".to_string(),
-                            _ if !acting.contains(&p) => "no orders needed".to_string(),
-                            _ if orders::ready(judge, g, p) => "orders in".to_string(),
-                            _ => "orders due".to_string(),
-                        };
-                        let (c, u) = g
-                            .position
-                            .as_ref()
-                            .map_or((0, 0), |pos| (pos.centre_count(p), pos.unit_count(p)));
-                        out.push(format!(
-                            "  {} ({}): {c} centres, {u} units, {state}",
-                            map.power(p).name,
-                            map.power(p).letter
-                        ));
-                    }
-                    if let Some(pos) = &g.position {
-                        out.push(String::new());
-                        out.extend(crate::judge::board::describe(variant, map, pos));
-                    }
-                }
-                self.lines.extend(out);
-            }
-        }
     }
 }
 

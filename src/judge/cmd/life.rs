@@ -245,17 +245,24 @@ impl Session<'_> {
             String::new(),
             "The powers are played by:".to_string(),
         ];
-        for p in map.power_ids() {
-            let who = g
-                .seat_of(p)
-                .map(|s| s.member.address.clone())
-                .unwrap_or_default();
-            lines.push(format!(
-                "  {:<10} ({}) {who}",
-                map.power(p).name,
-                map.power(p).letter
-            ));
-        }
+        // Each reader's copy shows the addresses that reader may see (none but their own in
+        // an anonymous game, but the Master's).
+        let table = |to: &str| -> Vec<String> {
+            map.power_ids()
+                .map(|p| {
+                    let who = g
+                        .seat_of(p)
+                        .map(|s| g.address_for(to, &s.member.address))
+                        .unwrap_or_default();
+                    format!(
+                        "  {:<10} ({}) {who}",
+                        map.power(p).name,
+                        map.power(p).letter
+                    )
+                })
+                .collect()
+        };
+        let head = lines.len();
         lines.push(String::new());
         if let Some(d) = g.deadline {
             lines.push(format!(
@@ -267,7 +274,15 @@ impl Session<'_> {
             "Sign on with SIGNON <letter>{} <your password>.",
             g.name
         ));
-        let notices = judge.notice_all(g, "Game Starting", &lines);
+        let notices: Vec<_> = judge
+            .everyone(g)
+            .iter()
+            .map(|to| {
+                let mut mine = lines.clone();
+                mine.splice(head..head, table(to));
+                judge.notice(g, to, "Game Starting", &mine)
+            })
+            .collect();
         self.effects.mails.extend(notices);
         self.say("The game has started.");
     }

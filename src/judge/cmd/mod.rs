@@ -10,9 +10,11 @@ mod dips;
 mod guard;
 mod info;
 mod life;
+mod listing;
 mod orders;
 mod player;
 mod press;
+mod privacy;
 mod settings;
 mod signon;
 mod timing;
@@ -41,6 +43,8 @@ pub enum Family {
     Life,
     /// NMR, press policy, partial press, rule switches (`settings.rs`).
     Settings,
+    /// Anonymity, listing, the join word, allow and deny lists (`privacy.rs`).
+    Privacy,
     /// SIGNOFF: the end of the mail (read by the session itself).
     End,
 }
@@ -102,7 +106,7 @@ pub fn spec(command: &Command) -> Spec {
         C::Help | C::Get(_) | C::Map(None, _) | C::Version => {
             (F::Info, Who::Anyone, Names::Nothing)
         }
-        C::List(None) => (F::Info, Who::Anyone, Names::All),
+        C::List(None) | C::ListFull => (F::Info, Who::Anyone, Names::All),
         // `GET MAP <name>` may name a game (its map as it stands) as well as a variant.
         C::Map(Some(g), _) | C::List(Some(g)) | C::History(g) | C::Summary(g) => {
             (F::Info, Who::Anyone, Names::Game(g.clone()))
@@ -198,6 +202,12 @@ pub fn spec(command: &Command) -> Spec {
         | C::Warnings(_)
         | C::Rule(_)
         | C::UnknownSet(_) => (F::Settings, Who::Master, Names::Nothing),
+        C::Anonymous(_)
+        | C::Reveal(_)
+        | C::Listed(_)
+        | C::JoinWord(_)
+        | C::Public
+        | C::Invite { .. } => (F::Privacy, Who::Master, Names::Nothing),
     };
     Spec { family, who, names }
 }
@@ -255,6 +265,7 @@ impl Session<'_> {
             Family::Timing => self.timing_command(line, command),
             Family::Life => self.life_command(line, command),
             Family::Settings => self.settings_command(line, command),
+            Family::Privacy => self.privacy_command(line, command),
             Family::End => false,
         }
     }

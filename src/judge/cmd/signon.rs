@@ -109,6 +109,7 @@ impl Session<'_> {
                     timing(d.phases[2]),
                 ],
                 warnings: true,
+                privacy: Default::default(),
             },
             deadline: None,
             grace: None,
@@ -185,6 +186,10 @@ impl Session<'_> {
                         }
                     }
                     None => {
+                        if !self.may_enter(line) {
+                            self.game = None;
+                            return false;
+                        }
                         let Some(hash) = self.new_hash(line, password) else {
                             self.game = None;
                             return false;
@@ -257,6 +262,10 @@ impl Session<'_> {
                         self.game = None;
                         return false;
                     }
+                    if !self.may_enter(line) {
+                        self.game = None;
+                        return false;
+                    }
                     let Some(hash) = self.new_hash(line, password) else {
                         self.game = None;
                         return false;
@@ -321,6 +330,10 @@ impl Session<'_> {
                 let pname = map.power(power).name.clone();
                 match seat.state {
                     SeatState::Abandoned => {
+                        if !self.may_enter(line) {
+                            self.game = None;
+                            return false;
+                        }
                         let Some(hash) = self.new_hash(line, password) else {
                             self.game = None;
                             return false;
@@ -374,11 +387,13 @@ impl Session<'_> {
                             return false;
                         }
                         if seat.member.address != from {
+                            // In an anonymous game the address may be another player's.
+                            let shown = self.game().address_for(&seat.member.address, &from);
                             let notice = judge.notice(
                                 self.game(),
                                 &seat.member.address,
                                 "Signon From Another Address",
-                                &[format!("Someone signed on as {pname} with the right password from {from}. If it was not you, change your password (SET PASSWORD).")],
+                                &[format!("Someone signed on as {pname} with the right password from {shown}. If it was not you, change your password (SET PASSWORD).")],
                             );
                             self.effects.mails.push(notice);
                         }

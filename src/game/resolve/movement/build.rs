@@ -240,6 +240,7 @@ impl<'a> Resolver<'a> {
             state: vec![UNRESOLVED; n],
             result: vec![false; n],
             deps: Vec::with_capacity(16),
+            decided_by: Vec::new(),
         }
     }
 }

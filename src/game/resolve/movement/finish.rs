@@ -106,6 +106,7 @@ impl Resolver<'_> {
             outcomes,
             dislodged_by,
             dislodged_clash,
+            decided_by: self.decided_by,
             position: next,
         }
     }

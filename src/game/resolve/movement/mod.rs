@@ -91,6 +91,18 @@ pub struct Clash {
     pub against: u32,
 }
 
+/// The backup rule that decided an order caught in a cycle of decisions, for the results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backup {
+    /// A convoy paradox: the convoys (and portages) in the cycle fail (the Szykman rule).
+    Szykman,
+    /// Circular movement: the moves in the cycle all succeed.
+    Circular,
+    /// Portage rule 4: a portaged fleet that dislodges a unit whose support it did not cut
+    /// is carried.
+    PortageRule4,
+}
+
 /// The result of a movement phase.
 #[derive(Clone, Debug)]
 pub struct MovementResult {
@@ -101,6 +113,8 @@ pub struct MovementResult {
     /// For each ordered unit that was dislodged, the attack that did it and the strength
     /// it beat.
     pub dislodged_clash: Vec<Option<Clash>>,
+    /// For each order the backup rule decided, which rule (empty when none was needed).
+    pub decided_by: Vec<Option<Backup>>,
     /// The board after the phase: units moved, dislodged units set apart, standoffs marked.
     pub position: Position,
 }
@@ -133,6 +147,8 @@ struct Resolver<'a> {
     state: Vec<u8>,
     result: Vec<bool>,
     deps: Vec<u16>,
+    /// The backup rule that decided each order (empty until one is needed).
+    decided_by: Vec<Option<Backup>>,
 }
 
 /// Adjudicates a movement phase: `orders` holds one checked order per unit on the board.
@@ -246,20 +262,24 @@ impl<'a> Resolver<'a> {
         });
         for &d in &cycle {
             let command = self.orders[d].command;
-            match (paradox, command) {
-                (true, Command::Portage { .. }) if rule4 => {
-                    self.state[d] = RESOLVED;
-                    self.result[d] = true;
-                }
+            let decided = match (paradox, command) {
+                (true, Command::Portage { .. }) if rule4 => Some((true, Backup::PortageRule4)),
                 (true, Command::Convoy { .. } | Command::Portage { .. }) => {
-                    self.state[d] = RESOLVED;
-                    self.result[d] = false;
+                    Some((false, Backup::Szykman))
                 }
-                (false, Command::Move { .. }) => {
+                (false, Command::Move { .. }) => Some((true, Backup::Circular)),
+                _ => None,
+            };
+            match decided {
+                Some((result, rule)) => {
                     self.state[d] = RESOLVED;
-                    self.result[d] = true;
+                    self.result[d] = result;
+                    if self.decided_by.is_empty() {
+                        self.decided_by = vec![None; self.orders.len()];
+                    }
+                    self.decided_by[d] = Some(rule);
                 }
-                _ => self.state[d] = UNRESOLVED,
+                None => self.state[d] = UNRESOLVED,
             }
         }
         self.deps.truncate(old);

@@ -1,0 +1,204 @@
+//! LIST, LIST FULL and LIST <game>: the games a sender may see. LIST shows the games
+//! forming and those running apart, LIST FULL finished ones too; an unlisted game is shown
+//! to its members only.
+
+use crate::judge::game::{Game, PressPolicy, SeatState, Status};
+use crate::judge::session::Session;
+use crate::judge::{deadline, orders};
+
+/// Why a stranger may not look into a private game.
+pub(super) fn private(name: &str) -> String {
+    format!("game '{name}' is private: only its members may look into it")
+}
+
+impl Session<'_> {
+    /// Whose view of a game this mail's reply may show: the sender's, or while the Master
+    /// acts for a power (BECOME), that power's player's, who gets a copy of the reply.
+    pub(super) fn reader(&self) -> String {
+        let seat = self.became.zip(self.game.as_ref()).and_then(|(p, name)| {
+            let g = self.games.get(name)?;
+            Some(g.seat_of(p)?.member.address.clone())
+        });
+        seat.unwrap_or_else(|| self.letter.reply_to.clone())
+    }
+
+    /// LIST (the open games), LIST FULL (`full`: every game) or LIST <game>.
+    pub(in crate::judge) fn list(&mut self, line: &str, name: Option<&str>, full: bool) {
+        match name {
+            None => self.list_games(full),
+            Some(name) => {
+                let Some(g) = self.games.get(&name.to_ascii_lowercase()) else {
+                    self.error(line, format!("there is no game '{name}'"));
+                    return;
+                };
+                if !g.listed_for(&self.reader()) {
+                    let why = private(&g.name);
+                    self.error(line, why);
+                    return;
+                }
+                let out = self.describe(g);
+                self.lines.extend(out);
+            }
+        }
+    }
+
+    /// The table of games the sender may see, in sections (each only if it has a game):
+    /// forming, running (paused ones too), and with `full` finished.
+    fn list_games(&mut self, full: bool) {
+        let reader = self.reader();
+        let seen: Vec<&Game> = self
+            .games
+            .values()
+            .filter(|g| g.listed_for(&reader))
+            .collect();
+        if seen.is_empty() {
+            self.say(
+                "No games on this judge yet. Start one with CREATE ?<game> <password> [<variant>].",
+            );
+            return;
+        }
+        let sections = [
+            (
+                "Forming (join one with SIGNON ?<game> <password>):",
+                &[Status::Forming][..],
+            ),
+            ("Running:", &[Status::Running, Status::Paused][..]),
+            ("Finished:", &[Status::Finished][..]),
+        ];
+        let mut out = Vec::new();
+        for (title, kinds) in sections {
+            if kinds == [Status::Finished] && !full {
+                continue;
+            }
+            let rows: Vec<String> = seen
+                .iter()
+                .filter(|g| kinds.contains(&g.status))
+                .map(|g| self.row(g))
+                .collect();
+            if rows.is_empty() {
+                continue;
+            }
+            if !out.is_empty() {
+                out.push(String::new());
+            }
+            out.push(title.to_string());
+            out.push(format!(
+                "{:<13}{:<11}{:<14}{:<8}deadline",
+                "game", "variant", "status", "phase"
+            ));
+            out.extend(rows);
+        }
+        let finished = seen.iter().any(|g| g.status == Status::Finished);
+        if !full && finished {
+            if out.is_empty() {
+                out.push("No games are forming or running.".to_string());
+            } else {
+                out.push(String::new());
+            }
+            out.push("LIST FULL shows the finished games too.".to_string());
+        }
+        self.lines.extend(out);
+    }
+
+    /// One game's line of the table.
+    fn row(&self, g: &Game) -> String {
+        let phase = g
+            .position
+            .as_ref()
+            .map(|p| self.judge.variant(g).calendar.code(p.phase))
+            .unwrap_or_else(|| "-".into());
+        let dl = g
+            .deadline
+            .map(|d| deadline::show(d, deadline::zone(&g.settings.zone)))
+            .unwrap_or_else(|| "-".into());
+        let status = if g.status == Status::Forming {
+            format!(
+                "forming {}/{}",
+                g.seats.len(),
+                self.judge.variant(g).map.powers.len()
+            )
+        } else {
+            g.status.word().to_string()
+        };
+        format!(
+            "{:<13}{:<11}{:<14}{:<8}{dl}",
+            g.name, g.variant, status, phase
+        )
+    }
+
+    /// LIST <game>: its settings, each power's state and the board in words.
+    fn describe(&self, g: &Game) -> Vec<String> {
+        let judge = self.judge;
+        let variant = judge.variant(g);
+        let map = judge.map_of(g);
+        let mut out = vec![
+            judge.header(g),
+            format!("Game '{}': {} ({}).", g.name, g.status.word(), g.variant),
+        ];
+        if let Some(pos) = &g.position {
+            out.push(format!("Phase: {}.", variant.calendar.show(pos.phase)));
+        }
+        out.push(format!(
+            "Press: {}{}. {} games.",
+            match g.settings.press {
+                PressPolicy::White => "white",
+                PressPolicy::Grey => "white and grey",
+                PressPolicy::None => "none",
+            },
+            if g.settings.partial {
+                ", partial allowed"
+            } else {
+                ", broadcast only"
+            },
+            if g.settings.nmr { "NMR" } else { "NoNMR" }
+        ));
+        let p = &g.settings.privacy;
+        let mut kinds = Vec::new();
+        if p.anonymous {
+            kinds.push("anonymous (players and addresses hidden from all but the Master)");
+        }
+        if p.join_word.is_some() {
+            kinds.push("private (newcomers need the join word)");
+        } else if p.unlisted {
+            kinds.push("unlisted");
+        }
+        if !p.allow.is_empty() {
+            kinds.push("by invitation");
+        }
+        if !kinds.is_empty() {
+            out.push(format!("This game is {}.", kinds.join(", ")));
+        }
+        if g.status == Status::Forming {
+            out.push(format!(
+                "Players joined: {} of {}.",
+                g.seats.len(),
+                map.powers.len()
+            ));
+        } else {
+            let acting = orders::must_act(judge, g);
+            for p in map.power_ids() {
+                let state = match g.seat_of(p).map(|s| s.state) {
+                    Some(SeatState::Abandoned) => "abandoned (open for takeover)".to_string(),
+                    Some(SeatState::Disorder) => "civil disorder".to_string(),
+                    _ if !acting.contains(&p) => "no orders needed".to_string(),
+                    _ if orders::ready(judge, g, p) => "orders in".to_string(),
+                    _ => "orders due".to_string(),
+                };
+                let (c, u) = g
+                    .position
+                    .as_ref()
+                    .map_or((0, 0), |pos| (pos.centre_count(p), pos.unit_count(p)));
+                out.push(format!(
+                    "  {} ({}): {c} centres, {u} units, {state}",
+                    map.power(p).name,
+                    map.power(p).letter
+                ));
+            }
+            if let Some(pos) = &g.position {
+                out.push(String::new());
+                out.extend(crate::judge::board::describe(variant, map, pos));
+            }
+        }
+        out
+    }
+}

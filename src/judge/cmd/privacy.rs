@@ -1,0 +1,210 @@
+//! The Master's privacy settings: anonymity (SET NOSHOW / SHOW, SET NOREVEAL / REVEAL),
+//! listing (SET NOLIST / LIST, SET PRIVATE [word], SET PUBLIC) and the allow and deny lists
+//! (SET ALLOW / DENY address). Their rules are in [`crate::judge::privacy`].
+
+use crate::judge::command::Command;
+use crate::judge::game::Status;
+use crate::judge::session::Session;
+
+impl Session<'_> {
+    /// Applies a command of this family.
+    pub(in crate::judge) fn privacy_command(&mut self, line: &str, command: Command) -> bool {
+        match command {
+            Command::Anonymous(true) => {
+                if self.game().status != Status::Forming {
+                    self.error(line, "a game is made anonymous before START: the start notice has named its players already");
+                    return true;
+                }
+                self.game_mut().settings.privacy.anonymous = true;
+                self.parameter_change("This game is anonymous: nobody but the Master learns who plays which power or any address until it ends.".into());
+            }
+            Command::Anonymous(false) => {
+                self.game_mut().settings.privacy.anonymous = false;
+                self.parameter_change("This game is no longer anonymous: its members may see who plays which power and their addresses.".into());
+            }
+            Command::Reveal(on) => {
+                self.game_mut().settings.privacy.reveal = on;
+                let text = if on {
+                    "If this game is anonymous, its players are shown when it ends."
+                } else {
+                    "If this game is anonymous, its players stay hidden even after it ends."
+                };
+                self.parameter_change(text.into());
+            }
+            Command::Listed(on) => {
+                self.game_mut().settings.privacy.unlisted = !on;
+                let text = if on {
+                    "This game is listed: LIST shows it to everyone."
+                } else {
+                    "This game is unlisted: LIST shows it to its members only."
+                };
+                self.parameter_change(text.into());
+            }
+            Command::JoinWord(word) => {
+                let Some(hash) = self.new_hash(line, &word) else {
+                    return true;
+                };
+                let p = &mut self.game_mut().settings.privacy;
+                p.unlisted = true;
+                p.join_word = Some(hash);
+                let name = self.game().name.clone();
+                self.say(format!("Game '{name}' is private: newcomers join with SIGNON ?{name} <password> <join word>, take over a power with SIGNON <letter>{name} <password> <join word>, and observe with OBSERVE {name} <password> <join word>. Give the word to those you invite."));
+                self.parameter_change(
+                    "This game is private: unlisted, and newcomers need its join word.".into(),
+                );
+            }
+            Command::Public => {
+                let p = &mut self.game_mut().settings.privacy;
+                p.unlisted = false;
+                p.join_word = None;
+                self.parameter_change(
+                    "This game is public: listed, and no join word is needed.".into(),
+                );
+            }
+            Command::Invite {
+                deny,
+                add,
+                addresses,
+            } => self.invite(line, deny, add, addresses),
+            _ => {}
+        }
+        true
+    }
+
+    /// Whether the sender may come into the signed-on game as a newcomer (join, take over a
+    /// power, observe): not on its deny list, and invited or showing the join word after the
+    /// password when the game asks for either. Said if not; a wrong join word counts as a
+    /// wrong password.
+    pub(in crate::judge) fn may_enter(&mut self, line: &str) -> bool {
+        let from = self.letter.reply_to.clone();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let skip = if words
+            .first()
+            .is_some_and(|w| w.eq_ignore_ascii_case("sign"))
+        {
+            4
+        } else {
+            3
+        };
+        let extra: Vec<String> = words.iter().skip(skip).map(|w| w.to_string()).collect();
+        let g = self.game();
+        let mut given = false;
+        if let Some(stored) = g.settings.privacy.join_word.clone() {
+            if g.entry_refused(&from, false).is_some() && !extra.is_empty() {
+                if self.signon_locked(line, "the join word") {
+                    return false;
+                }
+                for word in &extra {
+                    match self.check_password(line, &stored, word) {
+                        None => return false,
+                        Some(true) => {
+                            given = true;
+                            break;
+                        }
+                        Some(false) => {}
+                    }
+                }
+                if !given && self.game().entry_refused(&from, false).is_some() {
+                    let master = self.game().master.address.clone();
+                    self.signon_failed(line, "the join word", &master);
+                    return false;
+                }
+            }
+        }
+        match self.game().entry_refused(&from, given) {
+            None => true,
+            Some(why) => {
+                self.error(line, why);
+                false
+            }
+        }
+    }
+
+    /// SET ALLOW / DENY: the lists changed, and the Master alone told (the addresses are
+    /// nobody else's business).
+    fn invite(&mut self, line: &str, deny: bool, add: bool, addresses: Vec<String>) {
+        let word = if deny { "DENY" } else { "ALLOW" };
+        if addresses.is_empty() {
+            self.error(
+                line,
+                format!("write SET {word} <address>, e.g. SET {word} ann@example.org"),
+            );
+            return;
+        }
+        let mut changes = Vec::new();
+        for a in addresses {
+            let (add, a) = match a.strip_prefix('-') {
+                Some(rest) => (false, rest.to_string()),
+                None => (add, a),
+            };
+            if !crate::envelope::is_address(&a) {
+                self.error(
+                    line,
+                    format!("'{a}' is not a mail address: write e.g. SET {word} ann@example.org"),
+                );
+                return;
+            }
+            changes.push((add, a));
+        }
+        let p = &mut self.game_mut().settings.privacy;
+        let list = if deny { &mut p.deny } else { &mut p.allow };
+        for (add, a) in changes {
+            list.retain(|x| x != &a);
+            if add {
+                list.push(a);
+            }
+        }
+        let shown = if list.is_empty() {
+            "nobody".to_string()
+        } else {
+            list.join(", ")
+        };
+        let text = if deny {
+            format!("Kept out of this game (SET DENY): {shown}.")
+        } else if list.is_empty() {
+            "No allow list: anyone may join (with the join word, if the game has one).".into()
+        } else {
+            format!("Invited to this game (SET ALLOW): {shown}. Nobody else may join without the join word.")
+        };
+        self.say(text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::judge::testkit::{judge, mail, reply, start, GM};
+    use crate::judge::Games;
+
+    #[test]
+    fn allow_and_deny_lists_change_and_refuse_what_is_no_address() {
+        let j = judge();
+        let mut games = Games::new();
+        mail(&j, &mut games, GM, "CREATE ?g gmpass", start());
+        let h = mail(
+            &j,
+            &mut games,
+            GM,
+            "SIGNON Mg gmpass\nSET ALLOW PLAYER Ann@x.org,bob@x.org\nSET DENY cat@x.org\nSET ALLOW -bob@x.org\nSET NO DENY cat@x.org\nSET ALLOW nobody",
+            start(),
+        );
+        let text = &reply(&h, GM).body;
+        assert!(
+            text.contains("Invited to this game (SET ALLOW): ann@x.org, bob@x.org."),
+            "{text}"
+        );
+        assert!(
+            text.contains("Invited to this game (SET ALLOW): ann@x.org."),
+            "{text}"
+        );
+        assert!(
+            text.contains("Kept out of this game (SET DENY): nobody."),
+            "{text}"
+        );
+        assert!(text.contains("'nobody' is not a mail address"), "{text}");
+        let p = &games["g"].settings.privacy;
+        assert_eq!(
+            (p.allow.clone(), p.deny.len()),
+            (vec!["ann@x.org".to_string()], 0)
+        );
+    }
+}

@@ -1,0 +1,127 @@
+//! Who may learn what about a game's people, and who may see and enter it.
+//!
+//! - In an anonymous (gunboat) game nobody but the Master learns who plays which power or
+//!   any address until the game ends (and not even then with SET NOREVEAL): every address
+//!   but the reader's own is shown as [`HIDDEN`], as njudge shows it.
+//! - In any other game addresses are shown to its members (players, the Master, observers)
+//!   and never to strangers.
+//! - A private game is left out of LIST for all but its members; a newcomer comes in only
+//!   with its join word or on the Master's allow list, and never from an address on its
+//!   deny list.
+
+use super::game::{Game, Status};
+
+/// How an address is shown to someone who may not see it (njudge's form).
+pub const HIDDEN: &str = "someone@somewhere";
+
+impl Game {
+    /// Whether `address` is one of the game's members: its Master, a player (of a seat held
+    /// now) or an observer.
+    pub fn is_member(&self, address: &str) -> bool {
+        let same = |a: &str| !address.is_empty() && a.eq_ignore_ascii_case(address);
+        same(&self.master.address)
+            || self
+                .seats
+                .iter()
+                .any(|s| s.state != super::game::SeatState::Abandoned && same(&s.member.address))
+            || self.observers.iter().any(|o| same(&o.address))
+    }
+
+    /// Whether the game hides its people now: an anonymous game until it ends, or for good
+    /// with SET NOREVEAL.
+    pub fn hides_people(&self) -> bool {
+        let p = &self.settings.privacy;
+        p.anonymous && (self.status != Status::Finished || !p.reveal)
+    }
+
+    /// Whether `reader` may see the addresses of the game's people (and so who plays
+    /// which power): the Master always; the members unless the game hides its people;
+    /// strangers never.
+    pub fn shows_people_to(&self, reader: &str) -> bool {
+        let master = !reader.is_empty() && reader.eq_ignore_ascii_case(&self.master.address);
+        master || (!self.hides_people() && self.is_member(reader))
+    }
+
+    /// `address` as `reader` may see it: itself to its owner and to whoever may see the
+    /// game's people, else [`HIDDEN`].
+    pub fn address_for(&self, reader: &str, address: &str) -> String {
+        if address.eq_ignore_ascii_case(reader) || self.shows_people_to(reader) {
+            address.to_string()
+        } else {
+            HIDDEN.to_string()
+        }
+    }
+
+    /// Whether LIST shows the game to `reader`: a listed game to anyone, an unlisted one to
+    /// its members.
+    pub fn listed_for(&self, reader: &str) -> bool {
+        !self.settings.privacy.unlisted || self.is_member(reader)
+    }
+
+    /// Why `address` may not come into the game as a newcomer (to join, take over a power
+    /// or observe), given whether it showed the join word: None when it may.
+    pub fn entry_refused(&self, address: &str, word_given: bool) -> Option<String> {
+        let p = &self.settings.privacy;
+        let listed = |list: &[String]| list.iter().any(|a| a.eq_ignore_ascii_case(address));
+        if listed(&p.deny) {
+            return Some(format!(
+                "the Master of '{}' does not let {address} into this game",
+                self.name
+            ));
+        }
+        let invited = listed(&p.allow);
+        match (&p.join_word, p.allow.is_empty()) {
+            _ if invited || word_given => None,
+            (Some(_), _) => Some(format!(
+                "game '{}' is private: add its join word after your password (SIGNON ?{} <password> <join word>); its Master gives the word",
+                self.name, self.name
+            )),
+            (None, false) => Some(format!(
+                "game '{}' is by invitation: its Master has not invited {address} (SET ALLOW)",
+                self.name
+            )),
+            (None, true) => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::judge::game::Status;
+    use crate::judge::testkit;
+
+    #[test]
+    fn anonymous_games_show_addresses_to_the_master_alone_until_they_end() {
+        let mut g = testkit::running_game();
+        let player = g.seats[0].member.address.clone();
+        let other = g.seats[1].member.address.clone();
+        let master = g.master.address.clone();
+        let stranger = "x@example.net";
+        assert_eq!(g.address_for(&player, &other), other, "members see members");
+        assert_eq!(g.address_for(stranger, &other), super::HIDDEN);
+        g.settings.privacy.anonymous = true;
+        assert_eq!(g.address_for(&player, &other), super::HIDDEN);
+        assert_eq!(g.address_for(&player, &player), player, "one's own");
+        assert_eq!(g.address_for(&master, &other), other);
+        g.status = Status::Finished;
+        assert_eq!(g.address_for(&player, &other), other, "revealed at the end");
+        assert_eq!(g.address_for(stranger, &other), super::HIDDEN);
+        g.settings.privacy.reveal = false;
+        assert_eq!(g.address_for(&player, &other), super::HIDDEN);
+    }
+
+    #[test]
+    fn newcomers_need_the_word_or_an_invitation_and_the_denied_stay_out() {
+        let mut g = testkit::running_game();
+        assert_eq!(g.entry_refused("a@x.org", false), None);
+        g.settings.privacy.join_word = Some("hash".into());
+        assert!(g.entry_refused("a@x.org", false).is_some());
+        assert_eq!(g.entry_refused("a@x.org", true), None);
+        g.settings.privacy.join_word = None;
+        g.settings.privacy.allow = vec!["a@x.org".into()];
+        assert_eq!(g.entry_refused("A@x.org", false), None);
+        assert!(g.entry_refused("b@x.org", false).is_some());
+        g.settings.privacy.deny = vec!["a@x.org".into()];
+        assert!(g.entry_refused("a@x.org", true).is_some());
+    }
+}
