@@ -22,6 +22,7 @@ pub mod command;
 pub mod deadline;
 pub mod dips;
 pub mod filed;
+pub mod gains;
 pub mod game;
 pub mod incidents;
 pub mod ledger;

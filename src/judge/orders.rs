@@ -107,6 +107,10 @@ pub fn submit(
     let mut lines = Vec::new();
     let mut errors = false;
     let mut on_file: Vec<Order> = stored(judge, game, power);
+    // For each order on file, the line of this mail's echo it came from (None: an earlier
+    // mail's), so an order replaced within the same mail is marked where it was echoed.
+    let mut echoed_at: Vec<Option<usize>> = vec![None; on_file.len()];
+    let mut replaced: Vec<usize> = Vec::new();
     for (text, wrong_phase) in texts {
         if let Some(why) = wrong_phase {
             lines.push(text.clone());
@@ -201,10 +205,18 @@ pub fn submit(
                     let excess = (same.len() + 1).saturating_sub(room.max(1));
                     for &i in same[..excess].iter().rev() {
                         on_file.remove(i);
+                        replaced.extend(echoed_at.remove(i));
                     }
                 } else {
-                    on_file.retain(|o| o.province().is_none() || o.province() != order.province());
+                    for i in (0..on_file.len()).rev() {
+                        let o = &on_file[i];
+                        if o.province().is_some() && o.province() == order.province() {
+                            on_file.remove(i);
+                            replaced.extend(echoed_at.remove(i));
+                        }
+                    }
                 }
+                echoed_at.push(Some(lines.len()));
                 lines.push(order.canonical(map));
                 on_file.push(order);
             }
@@ -214,6 +226,9 @@ pub fn submit(
                 errors = true;
             }
         }
+    }
+    for i in replaced {
+        lines[i].push_str("  (replaced by a later order in this mail)");
     }
     let entry = game.orders.entry(power.0).or_default();
     entry.lines = on_file.iter().map(|o| o.canonical(map)).collect();

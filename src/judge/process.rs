@@ -93,7 +93,7 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
             .mails
             .extend(super::dips::close_turn(judge, game, &code));
     }
-    let body = results_mail(judge, game, &code, &text);
+    let body = results_mail(judge, game, &code, &text, "");
     let subject = format!("JUDGE:{} - {code} Results", game.name);
     game.archive.push(Archived {
         at: now,
@@ -101,10 +101,16 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
         body: body.clone(),
     });
     for to in judge.everyone(game) {
+        // Each player reads the dates in their own zone (SET MYZONE).
+        let body = if judge.zone_for(game, &to) == judge.zone_for(game, "") {
+            body.clone()
+        } else {
+            results_mail(judge, game, &code, &text, &to)
+        };
         effects.mails.push(Outgoing {
             to,
             subject: subject.clone(),
-            body: body.clone(),
+            body,
             in_reply_to: None,
             attachments: picture.iter().cloned().collect(),
         });

@@ -222,6 +222,13 @@ pub(super) fn adjudicate(judge: &Judge, game: &Game, pos: &Position) -> Played {
         if !free.is_empty() {
             lines.push(format!("Unowned: {}.", free.join(", ")));
         }
+        let changes = super::gains::gains_and_losses(map, pos, after);
+        if !changes.is_empty() {
+            lines.push(String::new());
+            lines.push("Supply centers gained and lost:".into());
+            lines.push(String::new());
+            lines.extend(changes);
+        }
         lines.push(String::new());
         // After the adjustments the count would announce builds nobody can make now.
         let counts = if pos.phase.kind == PhaseKind::Adjustment {
@@ -337,9 +344,11 @@ fn flood_lines(before: &Map, after: &Map, events: &[MapEvent]) -> Vec<String> {
     out
 }
 
-pub(super) fn results_mail(judge: &Judge, game: &Game, code: &str, text: &str) -> String {
+/// The results mail's body for a mail to `to` (its dates in that player's zone; `""` for
+/// the game's own zone, as archived).
+pub(super) fn results_mail(judge: &Judge, game: &Game, code: &str, text: &str, to: &str) -> String {
     let variant = judge.variant(game);
-    let tz = deadline::zone(&game.settings.zone);
+    let tz = judge.zone_for(game, to);
     let next_phase = game.position.as_ref().map(|p| {
         let cal = &variant.calendar;
         format!(
@@ -357,7 +366,7 @@ pub(super) fn results_mail(judge: &Judge, game: &Game, code: &str, text: &str) -
     judge.templates.render(
         "results.txt",
         minijinja::context! {
-            header => judge.header(game),
+            header => judge.header_for(game, to),
             title => format!("Results of {code} in '{}':", game.name),
             lines => lines,
             over => game.status == Status::Finished,
