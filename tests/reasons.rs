@@ -80,7 +80,13 @@ fn every_failed_order_of_every_case_says_why() {
                             assert!(names(f) || said.contains("Szykman rule"), "{here}");
                         }
                     }
-                    Outcome::SupportVoid | Outcome::Disrupted => {
+                    Outcome::SupportVoid
+                    | Outcome::Disrupted
+                    | Outcome::NotEmbarked
+                    | Outcome::StayedAboard
+                    | Outcome::NoShip
+                    | Outcome::Aboard
+                    | Outcome::NotConverted => {
                         failed_orders += 1;
                         assert!(said.contains("*: "), "{here}");
                     }

@@ -149,10 +149,23 @@ pub fn notes(
             "the supported unit did not do what the support names".into(),
         )),
         Outcome::Disrupted => notes.push(note("disrupted", "its unit was dislodged".into())),
-        Outcome::NotEmbarked => notes.push(note("could not board", String::new())),
-        Outcome::StayedAboard => notes.push(note("stays aboard", String::new())),
-        Outcome::NoShip => notes.push(note("no army-fleet there", String::new())),
-        Outcome::Aboard => notes.push(note("bounce, stays aboard", String::new())),
+        Outcome::NotEmbarked => notes.push(note(
+            "could not board",
+            "its fleet supported, convoyed or was attacked from another sea; the army stays ashore"
+                .into(),
+        )),
+        Outcome::StayedAboard => notes.push(note(
+            "stays aboard",
+            "the landing did not succeed, so the army stays aboard its fleet".into(),
+        )),
+        Outcome::NoShip => notes.push(note(
+            "no army-fleet there",
+            "no army-fleet of this power is in that sea or sails into it".into(),
+        )),
+        Outcome::Aboard => notes.push(note(
+            "bounce, stays aboard",
+            "the ferried army did not land and stays aboard its fleet".into(),
+        )),
         Outcome::NotConverted => notes.push(note("not converted", "it was dislodged".into())),
         _ => {}
     }
