@@ -172,3 +172,35 @@ async fn results_say_why_each_order_failed() {
     );
     assert!(!counted.contains("England: gains"), "{counted}");
 }
+
+#[tokio::test]
+async fn a_portage_without_its_army_says_so() {
+    // Portage, rule 1: "the fleet must be ordered to the intended body of water and the
+    // army must be ordered to portage it. ... The orders must specify the same destination
+    // or the fleet may not move."
+    let mut w = World::new("reasons-portage").await;
+    start_game(&mut w, GM, "why", "portage", &SEVEN).await;
+    let others = [
+        ('E', "F Lon H\nF Edi H\nA Lvp H"),
+        ('F', "F Bre H\nA Par H\nA Mar H"),
+        ('I', "F Nap H\nA Rom H\nA Ven H"),
+        ('A', "A Vie H\nA Bud H\nF Tri H"),
+        ('R', "A Mos H\nA War H\nF Sev H\nF Stp/sc H"),
+        ('T', "F Ank H\nA Con H\nA Smy H"),
+    ];
+    let mut spring = others.to_vec();
+    spring.push(('G', "F Kie-Bal\nA Ber-Kie\nA Mun H"));
+    everyone(&mut w, &spring).await;
+    w.wait(Duration::minutes(31)).await;
+    // Fall: the fleet is ordered over Kiel, but the army in Kiel only holds.
+    let mut fall = others.to_vec();
+    fall.push(('G', "F Bal-Kie-Hel\nA Kie H\nA Mun H"));
+    everyone(&mut w, &fall).await;
+    let sent = w.wait(Duration::minutes(31)).await;
+    let results = &find(&sent, "bob@example.org", "F1901M Results")[0].body;
+    assert!(
+        line(results, "Germany: Fleet Baltic Sea -> ")
+            .contains("(*portage disrupted*: no army portaged it all the way)"),
+        "{results}"
+    );
+}
