@@ -1,0 +1,385 @@
+//! Anonymous and private games by mail (issue 18, points 1 and 2): an anonymous standard
+//! game played through 1901 with every mail to every player, the observer and a stranger
+//! read for another person's address; addresses in a normal game shown to its members only;
+//! LIST and LIST FULL; a private game's join word; the Master's allow and deny lists.
+
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
+mod support;
+
+use chrono::Duration;
+use support::{find, order, start_game, to, Sent, World, SEVEN};
+
+const GM: &str = "gm@example.org";
+const OBS: &str = "obs@example.org";
+const STRANGER: &str = "stranger@example.net";
+/// Takes over Italy after its first player resigns.
+const IVY: &str = "ivy@example.org";
+
+/// Everyone whose address the game holds.
+fn people() -> Vec<&'static str> {
+    let mut all: Vec<&str> = SEVEN.iter().map(|(a, _)| *a).collect();
+    all.extend([GM, OBS, IVY]);
+    all
+}
+
+/// Every header and body (and attached file) of every mail not to the Master names no
+/// address but the recipient's own.
+fn nobody_named(sent: &[Sent], step: &str) {
+    for m in sent.iter().filter(|m| m.to != GM) {
+        let mut text = m.raw.clone();
+        for f in &m.attachments {
+            text.push_str(&String::from_utf8_lossy(&f.bytes));
+        }
+        for a in people().into_iter().filter(|a| *a != m.to) {
+            assert!(
+                !text.contains(a),
+                "{step}: the mail to {} names {a}:\n{text}",
+                m.to
+            );
+        }
+    }
+}
+
+/// The address of the player of `letter`.
+fn who(letter: char) -> &'static str {
+    SEVEN.iter().find(|(_, l)| *l == letter).unwrap().0
+}
+
+#[tokio::test]
+async fn an_anonymous_game_by_mail_names_no_player_to_anyone_but_the_master() {
+    let mut w = World::new("anonymous").await;
+    let mut all: Vec<Sent> = Vec::new();
+    let sent = w
+        .mail(
+            GM,
+            "new",
+            "CREATE ?gun gmpass\nSET NOSHOW\nSET PRESS GREY\n",
+        )
+        .await;
+    let notice = find(&sent, GM, "Parameter Change")[0];
+    assert!(
+        notice.body.contains("This game is anonymous"),
+        "{}",
+        notice.body
+    );
+    all.extend(sent);
+    for (addr, letter) in SEVEN {
+        let body = format!("SIGNON ?gun pw{letter}\nSET PREFERENCE {letter}\nSUMMARY gun\n");
+        all.extend(w.mail(addr, "join", &body).await);
+    }
+    all.extend(w.mail(OBS, "watch", "OBSERVE gun obspw\n").await);
+    all.extend(
+        w.mail(STRANGER, "look", "LIST\nLIST gun\nSUMMARY gun\n")
+            .await,
+    );
+    let sent = w.mail(GM, "start", "SIGNON Mgun gmpass\nSTART\n").await;
+    // The Master's copy of the start notice names every player; a player's only its own.
+    let master = find(&sent, GM, "Game Starting")[0];
+    for (addr, _) in SEVEN {
+        assert!(master.body.contains(addr), "{}", master.body);
+    }
+    let ann = find(&sent, who('E'), "Game Starting")[0];
+    assert!(
+        ann.body.contains("England    (E) ann@example.org"),
+        "{}",
+        ann.body
+    );
+    assert!(
+        ann.body.contains("France     (F) someone@somewhere"),
+        "{}",
+        ann.body
+    );
+    all.extend(sent);
+
+    // Spring 1901, with white, grey and broadcast press and a SUMMARY from a player.
+    let spring = [
+        (
+            'E',
+            "F Lon-Nth\nF Edi-Nwg\nA Lvp-Yor\nPRESS TO F\nHello France.\nENDPRESS",
+        ),
+        (
+            'F',
+            "A Par-Bur\nA Mar-Spa\nF Bre-Mao\nBROADCAST\nPeace to all.\nENDPRESS",
+        ),
+        (
+            'G',
+            "A Mun-Ruh\nA Ber-Kie\nF Kie-Den\nPRESS TO R GREY\nGuess who.\nENDPRESS",
+        ),
+        (
+            'I',
+            "A Ven H\nA Rom H\nF Nap H\nPRESS TO M\nA word for the Master.\nENDPRESS",
+        ),
+        ('A', "A Vie H\nA Bud H\nF Tri H\nSUMMARY gun"),
+        ('R', "A Mos H\nA War H\nF Sev H\nF Stp/sc H"),
+        ('T', "F Ank H\nA Con-Bul\nA Smy H"),
+    ];
+    for (letter, orders) in spring {
+        let body = format!("SIGNON {letter}gun pw{letter}\n{orders}\n");
+        all.extend(w.mail(who(letter), "orders", &body).await);
+    }
+    let sent = w.wait(Duration::minutes(31)).await;
+    assert!(
+        !find(&sent, who('E'), "S1901M Results").is_empty(),
+        "{sent:#?}"
+    );
+    all.extend(sent);
+    let sent = w
+        .mail(OBS, "look", "SIGNON Ogun obspw\nSUMMARY gun\n")
+        .await;
+    assert!(
+        to(&sent, OBS).body.contains("someone@somewhere"),
+        "{}",
+        to(&sent, OBS).body
+    );
+    all.extend(sent);
+
+    // Fall 1901: Italy resigns and a newcomer takes it over; the notices name no one.
+    all.extend(w.mail(who('I'), "bye", "SIGNON Igun pwI\nRESIGN\n").await);
+    all.extend(w.mail(IVY, "takeover", "SIGNON Igun pwIvy\n").await);
+    let fall = [
+        ('E', "F Nwg-Nwy\nF Nth H\nA Yor H"),
+        ('F', "F Mao-Por\nA Spa H\nA Bur H"),
+        ('G', "A Ruh-Hol\nF Den H\nA Kie H"),
+        ('A', "A Vie H\nA Bud H\nF Tri H"),
+        ('R', "A Mos H\nA War H\nF Sev H\nF Stp/sc H"),
+        ('T', "F Ank H\nA Bul H\nA Smy H"),
+    ];
+    for (letter, orders) in fall {
+        let body = format!("SIGNON {letter}gun pw{letter}\n{orders}\n");
+        all.extend(w.mail(who(letter), "orders", &body).await);
+    }
+    all.extend(
+        w.mail(
+            IVY,
+            "orders",
+            "SIGNON Igun pwIvy\nA Ven H\nA Rom H\nF Nap H\n",
+        )
+        .await,
+    );
+    let sent = w.wait(Duration::minutes(31)).await;
+    assert!(
+        !find(&sent, who('E'), "F1901M Results").is_empty(),
+        "{sent:#?}"
+    );
+    all.extend(sent);
+
+    // Winter 1901: the builds.
+    let builds = [
+        ('E', "Build F Edi"),
+        ('F', "Build A Par\nBuild F Bre"),
+        ('G', "Build A Ber\nBuild A Mun"),
+        ('T', "Build A Con"),
+    ];
+    for (letter, orders) in builds {
+        let body = format!("SIGNON {letter}gun pw{letter}\n{orders}\n");
+        all.extend(w.mail(who(letter), "builds", &body).await);
+    }
+    let sent = w.wait(Duration::minutes(31)).await;
+    let results = find(&sent, who('F'), "W1901A Results");
+    assert!(!results.is_empty(), "{sent:#?}");
+    assert!(
+        results[0].body.contains("Movement for Spring of 1902"),
+        "{}",
+        results[0].body
+    );
+    all.extend(sent);
+    all.extend(
+        w.mail(
+            STRANGER,
+            "look",
+            "LIST\nLIST gun\nSUMMARY gun\nHISTORY gun\n",
+        )
+        .await,
+    );
+    assert!(all.len() > 100, "{} mails", all.len());
+    nobody_named(&all, "1901");
+    for m in all.iter().filter(|m| m.to != GM) {
+        assert!(
+            !m.raw.contains("gm@example.org"),
+            "the Master's address: {}",
+            m.raw
+        );
+    }
+
+    // The end: each member's summary shows who played what; a stranger still sees no one.
+    let sent = w.mail(GM, "end", "SIGNON Mgun gmpass\nTERMINATE\n").await;
+    let summary = find(&sent, who('E'), "Summary")[0];
+    for addr in ["bob@example.org", IVY, "eve@example.org"] {
+        assert!(summary.body.contains(addr), "{}", summary.body);
+    }
+    let sent = w.mail(STRANGER, "look", "SUMMARY gun\nHISTORY gun\n").await;
+    nobody_named(&sent, "after the end");
+    assert!(to(&sent, STRANGER).body.contains("someone@somewhere"));
+}
+
+#[tokio::test]
+async fn a_stranger_sees_no_address_in_a_normal_game_and_a_member_does() {
+    let mut w = World::new("strangers").await;
+    start_game(&mut w, GM, "open", "standard", &SEVEN).await;
+    let sent = w.mail(STRANGER, "who", "SUMMARY open\n").await;
+    let reply = &to(&sent, STRANGER).body;
+    assert!(reply.contains("England    someone@somewhere"), "{reply}");
+    nobody_named(&sent, "a stranger's SUMMARY");
+    assert!(!reply.contains(GM), "{reply}");
+    let reply = order(&mut w, "open", who('E'), 'E', "SUMMARY open").await;
+    assert!(reply.contains("France     bob@example.org"), "{reply}");
+    assert!(reply.contains(&format!("Master: {GM}")), "{reply}");
+}
+
+#[tokio::test]
+async fn list_shows_forming_and_running_games_apart_and_list_full_the_finished_too() {
+    let mut w = World::new("listing").await;
+    start_game(&mut w, GM, "run", "standard", &SEVEN).await;
+    start_game(&mut w, GM, "done", "standard", &SEVEN).await;
+    w.mail(GM, "end", "SIGNON Mdone gmpass\nTERMINATE\n").await;
+    w.mail(GM, "new", "CREATE ?open gmpass\n").await;
+    w.mail("hid@example.org", "new", "CREATE ?hid gmpass\nSET NOLIST\n")
+        .await;
+    let sent = w.mail(STRANGER, "list", "LIST\n").await;
+    let list = &to(&sent, STRANGER).body;
+    let forming = list.find("Forming (join one with SIGNON ?<game> <password>):");
+    let running = list.find("Running:");
+    assert!(forming.is_some() && running > forming, "{list}");
+    let (forming, running) = (forming.unwrap(), running.unwrap());
+    let open = list.find("\nopen ").unwrap();
+    let run = list.find("\nrun ").unwrap();
+    assert!(forming < open && open < running && running < run, "{list}");
+    assert!(
+        !list.contains("\ndone ") && !list.contains("\nhid "),
+        "{list}"
+    );
+    assert!(
+        list.contains("LIST FULL shows the finished games too."),
+        "{list}"
+    );
+
+    let sent = w.mail(STRANGER, "list", "LIST FULL\n").await;
+    let list = &to(&sent, STRANGER).body;
+    assert!(list.contains("Finished:\n"), "{list}");
+    assert!(list.contains("\ndone "), "{list}");
+    assert!(!list.contains("\nhid ") && !list.contains("***"), "{list}");
+
+    // The unlisted game is listed to its Master, and refused to a stranger by name.
+    let sent = w.mail("hid@example.org", "list", "LIST\n").await;
+    assert!(to(&sent, "hid@example.org").body.contains("\nhid "));
+    let sent = w
+        .mail(STRANGER, "list", "LIST hid\nSUMMARY hid\nHISTORY hid\n")
+        .await;
+    let reply = &to(&sent, STRANGER).body;
+    assert_eq!(
+        reply
+            .matches("game 'hid' is private: only its members may look into it")
+            .count(),
+        3,
+        "{reply}"
+    );
+}
+
+#[tokio::test]
+async fn a_private_game_takes_newcomers_with_its_join_word_only() {
+    let mut w = World::new("joinword").await;
+    let sent = w
+        .mail(GM, "new", "CREATE ?club gmpass\nSET PRIVATE tuesdays\n")
+        .await;
+    let reply = find(&sent, GM, "Re: new")[0];
+    assert!(
+        reply.body.contains("SIGNON ?club <password> <join word>"),
+        "{}",
+        reply.body
+    );
+    let sent = w
+        .mail("ann@example.org", "join", "SIGNON ?club pwA\n")
+        .await;
+    let reply = &to(&sent, "ann@example.org").body;
+    assert!(
+        reply.contains("game 'club' is private: add its join word after your password"),
+        "{reply}"
+    );
+    let sent = w
+        .mail("ann@example.org", "join", "SIGNON ?club pwA mondays\n")
+        .await;
+    let reply = &to(&sent, "ann@example.org").body;
+    assert!(
+        reply.contains("SIGNON ?club **** ****\n  *** Invalid password or power ID specified."),
+        "{reply}"
+    );
+    let sent = w
+        .mail("ann@example.org", "join", "SIGNON ?club pwA tuesdays\n")
+        .await;
+    assert!(
+        to(&sent, "ann@example.org")
+            .body
+            .contains("You joined 'club' as player 1 of 7."),
+        "{}",
+        to(&sent, "ann@example.org").body
+    );
+    let sent = w.mail(OBS, "watch", "OBSERVE club obspw\n").await;
+    assert!(to(&sent, OBS).body.contains("is private"));
+    let sent = w.mail(OBS, "watch", "OBSERVE club obspw tuesdays\n").await;
+    assert!(to(&sent, OBS).body.contains("You now observe 'club'"));
+    // Once public, no word is needed.
+    w.mail(GM, "open", "SIGNON Mclub gmpass\nSET PUBLIC\n")
+        .await;
+    let sent = w
+        .mail("bob@example.org", "join", "SIGNON ?club pwB\n")
+        .await;
+    assert!(to(&sent, "bob@example.org")
+        .body
+        .contains("You joined 'club'"));
+}
+
+#[tokio::test]
+async fn the_masters_allow_and_deny_lists_decide_who_joins() {
+    let mut w = World::new("invite").await;
+    let sent = w
+        .mail(
+            GM,
+            "new",
+            "CREATE ?inv gmpass\nSET ALLOW ann@example.org\nSET DENY bob@example.org\n",
+        )
+        .await;
+    let reply = &to(&sent, GM).body;
+    assert!(
+        reply.contains("Invited to this game (SET ALLOW): ann@example.org."),
+        "{reply}"
+    );
+    assert!(
+        reply.contains("Kept out of this game (SET DENY): bob@example.org."),
+        "{reply}"
+    );
+    let sent = w.mail("ann@example.org", "join", "SIGNON ?inv pwA\n").await;
+    assert!(to(&sent, "ann@example.org")
+        .body
+        .contains("You joined 'inv'"));
+    let sent = w.mail("cat@example.org", "join", "SIGNON ?inv pwC\n").await;
+    let reply = &to(&sent, "cat@example.org").body;
+    assert!(
+        reply.contains("game 'inv' is by invitation: its Master has not invited cat@example.org"),
+        "{reply}"
+    );
+    let sent = w.mail("bob@example.org", "join", "SIGNON ?inv pwB\n").await;
+    let reply = &to(&sent, "bob@example.org").body;
+    assert!(
+        reply.contains("the Master of 'inv' does not let bob@example.org into this game"),
+        "{reply}"
+    );
+    let sent = w
+        .mail(
+            GM,
+            "lists",
+            "SIGNON Minv gmpass\nSET NOALLOW ann@example.org\nSET DENY -bob@example.org\n",
+        )
+        .await;
+    let reply = &to(&sent, GM).body;
+    assert!(reply.contains("No allow list: anyone may join"), "{reply}");
+    assert!(
+        reply.contains("Kept out of this game (SET DENY): nobody."),
+        "{reply}"
+    );
+    for addr in ["bob@example.org", "cat@example.org"] {
+        let sent = w.mail(addr, "join", "SIGNON ?inv pw\n").await;
+        assert!(to(&sent, addr).body.contains("You joined 'inv'"));
+    }
+}
