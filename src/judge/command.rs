@@ -193,122 +193,348 @@ pub enum Command {
     Other(String),
 }
 
+/// A line's words, as a command's reader gets them.
+pub struct Words<'a> {
+    /// Every word as written.
+    all: Vec<&'a str>,
+    /// Every word in upper case.
+    upper: Vec<String>,
+    /// Where the arguments start: after the command's own words.
+    at: usize,
+}
+
+impl Words<'_> {
+    /// The arguments as written.
+    fn args(&self) -> &[&str] {
+        self.all.get(self.at..).unwrap_or(&[])
+    }
+    /// The `n`th argument as written.
+    fn arg(&self, n: usize) -> Option<String> {
+        self.args().get(n).map(|w| w.to_string())
+    }
+    /// The `n`th argument in upper case.
+    fn upper(&self, n: usize) -> Option<&str> {
+        self.upper.get(self.at + n).map(String::as_str)
+    }
+    /// The arguments from the `n`th on, joined by a space.
+    fn rest(&self, n: usize) -> String {
+        self.args()
+            .get(n..)
+            .map(|w| w.join(" "))
+            .unwrap_or_default()
+    }
+    /// Exactly `n` arguments.
+    fn count(&self, n: usize) -> Option<()> {
+        (self.args().len() == n).then_some(())
+    }
+    /// At least `n` arguments.
+    fn least(&self, n: usize) -> Option<()> {
+        (self.args().len() >= n).then_some(())
+    }
+}
+
+/// Reads a command's arguments.
+pub type Reader = for<'a> fn(&Words<'a>) -> Option<Command>;
+
+/// How a command's line is read.
+#[derive(Clone, Copy)]
+pub enum Read {
+    /// The line is the command's words and nothing else (spaces between them optional).
+    Line(fn() -> Command),
+    /// The line starts with the command's words; the reader takes the arguments after them,
+    /// or gives None when they do not fit (the line is then read as a shorter command, or an
+    /// order).
+    Args(Reader),
+}
+
+/// A command herald reads: its words as the help files and the README write them, the
+/// other spellings read the same (njudge's and DPjudge's), and how its line is read.
+#[derive(Clone, Copy)]
+pub struct Keyword {
+    /// As the help writes it: `SET NOWAIT`, `GET MAP`.
+    pub name: &'static str,
+    /// Other spellings.
+    pub aliases: &'static [&'static str],
+    /// How the line is read.
+    pub read: Read,
+}
+
+const fn line(name: &'static str, aliases: &'static [&'static str], c: fn() -> Command) -> Keyword {
+    Keyword {
+        name,
+        aliases,
+        read: Read::Line(c),
+    }
+}
+
+const fn args(name: &'static str, aliases: &'static [&'static str], r: Reader) -> Keyword {
+    Keyword {
+        name,
+        aliases,
+        read: Read::Args(r),
+    }
+}
+
+/// Every command herald reads. `parse_command` knows no other words, so the help files and
+/// the README can be checked against this list (`tests/help_truth.rs`).
+pub const KEYWORDS: &[Keyword] = &[
+    line("HELP", &[], || Command::Help),
+    args("GET MAP", &["SEND MAP"], |w| {
+        let svg = |a: Option<&str>| a == Some("SVG");
+        Some(match (w.arg(0), w.upper(1)) {
+            (_, _) if svg(w.upper(0)) => Command::Map(None, true),
+            (a, b) => Command::Map(a, svg(b)),
+        })
+    }),
+    args("GET", &["SEND"], |w| {
+        Some(
+            w.arg(0)
+                .map_or(Command::Help, |t| Command::Get(t.to_ascii_lowercase())),
+        )
+    }),
+    line("LIST FULL", &[], || Command::ListFull),
+    args("LIST", &[], |w| Some(Command::List(w.arg(0)))),
+    args("HISTORY", &[], |w| w.arg(0).map(Command::History)),
+    args("SUMMARY", &[], |w| w.arg(0).map(Command::Summary)),
+    line("VERSION", &[], || Command::Version),
+    args("CREATE", &[], |w| {
+        w.least(2)?;
+        let a = w.args();
+        Some(Command::Create {
+            game: a[0].trim_start_matches('?').to_string(),
+            password: a[1].to_string(),
+            variant: w.arg(2),
+            options: a
+                .get(3..)
+                .unwrap_or(&[])
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+        })
+    }),
+    args("OBSERVE", &["WATCH"], |w| {
+        w.least(2)?;
+        Some(Command::Observe {
+            game: w.arg(0)?,
+            password: w.arg(1)?,
+        })
+    }),
+    args("SIGNON", &["SIGN ON"], |w| {
+        w.least(2)?;
+        Some(signon(w.args()[0], w.args()[1]))
+    }),
+    line("SIGNOFF", &[], || Command::Signoff),
+    args("SIGN OFF", &[], |_| Some(Command::Signoff)),
+    line("CLEAR", &[], || Command::Clear),
+    args("PHASE", &[], |w| {
+        w.least(1).map(|_| Command::Phase(w.rest(0)))
+    }),
+    args("PRESS", &[], |w| Some(press(&w.upper))),
+    args("BROADCAST", &[], |w| Some(press(&w.upper))),
+    line("ENDPRESS", &["ENDBROADCAST", "ENDP"], || Command::EndPress),
+    args("INTERCEPT", &[], |w| Some(Command::Intercept(w.rest(0)))),
+    line("PROTECT", &[], || Command::Protect),
+    line("RESIGN", &["WITHDRAW"], || Command::Resign),
+    line("SET WAIT", &[], || Command::Wait(true)),
+    line("SET NOWAIT", &[], || Command::Wait(false)),
+    line("SET MAP ON", &["SET MAP"], || Command::OrderMap(true)),
+    line("SET MAP OFF", &["SET NOMAP"], || Command::OrderMap(false)),
+    args("SET MYZONE", &["SET MYTIMEZONE", "SET MYTZ"], |w| {
+        match w.args() {
+            [zone] => Some(Command::MyZone(Some(zone.to_string()))),
+            [] => Some(Command::MyZone(None)),
+            _ => None,
+        }
+    }),
+    line("SET NOMYZONE", &[], || Command::MyZone(None)),
+    args("SET PASSWORD", &[], |w| {
+        w.count(1).and_then(|_| w.arg(0)).map(Command::Password)
+    }),
+    args("SET ADDRESS", &[], |w| {
+        w.count(1)?;
+        Some(Command::Address(w.arg(0)?.to_ascii_lowercase()))
+    }),
+    args("SET ABSENCE", &["SET HOLIDAY", "SET VACATION"], |w| {
+        Some(Command::Absence(w.rest(0)))
+    }),
+    line(
+        "SET NOABSENCE",
+        &["SET NOHOLIDAY", "SET NOVACATION"],
+        || Command::NoAbsence,
+    ),
+    line("SET DRAW", &[], || Command::Draw(true)),
+    line("SET NODRAW", &[], || Command::Draw(false)),
+    args("SET PREFERENCE", &["SET PREFERENCES", "SET PREF"], |w| {
+        Some(Command::Preference(
+            w.rest(0).to_ascii_uppercase().replace([' ', '[', ']'], ""),
+        ))
+    }),
+    line("START", &[], || Command::Start),
+    line("PROCESS!", &[], || Command::Process {
+        phase: None,
+        force: true,
+    }),
+    args("PROCESS", &[], |w| {
+        Some(Command::Process {
+            phase: w.least(1).map(|_| w.rest(0)),
+            force: false,
+        })
+    }),
+    line("PREVIEW", &["PREDICT"], || Command::Preview),
+    line("PAUSE", &[], || Command::Pause),
+    line("RESUME", &[], || Command::Resume),
+    args("SET DEADLINE", &[], |w| Some(Command::Deadline(w.rest(0)))),
+    args("SET GRACE", &[], |w| Some(Command::Grace(w.rest(0)))),
+    args("SET START", &[], |w| Some(Command::StartAfter(w.rest(0)))),
+    args("SET MOVE", &["SET MOVES", "SET MOVEMENT"], |w| {
+        Some(Command::Timing(PhaseKind::Movement, owned(w.args())))
+    }),
+    args("SET RETREAT", &["SET RETREATS"], |w| {
+        Some(Command::Timing(PhaseKind::Retreat, owned(w.args())))
+    }),
+    args(
+        "SET ADJUST",
+        &[
+            "SET ADJUSTMENT",
+            "SET ADJUSTMENTS",
+            "SET BUILD",
+            "SET BUILDS",
+        ],
+        |w| Some(Command::Timing(PhaseKind::Adjustment, owned(w.args()))),
+    ),
+    args("SET ZONE", &["SET TIMEZONE", "SET TZ"], |w| {
+        w.count(1).and_then(|_| w.arg(0)).map(Command::Zone)
+    }),
+    line("SET NMR", &["SET CD"], || Command::Nmr(true)),
+    line("SET NONMR", &["SET NOCD"], || Command::Nmr(false)),
+    line("SET PRESS WHITE", &["SET WHITE"], || {
+        Command::PressPolicy(PressPolicy::White)
+    }),
+    line(
+        "SET PRESS GREY",
+        &["SET PRESS GRAY", "SET GREY", "SET GRAY"],
+        || Command::PressPolicy(PressPolicy::Grey),
+    ),
+    line("SET PRESS NONE", &["SET PRESS NO", "SET NOPRESS"], || {
+        Command::PressPolicy(PressPolicy::None)
+    }),
+    line("SET PARTIAL", &[], || Command::Partial(true)),
+    line("SET NOPARTIAL", &[], || Command::Partial(false)),
+    line("SET WARNINGS ON", &["SET WARNINGS"], || {
+        Command::Warnings(true)
+    }),
+    line("SET WARNINGS OFF", &["SET NOWARNINGS"], || {
+        Command::Warnings(false)
+    }),
+    args("SET RULE", &[], |w| {
+        w.count(1).and_then(|_| w.arg(0)).map(Command::Rule)
+    }),
+    // njudge's SET PORTAGE and DPjudge's RULE PORTAGE_CONVOY name the portage switch.
+    line(
+        "SET PORTAGE",
+        &["RULE PORTAGE_CONVOY", "SET RULE PORTAGE_CONVOY"],
+        || Command::Rule("portage".into()),
+    ),
+    line("SET NOSHOW", &["SET ANONYMOUS", "SET ANON"], || {
+        Command::Anonymous(true)
+    }),
+    line("SET SHOW", &["SET NOANONYMOUS", "SET NOANON"], || {
+        Command::Anonymous(false)
+    }),
+    line("SET REVEAL", &[], || Command::Reveal(true)),
+    line("SET NOREVEAL", &[], || Command::Reveal(false)),
+    line("SET LIST", &[], || Command::Listed(true)),
+    line("SET NOLIST", &["SET UNLISTED", "SET PRIVATE"], || {
+        Command::Listed(false)
+    }),
+    args("SET PRIVATE", &[], |w| {
+        w.count(1).and_then(|_| w.arg(0)).map(Command::JoinWord)
+    }),
+    line("SET PUBLIC", &[], || Command::Public),
+    args("SET ALLOW", &[], |w| Some(invite(&w.all, &w.upper))),
+    args("SET DENY", &[], |w| Some(invite(&w.all, &w.upper))),
+    args("SET NOALLOW", &["SET NO ALLOW"], |w| {
+        Some(invite(&w.all, &w.upper))
+    }),
+    args("SET NODENY", &["SET NO DENY"], |w| {
+        Some(invite(&w.all, &w.upper))
+    }),
+    args("BECOME", &[], |w| letter(w).map(Command::Become)),
+    args("EJECT", &[], |w| letter(w).map(Command::Eject)),
+    args("ROLLBACK", &[], |w| {
+        w.least(1).map(|_| Command::Rollback(w.rest(0)))
+    }),
+    line("TERMINATE", &[], || Command::Terminate),
+    // Any other SET: refused by name.
+    args("SET", &[], |w| Some(Command::UnknownSet(w.all.join(" ")))),
+];
+
+fn owned(words: &[&str]) -> Vec<String> {
+    words.iter().map(|w| w.to_string()).collect()
+}
+
+/// BECOME and EJECT: one power letter.
+fn letter(w: &Words) -> Option<char> {
+    match w.args() {
+        [one] if one.len() == 1 => one.chars().next().map(|c| c.to_ascii_uppercase()),
+        _ => None,
+    }
+}
+
+/// Whether a line, spaces left out and in any case, is these words.
+fn is_line(line: &str, words: &str) -> bool {
+    let mut a = line.chars().filter(|c| !c.is_whitespace());
+    let mut b = words.chars().filter(|c| !c.is_whitespace());
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) if x.eq_ignore_ascii_case(&y) => {}
+            _ => return false,
+        }
+    }
+}
+
+/// How many of a line's first words (upper case) a spelling is, if it starts the line.
+fn starts(upper: &[String], spelling: &str) -> Option<usize> {
+    let mut n = 0;
+    for word in spelling.split_whitespace() {
+        (upper.get(n)? == word).then_some(())?;
+        n += 1;
+    }
+    Some(n)
+}
+
 /// Reads one line.
 pub fn parse_command(line: &str) -> Command {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let squashed: String = line
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect::<String>()
-        .to_ascii_uppercase();
-    let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
-    let first = upper.first().map(String::as_str).unwrap_or("");
-    let rest = |n: usize| words.get(n..).map(|w| w.join(" ")).unwrap_or_default();
-    let arg = |n: usize| words.get(n).map(|w| w.to_string());
-    match squashed.as_str() {
-        "HELP" => return Command::Help,
-        "VERSION" => return Command::Version,
-        "SIGNOFF" => return Command::Signoff,
-        "CLEAR" => return Command::Clear,
-        "ENDPRESS" | "ENDBROADCAST" | "ENDP" => return Command::EndPress,
-        "RESIGN" | "WITHDRAW" => return Command::Resign,
-        "START" => return Command::Start,
-        "PROCESS!" => {
-            return Command::Process {
-                phase: None,
-                force: true,
+    let spellings = |k: &'static Keyword| std::iter::once(k.name).chain(k.aliases.iter().copied());
+    for k in KEYWORDS {
+        if let Read::Line(command) = k.read {
+            if spellings(k).any(|s| is_line(line, s)) {
+                return command();
             }
         }
-        "PREVIEW" | "PREDICT" => return Command::Preview,
-        "PAUSE" => return Command::Pause,
-        "RESUME" => return Command::Resume,
-        "TERMINATE" => return Command::Terminate,
-        "SETMAP" | "SETMAPON" => return Command::OrderMap(true),
-        "SETNOMAP" | "SETMAPOFF" => return Command::OrderMap(false),
-        "SETWAIT" => return Command::Wait(true),
-        "SETNOWAIT" => return Command::Wait(false),
-        "SETDRAW" => return Command::Draw(true),
-        "SETNODRAW" => return Command::Draw(false),
-        "SETNMR" | "SETCD" => return Command::Nmr(true),
-        "SETNONMR" | "SETNOCD" => return Command::Nmr(false),
-        "SETWARNINGS" | "SETWARNINGSON" => return Command::Warnings(true),
-        "SETNOWARNINGS" | "SETWARNINGSOFF" => return Command::Warnings(false),
-        "SETPARTIAL" => return Command::Partial(true),
-        "SETNOPARTIAL" => return Command::Partial(false),
-        "SETNOABSENCE" | "SETNOHOLIDAY" | "SETNOVACATION" => return Command::NoAbsence,
-        "SETNOPRESS" => return Command::PressPolicy(PressPolicy::None),
-        "SETNOSHOW" | "SETANONYMOUS" | "SETANON" => return Command::Anonymous(true),
-        "SETSHOW" | "SETNOANONYMOUS" | "SETNOANON" => return Command::Anonymous(false),
-        "SETREVEAL" => return Command::Reveal(true),
-        "SETNOREVEAL" => return Command::Reveal(false),
-        "SETLIST" => return Command::Listed(true),
-        "SETNOLIST" | "SETUNLISTED" | "SETPRIVATE" => return Command::Listed(false),
-        "SETPUBLIC" => return Command::Public,
-        "SETWHITE" => return Command::PressPolicy(PressPolicy::White),
-        "SETGREY" | "SETGRAY" => return Command::PressPolicy(PressPolicy::Grey),
-        // njudge's SET PORTAGE and DPjudge's RULE PORTAGE_CONVOY name the portage switch.
-        "SETPORTAGE" | "RULEPORTAGE_CONVOY" | "SETRULEPORTAGE_CONVOY" => {
-            return Command::Rule("portage".into())
-        }
-        _ => {}
     }
-    match first {
-        "GET" | "SEND" if arg(1).is_some_and(|t| t.eq_ignore_ascii_case("map")) => {
-            let svg =
-                |w: &Option<String>| w.as_ref().is_some_and(|w| w.eq_ignore_ascii_case("svg"));
-            return match (arg(2), arg(3)) {
-                (a, _) if svg(&a) => Command::Map(None, true),
-                (a, b) => Command::Map(a, svg(&b)),
-            };
+    let all: Vec<&str> = line.split_whitespace().collect();
+    let upper: Vec<String> = all.iter().map(|w| w.to_ascii_uppercase()).collect();
+    // The longest spelling that starts the line first: GET MAP before GET, SET RULE before
+    // SET; a shorter one when the longer one's arguments do not fit.
+    let mut starting: Vec<(usize, Reader)> = KEYWORDS
+        .iter()
+        .filter_map(|k| match k.read {
+            Read::Args(read) => spellings(k)
+                .filter_map(|s| starts(&upper, s))
+                .max()
+                .map(|n| (n, read)),
+            Read::Line(_) => None,
+        })
+        .collect();
+    starting.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
+    let mut words = Words { all, upper, at: 0 };
+    for (n, read) in starting {
+        words.at = n;
+        if let Some(command) = read(&words) {
+            return command;
         }
-        "GET" | "SEND" => {
-            return arg(1).map_or(Command::Help, |t| Command::Get(t.to_ascii_lowercase()))
-        }
-        "LIST" if upper.len() == 2 && upper[1] == "FULL" => return Command::ListFull,
-        "LIST" => return Command::List(arg(1)),
-        "HISTORY" if words.len() >= 2 => return Command::History(words[1].to_string()),
-        "SUMMARY" if words.len() >= 2 => return Command::Summary(words[1].to_string()),
-        "CREATE" if words.len() >= 3 => {
-            return Command::Create {
-                game: words[1].trim_start_matches('?').to_string(),
-                password: words[2].to_string(),
-                variant: arg(3),
-                options: words
-                    .get(4..)
-                    .map(|w| w.iter().map(|s| s.to_string()).collect())
-                    .unwrap_or_default(),
-            }
-        }
-        "OBSERVE" | "WATCH" if words.len() >= 3 => {
-            return Command::Observe {
-                game: words[1].to_string(),
-                password: words[2].to_string(),
-            }
-        }
-        "SIGNON" if words.len() >= 3 => return signon(words[1], words[2]),
-        "SIGN" if upper.get(1).map(String::as_str) == Some("ON") && words.len() >= 4 => {
-            return signon(words[2], words[3])
-        }
-        "SIGN" if upper.get(1).map(String::as_str) == Some("OFF") => return Command::Signoff,
-        "PHASE" if words.len() >= 2 => return Command::Phase(rest(1)),
-        "PROCESS" => {
-            return Command::Process {
-                phase: (words.len() > 1).then(|| rest(1)),
-                force: false,
-            }
-        }
-        "PRESS" | "BROADCAST" => return press(&upper),
-        "INTERCEPT" => return Command::Intercept(rest(1)),
-        "PROTECT" if words.len() == 1 => return Command::Protect,
-        "BECOME" if words.len() == 2 && words[1].len() == 1 => {
-            return Command::Become(upper[1].chars().next().unwrap_or('?'))
-        }
-        "EJECT" if words.len() == 2 && words[1].len() == 1 => {
-            return Command::Eject(upper[1].chars().next().unwrap_or('?'))
-        }
-        "ROLLBACK" if words.len() >= 2 => return Command::Rollback(rest(1)),
-        "SET" => return set(&words, &upper),
-        _ => {}
     }
     Command::Other(line.trim().to_string())
 }
@@ -366,48 +592,6 @@ fn press(upper: &[String]) -> Command {
         i += 1;
     }
     Command::Press { to, grey }
-}
-
-fn set(words: &[&str], upper: &[String]) -> Command {
-    let key = upper.get(1).map(String::as_str).unwrap_or("");
-    let arg = words.get(2).map(|w| w.to_string()).unwrap_or_default();
-    let rest = words.get(2..).map(|w| w.join(" ")).unwrap_or_default();
-    match key {
-        "PASSWORD" if words.len() == 3 => Command::Password(arg),
-        "ADDRESS" if words.len() == 3 => Command::Address(arg.to_ascii_lowercase()),
-        "ABSENCE" | "HOLIDAY" | "VACATION" => Command::Absence(rest),
-        "PREFERENCE" | "PREFERENCES" | "PREF" => {
-            Command::Preference(rest.to_ascii_uppercase().replace([' ', '[', ']'], ""))
-        }
-        "DEADLINE" => Command::Deadline(rest),
-        "GRACE" => Command::Grace(rest),
-        "START" => Command::StartAfter(rest),
-        "MOVE" | "MOVES" | "MOVEMENT" => Command::Timing(
-            PhaseKind::Movement,
-            words[2..].iter().map(|w| w.to_string()).collect(),
-        ),
-        "RETREAT" | "RETREATS" => Command::Timing(
-            PhaseKind::Retreat,
-            words[2..].iter().map(|w| w.to_string()).collect(),
-        ),
-        "ADJUST" | "ADJUSTMENT" | "ADJUSTMENTS" | "BUILD" | "BUILDS" => Command::Timing(
-            PhaseKind::Adjustment,
-            words[2..].iter().map(|w| w.to_string()).collect(),
-        ),
-        "PRESS" => match upper.get(2).map(String::as_str) {
-            Some("WHITE") => Command::PressPolicy(PressPolicy::White),
-            Some("GREY" | "GRAY") => Command::PressPolicy(PressPolicy::Grey),
-            Some("NONE" | "NO") => Command::PressPolicy(PressPolicy::None),
-            _ => Command::UnknownSet(words.join(" ")),
-        },
-        "ZONE" | "TIMEZONE" | "TZ" if words.len() == 3 => Command::Zone(arg),
-        "MYZONE" | "MYTIMEZONE" | "MYTZ" if words.len() == 3 => Command::MyZone(Some(arg)),
-        "MYZONE" | "MYTIMEZONE" | "MYTZ" | "NOMYZONE" if words.len() == 2 => Command::MyZone(None),
-        "RULE" if words.len() == 3 => Command::Rule(arg),
-        "PRIVATE" if words.len() == 3 => Command::JoinWord(arg),
-        "ALLOW" | "DENY" | "NOALLOW" | "NODENY" | "NO" => invite(words, upper),
-        _ => Command::UnknownSet(words.join(" ")),
-    }
 }
 
 /// SET [NO] ALLOW|DENY [PLAYER] [-]address….

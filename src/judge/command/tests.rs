@@ -129,3 +129,41 @@ fn master_settings_and_orders() {
         Command::UnknownSet("SET COLOUR red".into())
     );
 }
+
+/// Every spelling in the table is read as its command: a whole-line one as itself, one with
+/// arguments with none, one or two of them.
+#[test]
+fn every_spelling_in_the_table_is_read() {
+    for k in KEYWORDS {
+        for spelling in std::iter::once(k.name).chain(k.aliases.iter().copied()) {
+            match k.read {
+                Read::Line(command) => {
+                    assert_eq!(parse_command(spelling), command(), "{spelling}");
+                    assert_eq!(
+                        parse_command(&spelling.to_ascii_lowercase().replace(' ', "")),
+                        command(),
+                        "{spelling}"
+                    );
+                }
+                Read::Args(_) if spelling == "SET" => {}
+                Read::Args(_) => {
+                    let read = ["", " x", " x y"].map(|a| parse_command(&format!("{spelling}{a}")));
+                    assert!(
+                        read.iter()
+                            .any(|c| !matches!(c, Command::Other(_) | Command::UnknownSet(_))),
+                        "{spelling}: {read:?}"
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(
+        parse_command("SET FLY"),
+        Command::UnknownSet("SET FLY".into())
+    );
+    assert_eq!(parse_command("HISTORY"), Command::Other("HISTORY".into()));
+    assert_eq!(
+        parse_command("SET PASSWORD a b"),
+        Command::UnknownSet("SET PASSWORD a b".into())
+    );
+}
