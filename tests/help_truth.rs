@@ -1,0 +1,317 @@
+//! The help herald mails (`templates/help/`) and the README tell the truth (issue 18, point
+//! 7): every command, spelling, rule switch and variant the judge reads is in them, and
+//! nothing they name as a command, a setting, a switch or a variant is unknown to it. The
+//! judge's side comes from its own tables: the command parser's `KEYWORDS`, the rule
+//! switches' `SWITCHES` and the built-in variants.
+
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
+use herald::game::rules::{Rules, Scope, SWITCHES};
+use herald::game::variant::Variant;
+use herald::judge::command::KEYWORDS;
+use herald::judge::render::TOPICS;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Each help file by name (`index` for HELP, then GET's topics), its text.
+fn help_files() -> Vec<(String, String)> {
+    std::iter::once("index")
+        .chain(TOPICS.iter().copied())
+        .map(|name| {
+            let text = std::fs::read_to_string(format!("{ROOT}/templates/help/{name}.txt"))
+                .unwrap_or_else(|e| panic!("templates/help/{name}.txt: {e}"));
+            (name.to_string(), text)
+        })
+        .collect()
+}
+
+fn help(name: &str) -> String {
+    help_files()
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, t)| t)
+        .unwrap()
+}
+
+fn all_help() -> String {
+    help_files()
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn readme() -> String {
+    std::fs::read_to_string(format!("{ROOT}/README.md")).unwrap()
+}
+
+/// Whether `text` has `words` as whole words (any run of spaces, line breaks or backticks
+/// between them, none of `[A-Za-z0-9_=]` right before or after).
+fn mentions(text: &str, words: &str) -> bool {
+    let flat: String = text
+        .chars()
+        .map(|c| {
+            if c == '`' || c.is_whitespace() {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    let flat = flat
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let part = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '=';
+    flat.match_indices(words).any(|(at, _)| {
+        let before = flat[..at].chars().next_back();
+        let after = flat[at + words.len()..].chars().next();
+        !before.is_some_and(part) && !after.is_some_and(part)
+    })
+}
+
+fn spellings() -> impl Iterator<Item = &'static str> {
+    KEYWORDS
+        .iter()
+        .flat_map(|k| std::iter::once(k.name).chain(k.aliases.iter().copied()))
+}
+
+/// The spellings to look for: each command's name and the aliases that differ from it by
+/// more than spaces (`SET NO DRAW` is `SET NODRAW` as herald reads it).
+fn distinct_spellings() -> impl Iterator<Item = &'static str> {
+    let squash = |s: &str| s.split_whitespace().collect::<String>();
+    KEYWORDS.iter().flat_map(move |k| {
+        let name = squash(k.name);
+        std::iter::once(k.name).chain(k.aliases.iter().copied().filter(move |a| squash(a) != name))
+    })
+}
+
+#[test]
+fn every_command_and_each_of_its_spellings_is_in_the_help_and_the_readme() {
+    let (help, readme) = (all_help(), readme());
+    let mut missing = Vec::new();
+    for spelling in distinct_spellings() {
+        if !mentions(&help, spelling) {
+            missing.push(format!("{spelling} (help)"));
+        }
+        if !mentions(&readme, spelling) {
+            missing.push(format!("{spelling} (README)"));
+        }
+    }
+    assert!(missing.is_empty(), "not mentioned: {}", missing.join(", "));
+}
+
+#[test]
+fn every_variant_and_rule_switch_is_in_get_master_get_variants_and_the_readme() {
+    let (master, variants, readme) = (help("master"), help("variants"), readme());
+    let mut missing = Vec::new();
+    for name in Variant::builtin_names() {
+        let heading = variants.lines().any(|l| l.trim() == name);
+        if !heading {
+            missing.push(format!("variant {name} (a section of GET variants)"));
+        }
+        for (file, text) in [("GET master", &master), ("README", &readme)] {
+            if !mentions(text, name) {
+                missing.push(format!("variant {name} ({file})"));
+            }
+        }
+    }
+    for switch in SWITCHES {
+        for name in std::iter::once(&switch.name).chain(switch.aliases) {
+            let mut places = vec![("GET variants", &variants), ("README", &readme)];
+            if switch.scope == Scope::Game {
+                places.push(("GET master", &master));
+            }
+            for (file, text) in places {
+                if !mentions(text, name) {
+                    missing.push(format!("switch {name} ({file})"));
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "not mentioned: {}", missing.join(", "));
+}
+
+/// The run of upper-case words starting at `at` (`SET PRESS WHITE`), up to punctuation
+/// (`SET PRESS, SET PARTIAL` are two).
+fn caps_run(words: &[&str], at: usize) -> Vec<String> {
+    let mut run = Vec::new();
+    for raw in &words[at..] {
+        let word = raw.trim_start_matches(|c: char| "`*(".contains(c));
+        let bare = word.trim_end_matches(|c: char| "`*,.;:)".contains(c));
+        let caps = bare.len() >= 2
+            && bare
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c == '_' || c == '!');
+        if !caps {
+            break;
+        }
+        run.push(bare.to_string());
+        if bare.len() < word.len() && !word[bare.len()..].starts_with('`') {
+            break;
+        }
+    }
+    run
+}
+
+/// Whether some spelling and the run agree as far as the shorter goes (`SET MOVE NEXT` is
+/// SET MOVE with an argument; `SET PRESS` names SET PRESS WHITE and the others), spaces
+/// left out as herald leaves them out (`SET NO SHOW`).
+fn known_run(run: &[String]) -> bool {
+    let squash = |words: &[&str]| words.concat();
+    spellings().filter(|s| *s != "SET").any(|s| {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        let prefix = words.iter().zip(run).all(|(a, b)| a == b);
+        let run: Vec<&str> = run.iter().map(String::as_str).collect();
+        let squashed = (2..=run.len()).any(|k| squash(&run[..k]) == squash(&words));
+        prefix || squashed
+    })
+}
+
+#[test]
+fn every_set_the_help_and_the_readme_name_is_a_setting_the_judge_reads() {
+    let mut unknown = Vec::new();
+    let mut texts = help_files();
+    texts.push(("README".into(), readme()));
+    for (file, text) in &texts {
+        for line in text.lines() {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            for at in 0..words.len() {
+                let run = caps_run(&words, at);
+                if run.first().map(String::as_str) == Some("SET")
+                    && run.len() >= 2
+                    && !known_run(&run)
+                {
+                    unknown.push(format!("{file}: '{}' in: {}", run.join(" "), line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        unknown.is_empty(),
+        "unknown settings:\n{}",
+        unknown.join("\n")
+    );
+}
+
+/// Words in capitals the help uses that are no command: arguments the commands read
+/// (press recipients and colours, timing keys, ON/OFF) and plain words.
+#[rustfmt::skip]
+const NOT_COMMANDS: &[&str] = &[
+    // Arguments read by PRESS, SET MOVE and the like, GET MAP, SET ALLOW, world1880's dips.
+    "TO", "ALL", "BUT", "GREY", "GRAY", "WHITE", "NONE", "ON", "OFF", "NEXT", "GRACE", "AT",
+    "DAYS", "SVG", "FULL", "PLAYER", "DIPS", "MTWTF",
+    // Plain words and names.
+    "UTC", "DATC", "USA", "II", "GOL", "FF", "AD", "PNG", "IANA", "NMR", "NB",
+];
+
+#[test]
+fn every_word_in_capitals_in_the_help_is_a_command_or_an_argument_the_judge_reads() {
+    let known: Vec<&str> = spellings().flat_map(str::split_whitespace).collect();
+    // Power letters as PRESS TO, SET PREFERENCE and the like take them (FEG; GO is Germany
+    // and the observers): distinct letters of one variant's powers, M and O.
+    let letters = |word: &str| {
+        Variant::builtins().any(|v| {
+            let mut seen = String::new();
+            word.chars().all(|c| {
+                let fresh = !seen.contains(c);
+                seen.push(c);
+                fresh && ("MO".contains(c) || v.map.powers.iter().any(|p| p.letter == c))
+            })
+        })
+    };
+    let mut unknown = Vec::new();
+    for (file, text) in help_files() {
+        for line in text.lines() {
+            for word in line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '!')) {
+                let caps = word.len() >= 2
+                    && word
+                        .chars()
+                        .all(|c| c.is_ascii_uppercase() || c == '!' || c == '_');
+                if caps && !known.contains(&word) && !NOT_COMMANDS.contains(&word) && !letters(word)
+                {
+                    unknown.push(format!("{file}: '{word}' in: {}", line.trim()));
+                }
+            }
+        }
+    }
+    assert!(unknown.is_empty(), "unknown words:\n{}", unknown.join("\n"));
+}
+
+/// Every CREATE the help and the README show names a variant herald plays and switches it
+/// reads, and every switch-like word (`remote_builds`, `victory=20`) is one.
+#[test]
+fn every_variant_and_switch_the_help_and_the_readme_show_is_one_the_judge_reads() {
+    let mut unknown = Vec::new();
+    let mut texts = help_files();
+    texts.push(("README".into(), readme()));
+    let switch = |w: &str| Rules::standard().apply_variant_switch(w).is_ok();
+    // The README's other sections have snake_case names of their own (keys, functions):
+    // its switch-like words are read in the mail language.
+    let readme_text = readme();
+    let language = readme_text.find("## The mail language").unwrap();
+    let language = &readme_text[language..];
+    let language = &language[..language[3..]
+        .find("\n## ")
+        .map_or(language.len(), |e| e + 3)];
+    for (file, text) in &texts {
+        for line in text.lines() {
+            // Each piece of code apart: `CREATE ?g pw standard rules=1982` ends at its `.
+            for piece in line.split('`') {
+                let words: Vec<&str> = piece
+                    .split_whitespace()
+                    .map(|w| w.trim_matches(|c: char| "*,.;:()".contains(c)))
+                    .collect();
+                for at in 0..words.len() {
+                    if words[at] != "CREATE"
+                        || !words.get(at + 1).is_some_and(|g| g.starts_with('?'))
+                    {
+                        continue;
+                    }
+                    let rest: Vec<&str> = words
+                        .get(at + 3..)
+                        .unwrap_or(&[])
+                        .iter()
+                        .copied()
+                        .take_while(|w| {
+                            !w.is_empty()
+                                && w.chars().all(|c| {
+                                    c.is_ascii_lowercase() || c.is_ascii_digit() || "_=".contains(c)
+                                })
+                        })
+                        .collect();
+                    if let Some((variant, switches)) = rest.split_first() {
+                        if Variant::builtin(variant).is_err() {
+                            unknown
+                                .push(format!("{file}: variant '{variant}' in: {}", line.trim()));
+                        }
+                        for s in switches.iter().filter(|s| !switch(s)) {
+                            unknown.push(format!("{file}: switch '{s}' in: {}", line.trim()));
+                        }
+                    }
+                }
+                if file == "README" && !language.contains(line) {
+                    continue;
+                }
+                for word in &words {
+                    let snake = word.starts_with(|c: char| c.is_ascii_lowercase())
+                        && word.contains('_')
+                        && word.chars().all(|c| {
+                            c.is_ascii_lowercase() || c.is_ascii_digit() || "_=".contains(c)
+                        });
+                    let valued = word.split_once('=').is_some_and(|(k, v)| {
+                        !k.is_empty()
+                            && !v.is_empty()
+                            && k.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+                    });
+                    if (snake || valued) && !switch(&word.replace("=N", "=20")) {
+                        unknown.push(format!("{file}: switch '{word}' in: {}", line.trim()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(unknown.is_empty(), "unknown:\n{}", unknown.join("\n"));
+}
