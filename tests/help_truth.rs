@@ -12,6 +12,10 @@ use herald::game::variant::Variant;
 use herald::judge::command::KEYWORDS;
 use herald::judge::render::TOPICS;
 
+mod support;
+
+use support::{to, World};
+
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// Each help file by name (`index` for HELP, then GET's topics), its text.
@@ -314,4 +318,37 @@ fn every_variant_and_switch_the_help_and_the_readme_show_is_one_the_judge_reads(
         }
     }
     assert!(unknown.is_empty(), "unknown:\n{}", unknown.join("\n"));
+}
+
+/// What a player gets by mail: HELP, GET master and GET variants, as herald sends them,
+/// name every variant and every switch a Master may set, and no longer say standard is the
+/// only variant.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_help_by_mail_names_every_variant_and_every_masters_switch() {
+    let mut w = World::new("helptruth").await;
+    for (ask, file) in [
+        ("GET master", "master"),
+        ("GET variants", "variants"),
+        ("HELP", "index"),
+    ] {
+        let sent = w.mail("ann@example.org", "help", ask).await;
+        let body = &to(&sent, "ann@example.org").body;
+        assert!(!body.contains("only one so far"), "{ask}");
+        // The help file itself, whole (its first line is its title).
+        let title = help(file).lines().next().unwrap().to_string();
+        assert!(body.contains(&title), "{ask}: {body}");
+        if file == "index" {
+            continue;
+        }
+        for name in Variant::builtin_names() {
+            assert!(mentions(body, name), "{ask} lacks the variant {name}");
+        }
+        for switch in SWITCHES.iter().filter(|s| s.scope == Scope::Game) {
+            assert!(
+                mentions(body, switch.name),
+                "{ask} lacks the switch {}",
+                switch.name
+            );
+        }
+    }
 }
