@@ -80,8 +80,11 @@ async fn a_standard_game_by_mail_through_1902() {
         let note = find(&sent, GM, "war")[0];
         if i < 6 {
             assert!(
-                note.subject
-                    .contains(&format!("Waiting for {} More Players", 6 - i)),
+                note.subject.ends_with(&format!(
+                    "Waiting for {} more player{}",
+                    6 - i,
+                    if i == 5 { "" } else { "s" }
+                )),
                 "{}",
                 note.subject
             );

@@ -100,8 +100,15 @@ pub enum Command {
     Absence(String),
     /// `SET NOABSENCE`
     NoAbsence,
-    /// `SET DRAW` / `SET NODRAW`
-    Draw(bool),
+    /// `SET DRAW [powers]` (the powers to share it, empty for all survivors) / `SET
+    /// NODRAW` (`None`).
+    Draw(Option<String>),
+    /// `SET CONCEDE <power>` / `SET NOCONCEDE` (`None`).
+    Concede(Option<String>),
+    /// `SET DIAS` / `SET NODIAS`: draws include all survivors, or the votes name them.
+    Dias(bool),
+    /// `SET CONCESSIONS` / `SET NOCONCESSIONS`: whether powers may concede.
+    Concessions(bool),
     /// `SET PREFERENCE letters`
     Preference(String),
     /// `PRESS …` / `BROADCAST …`: starts a press block.
@@ -362,8 +369,16 @@ pub const KEYWORDS: &[Keyword] = &[
         &["SET NOHOLIDAY", "SET NOVACATION"],
         || Command::NoAbsence,
     ),
-    line("SET DRAW", &[], || Command::Draw(true)),
-    line("SET NODRAW", &[], || Command::Draw(false)),
+    args("SET DRAW", &[], |w| Some(Command::Draw(Some(w.rest(0))))),
+    line("SET NODRAW", &[], || Command::Draw(None)),
+    args("SET CONCEDE", &["SET CONC"], |w| {
+        w.least(1).map(|_| Command::Concede(Some(w.rest(0))))
+    }),
+    line("SET NOCONCEDE", &[], || Command::Concede(None)),
+    line("SET DIAS", &[], || Command::Dias(true)),
+    line("SET NODIAS", &[], || Command::Dias(false)),
+    line("SET CONCESSIONS", &[], || Command::Concessions(true)),
+    line("SET NOCONCESSIONS", &[], || Command::Concessions(false)),
     args("SET PREFERENCE", &["SET PREFERENCES", "SET PREF"], |w| {
         Some(Command::Preference(
             w.rest(0).to_ascii_uppercase().replace([' ', '[', ']'], ""),

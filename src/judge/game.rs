@@ -68,8 +68,9 @@ pub struct Seat {
     pub state: SeatState,
     /// WAIT set for this phase.
     pub wait: bool,
-    /// Draw vote for this phase.
-    pub draw: bool,
+    /// Vote for a draw or concession this phase (SET DRAW, SET CONCEDE).
+    #[serde(default)]
+    pub vote: super::draws::Vote,
     /// Absences (from, to), at most 3.
     pub absences: Vec<(DateTime<Utc>, DateTime<Utc>)>,
     /// SET MAP ON: each order reply carries a picture of this player's orders on file.
@@ -134,6 +135,9 @@ pub struct Settings {
     /// games); a game stored before these settings existed is neither.
     #[serde(default)]
     pub privacy: Privacy,
+    /// Which endings by agreement are allowed (SET DIAS / NODIAS, SET CONCESSIONS).
+    #[serde(default)]
+    pub draws: super::draws::DrawRules,
 }
 
 /// Who may learn who plays a game, and who may see and join it. Its rules are in

@@ -51,7 +51,7 @@ impl Game {
         self.orders.clear();
         for seat in &mut self.seats {
             seat.wait = false;
-            seat.draw = false;
+            seat.vote = Default::default();
         }
         self.ready_at = None;
         self.reminded = false;
@@ -157,13 +157,13 @@ mod tests {
     fn a_new_phase_starts_afresh_and_a_finished_game_has_no_deadline() {
         let mut g = testkit::running_game();
         g.seats[0].wait = true;
-        g.seats[0].draw = true;
+        g.seats[0].vote = crate::judge::draws::Vote::Draw(Vec::new());
         g.reminded = true;
         g.start_after = Some(utc("2026-12-01T00:00:00Z"));
         g.orders.insert(0, Default::default());
         let board = g.position.clone().unwrap();
         g.enter_phase(board);
-        assert!(!g.seats[0].wait && !g.seats[0].draw && !g.reminded);
+        assert!(!g.seats[0].wait && g.seats[0].vote == Default::default() && !g.reminded);
         assert!(g.orders.is_empty() && g.start_after.is_none());
         g.finish("Terminated by the Master".into());
         assert_eq!(g.status, Status::Finished);

@@ -21,6 +21,7 @@ pub mod cmd;
 pub mod command;
 pub mod deadline;
 pub mod dips;
+pub mod draws;
 pub mod filed;
 pub mod gains;
 pub mod game;

@@ -131,17 +131,11 @@ pub fn preview(judge: &Judge, game: &Game) -> Option<Outgoing> {
     let variant = judge.variant(game);
     let code = variant.calendar.code(pos.phase);
     let mut lines = vec![
-        "PREVIEW: a trial adjudication of the orders on file now. Nothing was processed."
-            .to_string(),
+        format!("PREVIEW of {code}: a trial adjudication of the orders on file now. Nothing was processed."),
         String::new(),
     ];
     lines.extend(text.lines().map(str::to_string));
-    let mut mail = judge.notice(
-        game,
-        &game.master.address,
-        &format!("{code} Preview"),
-        &lines,
-    );
+    let mut mail = judge.notice(game, &game.master.address, "Preview", &lines);
     mail.attachments.extend(picture);
     Some(mail)
 }

@@ -131,12 +131,22 @@ impl Session<'_> {
         let judge = self.judge;
         let variant = judge.variant(g);
         let map = judge.map_of(g);
-        let mut out = vec![
-            judge.header(g),
-            format!("Game '{}': {} ({}).", g.name, g.status.word(), g.variant),
-        ];
+        // The reply's own header names the judge: one `:: Judge:` line a reply.
+        let mut out = vec![format!(
+            "Game '{}': {} ({}).",
+            g.name,
+            g.status.word(),
+            g.variant
+        )];
         if let Some(pos) = &g.position {
             out.push(format!("Phase: {}.", variant.calendar.show(pos.phase)));
+        }
+        if let (Some(d), Status::Running | Status::Paused) = (g.deadline, g.status) {
+            let tz = judge.zone_for(g, &self.letter.reply_to);
+            out.push(format!(
+                "Deadline: {}.",
+                crate::judge::deadline::show(d, tz)
+            ));
         }
         out.push(format!(
             "Press: {}{}. {} games.",

@@ -7,6 +7,7 @@
 //! in the family's file.
 
 mod dips;
+mod draws;
 mod guard;
 mod info;
 mod life;
@@ -155,9 +156,9 @@ pub fn spec(command: &Command) -> Spec {
             Who::Signed(POWER, "only a power sets absences"),
             Names::Nothing,
         ),
-        C::Draw(_) => (
+        C::Draw(_) | C::Concede(_) => (
             F::Player,
-            Who::Signed(POWER, "only a power votes for a draw"),
+            Who::Signed(POWER, "only a power votes for a draw or a concession"),
             Names::Nothing,
         ),
         C::Preference(_) => (
@@ -200,6 +201,8 @@ pub fn spec(command: &Command) -> Spec {
         | C::PressPolicy(_)
         | C::Partial(_)
         | C::Warnings(_)
+        | C::Dias(_)
+        | C::Concessions(_)
         | C::Rule(_)
         | C::UnknownSet(_) => (F::Settings, Who::Master, Names::Nothing),
         C::Anonymous(_)

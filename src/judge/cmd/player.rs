@@ -2,7 +2,6 @@
 
 use chrono::Duration;
 
-use crate::game::ids::PowerId;
 use crate::judge::command::Command;
 use crate::judge::deadline;
 use crate::judge::game::{Seat, SeatState};
@@ -123,7 +122,8 @@ impl Session<'_> {
                 }
                 _ => self.error(line, "only a power sets absences"),
             },
-            Command::Draw(on) => self.draw(line, on),
+            Command::Draw(with) => self.vote_draw(line, with.as_deref()),
+            Command::Concede(to) => self.vote_concede(line, to.as_deref()),
             Command::Preference(list) => match role {
                 Role::Joiner(i) => {
                     self.game_mut().seats[i].preference = list.clone();
@@ -192,36 +192,6 @@ impl Session<'_> {
                 ));
             }
             (Err(e), _) | (_, Err(e)) => self.error(line, e),
-        }
-    }
-    pub(in crate::judge) fn draw(&mut self, line: &str, on: bool) {
-        let Some(seat) = self.power_seat() else {
-            self.error(line, "only a power votes for a draw");
-            return;
-        };
-        seat.draw = on;
-        self.say(if on {
-            "Draw vote recorded for this phase."
-        } else {
-            "Draw vote withdrawn."
-        });
-        let judge = self.judge;
-        let g = self.game();
-        let Some(pos) = &g.position else { return };
-        let map = judge.map_of(g);
-        let alive: Vec<PowerId> = map
-            .power_ids()
-            .filter(|&q| pos.unit_count(q) > 0 || pos.centre_count(q) > 0)
-            .collect();
-        let all = alive.iter().all(|&q| g.seat_of(q).is_some_and(|s| s.draw));
-        if on && all {
-            let names: Vec<String> = alive.iter().map(|&q| map.power(q).name.clone()).collect();
-            let now = self.now;
-            let g = self.game_mut();
-            g.finish(format!("Draw among {}", names.join(", ")));
-            let mails = crate::judge::summary::summary_mails(judge, g, now);
-            self.effects.mails.extend(mails);
-            self.log("game drawn by unanimous vote");
         }
     }
     pub(in crate::judge) fn resign(&mut self, line: &str) {
@@ -313,6 +283,14 @@ mod tests {
         assert_eq!(
             games["g"].seats[1].state,
             crate::judge::game::SeatState::Abandoned
+        );
+        // The seat is free: a newcomer takes France over.
+        mail(
+            &j,
+            &mut games,
+            "new@example.org",
+            "SIGNON Fg newpw",
+            start(),
         );
         for (addr, letter) in SEVEN.iter().filter(|(_, l)| *l != 'F') {
             mail(

@@ -49,6 +49,8 @@ impl Session<'_> {
                 };
                 self.parameter_change(text.to_string());
             }
+            Command::Dias(on) => self.draw_rules(Some(on), None),
+            Command::Concessions(on) => self.draw_rules(None, Some(on)),
             Command::Rule(switch) => {
                 let g = self.game();
                 if g.status != Status::Forming {

@@ -110,6 +110,7 @@ impl Session<'_> {
                 ],
                 warnings: true,
                 privacy: Default::default(),
+                draws: Default::default(),
             },
             deadline: None,
             grace: None,
@@ -279,7 +280,7 @@ impl Session<'_> {
                         preference: String::new(),
                         state: SeatState::Playing,
                         wait: false,
-                        draw: false,
+                        vote: Default::default(),
                         absences: Vec::new(),
                         map: false,
                         zone: None,
@@ -293,7 +294,11 @@ impl Session<'_> {
                     let what = if n == powers {
                         "Ready to Start".to_string()
                     } else {
-                        format!("Waiting for {} More Players", powers - n)
+                        let left = powers - n;
+                        format!(
+                            "Waiting for {left} more player{}",
+                            if left == 1 { "" } else { "s" }
+                        )
                     };
                     let notice = judge.notice(
                         self.game(),
