@@ -241,6 +241,7 @@ impl Service {
                 folder: c.folder.clone(),
                 handled_folder: c.handled_folder.clone(),
                 ca_file: c.ca_file.clone(),
+                check: (c.check_ms > 0).then(|| std::time::Duration::from_millis(c.check_ms)),
             })))
         } else {
             None

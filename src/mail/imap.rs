@@ -43,6 +43,8 @@ pub struct ImapSettings {
     pub handled_folder: String,
     /// Extra trusted certificates (PEM) for TLS.
     pub ca_file: Option<std::path::PathBuf>,
+    /// While waiting, ask the server this often (NOOP) instead of waiting in IDLE.
+    pub check: Option<Duration>,
 }
 
 /// An IMAP failure, with what was being done.
@@ -216,9 +218,15 @@ impl ImapInbox {
         Ok(())
     }
 
-    /// Waits until new mail may have arrived: with IDLE up to `timeout`, else sleeps it.
+    /// Waits until new mail may have arrived, at most `timeout`: asking the server every
+    /// `check` when set, else in IDLE where the server has it, else sleeping.
     pub async fn wait(&mut self, timeout: Duration) -> Result<(), ImapError> {
-        let session = self.take_session().await?;
+        let mut session = self.take_session().await?;
+        if let Some(every) = self.settings.check {
+            let result = check_until_news(&mut session, every, timeout).await;
+            self.session = Some(session);
+            return result;
+        }
         if !self.idle {
             self.session = Some(session);
             tokio::time::sleep(timeout).await;
@@ -235,6 +243,35 @@ impl ImapInbox {
                 Ok(())
             }
         }
+    }
+}
+
+/// Sends NOOP every `every` until the server reports the mailbox grew (EXISTS or RECENT)
+/// or `timeout` passed. A report that came in with an earlier command (the mail arrived
+/// while the last one was read) counts too, so nothing that arrived meanwhile waits.
+async fn check_until_news(
+    session: &mut Session<Stream>,
+    every: Duration,
+    timeout: Duration,
+) -> Result<(), ImapError> {
+    use async_imap::types::UnsolicitedResponse;
+    let end = tokio::time::Instant::now() + timeout;
+    loop {
+        let mut news = false;
+        while let Ok(response) = session.unsolicited_responses.try_recv() {
+            news |= matches!(
+                response,
+                UnsolicitedResponse::Exists(_) | UnsolicitedResponse::Recent(_)
+            );
+        }
+        if news || tokio::time::Instant::now() >= end {
+            return Ok(());
+        }
+        tokio::time::sleep(every.min(end - tokio::time::Instant::now())).await;
+        session
+            .noop()
+            .await
+            .map_err(err("asking for news (NOOP)"))?;
     }
 }
 
