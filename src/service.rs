@@ -120,7 +120,10 @@ pub struct GameSummary {
 
 impl std::fmt::Display for GameSummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let deadline = self.deadline.map(|d| d.to_rfc3339());
+        // To the minute, as deadlines are set.
+        let deadline = self
+            .deadline
+            .map(|d| d.format("%Y-%m-%d %H:%M UTC").to_string());
         write!(
             f,
             "{:<13} {:<10} {:<9} {:<8} {}",

@@ -155,8 +155,28 @@ impl Session<'_> {
                 g.outcome = None;
                 g.pause_reason = None;
                 process::set_deadline(judge, g, now);
-                let notices = judge.notice_all(self.game(), &format!("Rollback to {code}"), &[format!("The Master has rolled the game back to {code}. Orders for it are needed again.")]);
+                let told = format!("The Master has rolled the game back to {code}. Orders for it are needed again.");
+                let notices = judge.notice_all(
+                    self.game(),
+                    &format!("Rollback to {code}"),
+                    std::slice::from_ref(&told),
+                );
                 self.effects.mails.extend(notices);
+                // HISTORY shows the rollback where it happened: the results before it stay
+                // in the record, marked undone by this entry.
+                let g = self.game_mut();
+                let subject = format!("JUDGE:{} - {code} Rollback to {code}", g.name);
+                let body = format!(
+                    "{told}\nThe results of {code} and after, above this note, were undone."
+                );
+                g.archive.push(crate::judge::game::Archived {
+                    at: now,
+                    subject,
+                    body,
+                });
+                self.say(format!(
+                    "Rolled back to {code}; every player is told, and the deadline is set anew."
+                ));
             }
             Command::Terminate => {
                 let g = self.game_mut();
@@ -280,6 +300,25 @@ impl Session<'_> {
             .map(|to| {
                 let mut mine = lines.clone();
                 mine.splice(head..head, table(to));
+                // Each player's copy says first which power is theirs.
+                let own = g
+                    .seats
+                    .iter()
+                    .filter(|s| s.member.address.eq_ignore_ascii_case(to))
+                    .find_map(|s| s.power);
+                if let Some(p) = own {
+                    let (name, letter) = (&map.power(p).name, map.power(p).letter);
+                    mine.splice(
+                        1..1,
+                        [
+                            String::new(),
+                            format!(
+                                "You play {name} ({letter}): sign on with SIGNON {letter}{} <your password>.",
+                                g.name
+                            ),
+                        ],
+                    );
+                }
                 judge.notice(g, to, "Game Starting", &mine)
             })
             .collect();
