@@ -1,7 +1,8 @@
 //! One line of a mail read as a command of the judge language (njudge's, with DPjudge's
-//! improvements). Keywords match in any case, and spaces between keywords are optional
-//! (`SET NOWAIT`, `SET NO WAIT`, `SETNOWAIT`). A line that is no command is, after SIGNON,
-//! an order.
+//! improvements). Every command is a row of [`KEYWORDS`]: its words as the help writes them,
+//! the other spellings read the same, and how its line is read. Keywords match in any case;
+//! in a command that is the whole line, spaces between them are optional (`SET NOWAIT`,
+//! `SET NO WAIT`, `SETNOWAIT`). A line that is no command is, after SIGNON, an order.
 
 use crate::game::calendar::PhaseKind;
 
