@@ -24,6 +24,7 @@ pub mod dips;
 pub mod draws;
 pub mod filed;
 pub mod gains;
+pub mod forms;
 pub mod game;
 pub mod incidents;
 pub mod ledger;

@@ -164,6 +164,12 @@ pub fn submit(
                 let (_, rejected) = screen_retreats(map, &pos, &[(power, order.clone())]);
                 rejected.first().map_or(Ok(()), |r| Err(r.why.clone()))
             }
+            // A unit's movement order in the winter: say what the phase takes instead.
+            PhaseKind::Adjustment
+                if matches!(&order, Order::Unit { action, .. } if *action != crate::game::order::Action::Disband) =>
+            {
+                Err(winter_form(judge, game, &pos, power))
+            }
             PhaseKind::Adjustment if order == Order::Waive && unit_choice(judge, game, &pos) => {
                 Err("in the unit choice every home centre gets a unit: choose one with 'Build A <centre>' or 'Build F <centre>'; a centre you leave unchosen gets the map's starting unit".into())
             }
@@ -234,6 +240,31 @@ pub fn submit(
     entry.lines = on_file.iter().map(|o| o.canonical(map)).collect();
     entry.errors = errors;
     (lines, errors)
+}
+
+/// What an adjustment phase takes from a power, for a refused order that is no build,
+/// removal or waive.
+fn winter_form(
+    judge: &Judge,
+    game: &Game,
+    pos: &crate::game::position::Position,
+    power: PowerId,
+) -> String {
+    let code = judge.variant(game).calendar.code(pos.phase);
+    let count = adjustment_count(pos, power);
+    let what = match count {
+        0 => "you have no builds or removals, so there is nothing to order".to_string(),
+        c if c > 0 => format!(
+            "you have {c} build{}: write e.g. 'Build A <home centre>', or 'Waive'",
+            if c == 1 { "" } else { "s" }
+        ),
+        c => format!(
+            "you must remove {} unit{}: write e.g. 'Remove A <space>'",
+            -c,
+            if c == -1 { "" } else { "s" }
+        ),
+    };
+    format!("units do not move in {code}, the adjustments; {what}")
 }
 
 /// The orders on file for a power, one line per unit (`No order` where missing), and its

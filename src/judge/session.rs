@@ -118,6 +118,8 @@ impl Role {
 
 /// A press block being read: its recipients, colour and lines.
 pub(crate) struct PressDraft {
+    /// The PRESS or BROADCAST line as written, to name the press in a refusal.
+    pub(crate) head: String,
     pub(crate) to: Recipients,
     pub(crate) grey: Option<bool>,
     pub(crate) lines: Vec<String>,

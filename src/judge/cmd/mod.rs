@@ -203,8 +203,9 @@ pub fn spec(command: &Command) -> Spec {
         | C::Warnings(_)
         | C::Dias(_)
         | C::Concessions(_)
-        | C::Rule(_)
-        | C::UnknownSet(_) => (F::Settings, Who::Master, Names::Nothing),
+        | C::Rule(_) => (F::Settings, Who::Master, Names::Nothing),
+        // Named as unknown to whoever sent it, not refused as the Master's.
+        C::UnknownSet(_) => (F::Settings, Who::Anyone, Names::Nothing),
         C::Anonymous(_)
         | C::Reveal(_)
         | C::Listed(_)
@@ -215,15 +216,40 @@ pub fn spec(command: &Command) -> Spec {
     Spec { family, who, names }
 }
 
+/// Whether a line reads like a unit's order (`A Par-Bur`, `F Nth C A Lon-Nwy`, `Build A
+/// Par`): a unit kind or an adjustment word, then a place.
+fn looks_like_order(line: &str) -> bool {
+    let words: Vec<String> = line
+        .split(|c: char| c.is_whitespace() || c == '-')
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_ascii_uppercase())
+        .collect();
+    let first = words.first().map(String::as_str);
+    let unit = matches!(first, Some("A" | "F" | "ARMY" | "FLEET" | "A/F"));
+    let adjust = matches!(first, Some("BUILD" | "REMOVE" | "DISBAND" | "WAIVE"));
+    ((unit || adjust) && words.len() >= 2) || first == Some("WAIVE")
+}
+
 impl Session<'_> {
     /// Applies one command line through the table; false stops reading the mail.
     pub(in crate::judge) fn command(&mut self, line: &str, command: Command) -> bool {
+        // A line that starts with a command's words but does not fit it: its right form.
+        if matches!(command, Command::Other(_) | Command::UnknownSet(_)) {
+            if let Some((name, form)) = crate::judge::forms::misfit(line) {
+                self.recognised = true;
+                self.error(line, format!("{name} did not read: write {form}"));
+                return true;
+            }
+        }
         let spec = spec(&command);
         if self.role == Role::Nobody && spec.who != Who::Anyone {
             if matches!(command, Command::Other(_)) {
                 // Before SIGNON, a line that is no command is only worth a word once the
                 // mail has shown it holds commands (so a stranger's chatter gets the help).
-                if self.recognised {
+                if looks_like_order(line) {
+                    self.recognised = true;
+                    self.error(line, "orders come after SIGNON: put 'SIGNON <power letter><game> <password>' (e.g. SIGNON Fwar secret) above them");
+                } else if self.recognised {
                     self.error(line, "not a command; orders and SET commands come after SIGNON <power><game> <password>");
                 }
             } else {
@@ -252,7 +278,19 @@ impl Session<'_> {
             }
             Who::Master => {
                 if self.role != Role::Master && self.became.is_none() {
-                    self.error(line, "only the Master may do this");
+                    let who = match self.role {
+                        Role::Power(p) => format!(
+                            "you are signed on as {}",
+                            self.judge.map_of(self.game()).power(p).name
+                        ),
+                        Role::Observer => "you are signed on as an observer".into(),
+                        Role::Joiner(_) => "you are signed on as a player".into(),
+                        Role::Nobody | Role::Master => "you are not signed on".into(),
+                    };
+                    self.error(
+                        line,
+                        format!("only the Master may do this, and {who} (the Master signs on with SIGNON M<game> <password>)"),
+                    );
                     return true;
                 }
                 self.log(line.to_string());

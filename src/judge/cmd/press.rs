@@ -8,11 +8,20 @@ use crate::judge::game::{Archived, PressPolicy, SeatState};
 use crate::judge::session::{PressDraft, Role, Session};
 
 impl Session<'_> {
+    /// Refuses a press block: its first line as written with the reason, then its text, so
+    /// the sender sees which press did not go and can send it again.
+    fn refuse_press(&mut self, draft: &PressDraft, why: impl Into<String>) {
+        self.error(&draft.head, why);
+        self.lines
+            .extend(draft.lines.iter().map(|l| format!("  | {l}")));
+    }
+
     /// Applies a command of this family.
     pub(in crate::judge) fn press_command(&mut self, line: &str, command: Command) -> bool {
         match command {
             Command::Press { to, grey } => {
                 self.press = Some(PressDraft {
+                    head: line.trim().to_string(),
                     to,
                     grey,
                     lines: Vec::new(),
@@ -29,7 +38,7 @@ impl Session<'_> {
         };
         let judge = self.judge;
         let Some(name) = self.game.clone() else {
-            self.error("PRESS", "sign on before sending press");
+            self.refuse_press(&draft, "sign on before sending press");
             return;
         };
         // Standing supports ordered above this press are paid first.
@@ -42,8 +51,8 @@ impl Session<'_> {
             Role::Master => "the Master".to_string(),
             Role::Observer => "an observer".to_string(),
             _ => {
-                self.error(
-                    "PRESS",
+                self.refuse_press(
+                    &draft,
                     "press comes from a power, the Master or an observer",
                 );
                 return;
@@ -67,8 +76,8 @@ impl Session<'_> {
         }
         let wanted: Vec<char> = match &draft.to {
             Recipients::Nobody => {
-                self.error(
-                    "PRESS",
+                self.refuse_press(
+                    &draft,
                     "PRESS without TO sends nothing: write PRESS TO <letters> or BROADCAST",
                 );
                 return;
@@ -87,41 +96,38 @@ impl Session<'_> {
                 continue;
             }
             if !all.contains(&c) {
-                self.error(
-                    &format!("PRESS TO {c}"),
-                    format!("'{c}' is no one in this game"),
-                );
+                self.refuse_press(&draft, format!("'{c}' is no one in this game"));
                 return;
             }
             recipients.push(c);
         }
         if recipients.is_empty() {
-            self.error("PRESS", "the press has no recipients");
+            self.refuse_press(&draft, "the press has no recipients");
             return;
         }
         let broadcast = recipients.len() == all.iter().filter(|&&c| Some(c) != me).count();
         let only_master = recipients == ['M'];
         if !sender_master && !only_master {
             if g.settings.press == PressPolicy::None {
-                self.error(
-                    "PRESS",
+                self.refuse_press(
+                    &draft,
                     "press is off in this game: only press to and from the Master is allowed",
                 );
                 return;
             }
             if !broadcast && !g.settings.partial {
-                self.error("PRESS", "only broadcast press is allowed in this game");
+                self.refuse_press(&draft, "only broadcast press is allowed in this game");
                 return;
             }
             if self.role == Role::Observer {
-                self.error("PRESS", "observers may send press to the Master only");
+                self.refuse_press(&draft, "observers may send press to the Master only");
                 return;
             }
         }
         let grey = draft.grey.unwrap_or(false) && !sender_master;
         if grey && g.settings.press != PressPolicy::Grey {
-            self.error(
-                "PRESS",
+            self.refuse_press(
+                &draft,
                 "grey press is not allowed in this game (SET PRESS GREY allows it)",
             );
             return;
@@ -165,7 +171,7 @@ impl Session<'_> {
             (false, false) => format!("Press from {}", me.unwrap_or('?')),
         };
         let subject = judge.subject(g, &what);
-        let mut text = draft.lines;
+        let mut text = draft.lines.clone();
         while text.last().is_some_and(|l| l.is_empty()) {
             text.pop();
         }
@@ -224,15 +230,13 @@ impl Session<'_> {
                 sent > self.grey_to.iter().filter(|t| t == a).count()
             });
             if named {
-                self.error(
-                    "PRESS",
+                self.refuse_press(&draft,
                     "grey press was not sent: this mail also sends a recipient something that names you (white press or a notice), and both would arrive together; send grey press in a mail of its own",
                 );
                 return;
             }
         } else if players.iter().any(|a| self.grey_to.contains(a)) {
-            self.error(
-                "PRESS",
+            self.refuse_press(&draft,
                 "this press was not sent: it goes to someone who got your grey press from this mail, and both would arrive together; send it in another mail",
             );
             return;
@@ -250,7 +254,7 @@ impl Session<'_> {
             let what = format!("press to {to_text}");
             let g = self.game_mut();
             if let Err(why) = dips::spend(judge, g, p, dips::PRESS, what) {
-                self.error("PRESS", format!("{why}: the press was not sent"));
+                self.refuse_press(&draft, format!("{why}: the press was not sent"));
                 return;
             }
             g.dips.messages.push(crate::judge::ledger::Sent {
