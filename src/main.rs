@@ -210,6 +210,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Service::check_config(&config)?;
             let path = config_path.unwrap_or_else(|| PathBuf::from("config/herald.toml"));
             println!("{}: the configuration is good", path.display());
+            // Where relative paths led (they are read from the file's directory).
+            println!("  database  {}", config.storage.database.display());
+            if config.inbox.kind == InboxKind::Maildir {
+                println!("  inbox     {}", config.inbox.maildir.display());
+            }
+            if config.outbox.kind == OutboxKind::Maildir {
+                println!("  outbox    {}", config.outbox.maildir.display());
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Migrate => runtime()?.block_on(async {

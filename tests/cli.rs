@@ -179,9 +179,21 @@ fn relative_paths_in_the_config_file_are_read_from_its_directory() {
         ["tmp", "new", "cur"]
             .map(|s| made(&format!("mail/in/{s}")) && made(&format!("mail/out/{s}"))),
     );
+    let (checked, said) = herald(&["config", "check", "--config", config.to_str().unwrap()]);
     let stray = Path::new(env!("CARGO_MANIFEST_DIR")).join("mail").exists();
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(ok, "{out}");
     assert_eq!(found, (true, [true; 3]), "{out}");
     assert!(!stray, "nothing is made under the current directory");
+    // config check says where the paths led.
+    let at = |p: &str| format!("{}", dir.join("etc").join(p).display());
+    assert!(checked, "{said}");
+    assert!(
+        said.contains(&format!("database  {}", at("../data/h.db"))),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!("inbox     {}", at("../mail/in"))),
+        "{said}"
+    );
 }
