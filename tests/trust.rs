@@ -255,8 +255,9 @@ async fn phase_applies_to_the_lines_after_it() {
     )
     .await;
     assert!(r.contains("  F Lon - Nth\n"), "{r}");
+    // Orders for a later phase are kept for it (issue 18, point 4), not filed for Spring.
     assert!(
-        r.contains("F Edi-Nwg\n    *** these orders are for F1901M, but the game is at S1901M"),
+        r.contains("Orders for F1901M, kept until F1901M comes") && r.contains("  F Edi - Nwg\n"),
         "{r}"
     );
     assert!(r.contains("  A Lvp - Yor\n"), "{r}");
@@ -272,7 +273,7 @@ async fn phase_applies_to_the_lines_after_it() {
     .await;
     assert!(r.contains("  A Par - Bur\n"), "{r}");
     assert!(
-        r.contains("A Mar-Spa\n    *** these orders are for F1901M"),
+        r.contains("Orders for F1901M, kept until F1901M comes"),
         "{r}"
     );
     assert!(r.contains("A Mar: No order"), "{r}");

@@ -138,6 +138,13 @@ pub struct Settings {
     /// Which endings by agreement are allowed (SET DIAS / NODIAS, SET CONCESSIONS).
     #[serde(default)]
     pub draws: super::draws::DrawRules,
+    /// The Master's comment shown with the game in LIST (SET COMMENT), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// Press between players in retreats and adjustments too (SET MINOR PRESS, the
+    /// default); off (SET NO MINOR PRESS), only press to and from the Master then.
+    #[serde(default = "on")]
+    pub minor_press: bool,
 }
 
 /// Who may learn who plays a game, and who may see and join it. Its rules are in
@@ -211,6 +218,18 @@ pub struct Archived {
     pub subject: String,
     /// The text.
     pub body: String,
+}
+
+/// Orders a power filed for a later phase (`PHASE F1901M` while S1901M is current), checked
+/// and put on file when that phase comes (see [`super::later`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaterOrders {
+    /// The phase they are for.
+    pub phase: crate::game::calendar::Phase,
+    /// The power.
+    pub power: PowerId,
+    /// The lines as the player wrote them, in order.
+    pub lines: Vec<String>,
 }
 
 /// Who held a power when (for SUMMARY).
@@ -291,6 +310,13 @@ pub struct Game {
     /// Recent wrong passwords at sign-on and the locks they set (see [`super::password`]).
     #[serde(default)]
     pub signon_guard: super::password::Guard,
+    /// Orders filed for later phases, applied when each phase comes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub later: Vec<LaterOrders>,
+    /// When a Master's PAUSE ends by itself (at most [`super::life::LONGEST_PAUSE`] after
+    /// it began); none for a game set aside by herald or not paused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pause_ends: Option<DateTime<Utc>>,
 }
 
 impl Game {

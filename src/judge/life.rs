@@ -8,6 +8,10 @@ use super::deadline;
 use super::game::{Game, Status};
 use crate::game::position::Position;
 
+/// The longest a Master's PAUSE lasts: the game resumes by itself then, and the players are
+/// told so when it pauses.
+pub const LONGEST_PAUSE: Duration = Duration::days(30);
+
 impl Game {
     /// How long grace lasts after a deadline in the phase now being played (within the
     /// limits a Master may set).

@@ -8,6 +8,7 @@
 //! - [`game`]: a game as kept between mails.
 //! - [`session`]: one mail applied to the games it names.
 //! - [`orders`]: a power's orders checked, stored and echoed.
+//! - [`later`]: orders filed for a later phase, applied when it comes.
 //! - [`process`]: a phase adjudicated and its results written.
 //! - [`tick`]: what deadlines bring: reminders, late notices, grace, early processing.
 //! - [`deadline`]: timing as pure functions.
@@ -27,6 +28,7 @@ pub mod gains;
 pub mod forms;
 pub mod game;
 pub mod incidents;
+pub mod later;
 pub mod ledger;
 pub mod life;
 pub mod mapinfo;

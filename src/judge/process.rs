@@ -86,6 +86,12 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     if game.status != Status::Finished {
         set_deadline(judge, game, now);
     }
+    // Orders filed earlier for the phase now come are put on file (their players are told
+    // after the results); if they complete the phase, it runs early as after any mail.
+    let (later, filed) = super::later::arrive(judge, game);
+    if filed && game.status == Status::Running && all_ready(judge, game) {
+        game.ready_at = Some(now + judge.durations.early_delay);
+    }
     if closes_turn {
         // The dip turn ends with its movement phase: interceptions go out (headed with the
         // new deadline, titled with the turn's phase), the ledger starts again.
@@ -115,6 +121,7 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
             attachments: picture.iter().cloned().collect(),
         });
     }
+    effects.mails.extend(later);
     if game.status == Status::Finished {
         effects.mails.extend(summary_mails(judge, game, now));
     }

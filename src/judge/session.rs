@@ -142,6 +142,11 @@ pub(crate) struct Session<'a> {
     /// after it).
     pub(crate) orders: Vec<(String, Option<String>)>,
     pub(crate) wrong_phase: Option<String>,
+    /// The later phase the last PHASE line named, if it named one: the order lines after it
+    /// are filed for that phase (see [`super::later`]).
+    pub(crate) later_phase: Option<crate::game::calendar::Phase>,
+    /// Order lines for later phases, each with its phase, filed at the end of the mail.
+    pub(crate) later_orders: Vec<(crate::game::calendar::Phase, String)>,
     pub(crate) press: Option<PressDraft>,
     pub(crate) effects: Effects,
     pub(crate) touched: BTreeSet<String>,
@@ -223,6 +228,8 @@ pub fn handle(judge: &Judge, letter: &Letter, games: &mut Games, now: DateTime<U
         recognised: false,
         orders: Vec::new(),
         wrong_phase: None,
+        later_phase: None,
+        later_orders: Vec::new(),
         press: None,
         effects: Effects::default(),
         touched: BTreeSet::new(),

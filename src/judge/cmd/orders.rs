@@ -2,8 +2,8 @@
 
 use crate::judge::command::Command;
 use crate::judge::game::Status;
-use crate::judge::orders;
 use crate::judge::session::{Role, Session};
+use crate::judge::{later, orders};
 
 impl Session<'_> {
     /// Applies a command of this family.
@@ -12,7 +12,10 @@ impl Session<'_> {
         let role = self.role;
         match command {
             Command::Other(text) => match role {
-                Role::Power(_) => self.orders.push((text, self.wrong_phase.clone())),
+                Role::Power(_) => match self.later_phase {
+                    Some(phase) => self.later_orders.push((phase, text)),
+                    None => self.orders.push((text, self.wrong_phase.clone())),
+                },
                 Role::Master => self.error(
                     line,
                     "not a Master command; to order for a power, BECOME <letter> first",
@@ -20,6 +23,16 @@ impl Session<'_> {
                 _ => self.error(line, "not a command (only players send orders)"),
             },
             Command::Clear => match role {
+                Role::Power(p) if self.later_phase.is_some() => {
+                    let Some(phase) = self.later_phase else {
+                        return true;
+                    };
+                    self.later_orders.retain(|(q, _)| *q != phase);
+                    let g = self.game_mut();
+                    later::clear(g, p, phase);
+                    let code = judge.variant(g).calendar.code(phase);
+                    self.say(format!("CLEAR: your orders filed for {code} are cleared."));
+                }
                 Role::Power(p) => {
                     self.orders.clear();
                     self.game_mut().orders.remove(&p.0);
@@ -28,6 +41,7 @@ impl Session<'_> {
                 _ => self.error(line, "only a power has orders to clear"),
             },
             Command::Phase(text) => {
+                self.later_phase = None;
                 let g = self.game();
                 let Some(pos) = &g.position else {
                     self.error(line, "the game has not started");
@@ -36,9 +50,14 @@ impl Session<'_> {
                 let cal = &judge.variant(g).calendar;
                 match cal.parse(&text) {
                     Ok(p) if p == pos.phase => self.wrong_phase = None,
+                    // As on njudge, orders for a phase to come are filed for it.
+                    Ok(p) if p > pos.phase => {
+                        self.wrong_phase = None;
+                        self.later_phase = Some(p);
+                    }
                     Ok(p) => {
                         let why = format!(
-                            "these orders are for {}, but the game is at {}",
+                            "these orders are for {}, which is over; the game is at {}",
                             cal.code(p),
                             cal.code(pos.phase)
                         );
@@ -60,7 +79,53 @@ impl Session<'_> {
         }
         true
     }
+    /// Files the order lines of this mail for later phases, one phase at a time, and says
+    /// what was kept.
+    fn flush_later(&mut self) {
+        if self.later_orders.is_empty() {
+            return;
+        }
+        let all = std::mem::take(&mut self.later_orders);
+        let Role::Power(p) = self.role else {
+            return;
+        };
+        let judge = self.judge;
+        let mut phases: Vec<_> = all.iter().map(|(q, _)| *q).collect();
+        phases.sort();
+        phases.dedup();
+        for phase in phases {
+            let texts: Vec<String> = all
+                .iter()
+                .filter(|(q, _)| *q == phase)
+                .map(|(_, t)| t.clone())
+                .collect();
+            let g = self.game_mut();
+            let code = judge.variant(g).calendar.code(phase);
+            if g.status != Status::Running {
+                let why = format!("the game is {}: no orders now", g.status.word());
+                for t in texts {
+                    self.error(&t, why.clone());
+                }
+                continue;
+            }
+            let (lines, errors) = later::file(judge, g, p, phase, &texts);
+            let kept = later::filed(g, p, phase);
+            self.lines.push(format!(
+                "Orders for {code}, kept until {code} comes (then checked against the board, and you are told of any refused):"
+            ));
+            self.lines
+                .extend(lines.into_iter().map(|l| format!("  {l}")));
+            if kept.len() > texts.len() {
+                self.lines.push(format!("All your orders kept for {code}:"));
+                self.lines
+                    .extend(kept.into_iter().map(|l| format!("  {l}")));
+            }
+            self.errors |= errors;
+        }
+    }
+
     pub(in crate::judge) fn flush_orders(&mut self) {
+        self.flush_later();
         if self.orders.is_empty() {
             return;
         }
@@ -137,10 +202,18 @@ mod tests {
         );
         let text = &reply(&h, BOB).body;
         assert!(
-            text.contains("A Par-Bur\n    *** these orders are for F1901M"),
+            text.contains("Orders for F1901M, kept until F1901M comes")
+                && text.contains("\n  A Par - Bur\n"),
             "{text}"
         );
         assert!(text.contains("  A Mar - Bur\n"), "{text}");
+        let g = &games["g"];
+        let fall = j.variant(g).calendar.parse("F1901M").unwrap();
+        assert_eq!(
+            crate::judge::later::filed(g, crate::game::ids::PowerId(2), fall),
+            ["A Par-Bur"]
+        );
+        assert_eq!(g.orders[&2].lines, ["A Mar - Bur"]);
         let h = mail(
             &j,
             &mut games,

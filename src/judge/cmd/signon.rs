@@ -111,6 +111,8 @@ impl Session<'_> {
                 warnings: true,
                 privacy: Default::default(),
                 draws: Default::default(),
+                comment: None,
+                minor_press: true,
             },
             deadline: None,
             grace: None,
@@ -130,6 +132,8 @@ impl Session<'_> {
             rules: options.to_vec(),
             dips: Default::default(),
             signon_guard: Default::default(),
+            later: Vec::new(),
+            pause_ends: None,
         };
         self.games.insert(key.clone(), game);
         self.game = Some(key.clone());

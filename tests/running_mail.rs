@@ -1,0 +1,109 @@
+//! Starting and running a game by mail (issue 18, point 4), as njudge's players and Masters
+//! know it: orders for a later phase (`PHASE F1901M` while S1901M is current files them for
+//! then), FORCE BEGIN with fewer players than powers, HISTORY from one phase to another with
+//! a line limit, SET PREFERENCE with ties and `*`, the Master's SET COMMENT in LIST, SET NO
+//! MINOR PRESS, and a PAUSE that ends by itself.
+
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
+mod support;
+
+use support::{find, order, start_game, Sent, World, SEVEN};
+
+const GM: &str = "gm@example.org";
+const ANN: &str = "ann@example.org"; // England
+
+/// The reply to `addr` among what was sent (notices aside).
+fn reply<'a>(sent: &'a [Sent], addr: &str) -> &'a Sent {
+    sent.iter()
+        .find(|m| m.to == addr && m.subject.starts_with("Re:"))
+        .unwrap_or_else(|| panic!("no reply to {addr}: {sent:#?}"))
+}
+
+#[tokio::test]
+async fn orders_for_a_later_phase_are_filed_and_applied_when_it_comes() {
+    let mut w = World::new("run-later").await;
+    start_game(&mut w, GM, "lat", "standard", &SEVEN).await;
+    let r = order(
+        &mut w,
+        "lat",
+        ANN,
+        'E',
+        "F Lon-Nth\nF Edi-Nwg\nA Lvp-Yor\n\
+         PHASE F1901M\nF Nth C A Yor-Nwy\nA Yor-Nwy\nF Edi-Nwg\nA Yor-\n\
+         PHASE S1901M\nF Lon-Nth",
+    )
+    .await;
+    // Spring's orders are on file; Fall's are kept, each read for its form now.
+    assert!(r.contains("  A Lvp - Yor\n"), "{r}");
+    assert!(
+        r.contains("Orders for F1901M, kept until F1901M comes"),
+        "{r}"
+    );
+    assert!(r.contains("  A Yor - Nwy\n"), "{r}");
+    assert!(r.contains("A Yor-\n    *** "), "{r}");
+    assert!(!r.contains("these orders are for F1901M"), "{r}");
+    // The Master plays Spring; Fall comes, and England is told what of hers was filed.
+    let sent = w.mail(GM, "go", "SIGNON Mlat gmpass\nPROCESS!\n").await;
+    let told = find(&sent, ANN, "Orders For F1901M");
+    assert_eq!(told.len(), 1, "{sent:#?}");
+    let body = &told[0].body;
+    assert!(body.contains("  A Yor - Nwy\n"), "{body}");
+    assert!(
+        body.contains("F Nth C A Yor - Nwy") || body.contains("F Nth C A Yor-Nwy"),
+        "{body}"
+    );
+    // F Edi went to the Norwegian Sea in Spring: that order is refused now, and said why.
+    assert!(body.contains("F Edi-Nwg\n    *** "), "{body}");
+    assert!(body.contains("England: orders incomplete."), "{body}");
+    // Nobody else is told of England's orders.
+    assert!(sent
+        .iter()
+        .filter(|m| m.subject.contains("Orders For"))
+        .all(|m| m.to == ANN));
+    // England completes Fall by mail; the army lands in Norway.
+    order(&mut w, "lat", ANN, 'E', "F Nwg H").await;
+    let sent = w.mail(GM, "go", "SIGNON Mlat gmpass\nPROCESS!\n").await;
+    let results = find(&sent, ANN, "F1901M Results");
+    assert_eq!(results.len(), 1, "{sent:#?}");
+    assert!(results[0].body.contains("Norway"), "{}", results[0].body);
+}
+
+#[tokio::test]
+async fn orders_for_a_phase_the_game_passes_by_are_dropped_and_the_player_told() {
+    let mut w = World::new("run-later-passed").await;
+    start_game(&mut w, GM, "lap", "standard", &SEVEN).await;
+    let r = order(&mut w, "lap", ANN, 'E', "PHASE S1901R\nF Lon-Eng").await;
+    assert!(
+        r.contains("Orders for S1901R, kept until S1901R comes"),
+        "{r}"
+    );
+    // CLEAR after a PHASE line forgets what was filed for that phase.
+    let r = order(&mut w, "lap", ANN, 'E', "PHASE F1902M\nA Lvp H").await;
+    assert!(r.contains("Orders for F1902M"), "{r}");
+    let r = order(&mut w, "lap", ANN, 'E', "PHASE F1902M\nCLEAR").await;
+    assert!(
+        r.contains("your orders filed for F1902M are cleared"),
+        "{r}"
+    );
+    // Nobody is dislodged in Spring: there is no S1901R, and England is told.
+    let sent = w.mail(GM, "go", "SIGNON Mlap gmpass\nPROCESS!\n").await;
+    let told = find(&sent, ANN, "Orders For S1901R");
+    assert_eq!(told.len(), 1, "{sent:#?}");
+    assert!(
+        told[0].body.contains(
+            "are dropped: the game went from an earlier phase to F1901M without playing S1901R"
+        ),
+        "{}",
+        told[0].body
+    );
+    assert!(find(&sent, ANN, "Orders For F1902M").is_empty());
+    // A phase already played is refused as over.
+    let r = order(&mut w, "lap", ANN, 'E', "PHASE S1901M\nF Lon H").await;
+    assert!(
+        r.contains("these orders are for S1901M, which is over; the game is at F1901M"),
+        "{r}"
+    );
+    let _ = reply;
+}
