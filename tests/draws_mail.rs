@@ -10,7 +10,7 @@
 mod support;
 
 use chrono::Duration;
-use support::{start_game, Sent, World, SEVEN};
+use support::{holds, reply, start_game, Sent, World, SEVEN};
 
 const GM: &str = "gm@example.org";
 
@@ -22,26 +22,6 @@ async fn all_send(w: &mut World, game: &str, who: &str, line: &str) -> Vec<Sent>
         sent.extend(w.mail(addr, "vote", &mail).await);
     }
     sent
-}
-
-/// The reply to `addr` among what was sent (notices aside).
-fn reply<'a>(sent: &'a [Sent], addr: &str) -> &'a Sent {
-    sent.iter()
-        .find(|m| m.to == addr && m.subject.starts_with("Re:"))
-        .unwrap_or_else(|| panic!("no reply to {addr}: {sent:#?}"))
-}
-
-/// Each power's units holding, by letter.
-fn holds(letter: char) -> &'static str {
-    match letter {
-        'E' => "F Lon H\nF Edi H\nA Lvp H",
-        'F' => "F Bre H\nA Par H\nA Mar H",
-        'G' => "F Kie H\nA Ber H\nA Mun H",
-        'I' => "F Nap H\nA Rom H\nA Ven H",
-        'A' => "A Vie H\nA Bud H\nF Tri H",
-        'R' => "A Mos H\nA War H\nF Sev H\nF Stp/sc H",
-        _ => "F Ank H\nA Con H\nA Smy H",
-    }
 }
 
 /// The game's one line in the Master's `LIST <game>`.

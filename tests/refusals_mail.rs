@@ -9,16 +9,9 @@
 mod support;
 
 use chrono::Duration;
-use support::{order, start_game, Sent, World, SEVEN};
+use support::{order, reply, start_game, World, SEVEN};
 
 const GM: &str = "gm@example.org";
-
-/// The reply to `addr` among what was sent (notices aside).
-fn reply<'a>(sent: &'a [Sent], addr: &str) -> &'a Sent {
-    sent.iter()
-        .find(|m| m.to == addr && m.subject.starts_with("Re:"))
-        .unwrap_or_else(|| panic!("no reply to {addr}: {sent:#?}"))
-}
 
 /// The reason given under `line` in a reply, if the line was refused.
 fn refusal(body: &str, line: &str) -> Option<String> {

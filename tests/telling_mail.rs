@@ -11,29 +11,9 @@ mod support;
 
 use chrono::{Duration, TimeZone, Utc};
 use herald::service::GameSummary;
-use support::{order, start_game, Sent, World, SEVEN};
+use support::{holds, order, reply, start_game, World, SEVEN};
 
 const GM: &str = "gm@example.org";
-
-/// The reply to `addr` among what was sent (notices aside).
-fn reply<'a>(sent: &'a [Sent], addr: &str) -> &'a Sent {
-    sent.iter()
-        .find(|m| m.to == addr && m.subject.starts_with("Re:"))
-        .unwrap_or_else(|| panic!("no reply to {addr}: {sent:#?}"))
-}
-
-/// Each power's units holding, by letter.
-fn holds(letter: char) -> &'static str {
-    match letter {
-        'E' => "F Lon H\nF Edi H\nA Lvp H",
-        'F' => "F Bre H\nA Par H\nA Mar H",
-        'G' => "F Kie H\nA Ber H\nA Mun H",
-        'I' => "F Nap H\nA Rom H\nA Ven H",
-        'A' => "A Vie H\nA Bud H\nF Tri H",
-        'R' => "A Mos H\nA War H\nF Sev H\nF Stp/sc H",
-        _ => "F Ank H\nA Con H\nA Smy H",
-    }
-}
 
 #[tokio::test]
 async fn players_are_told_their_power_the_master_the_rollback_and_everyone_once() {

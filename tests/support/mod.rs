@@ -290,3 +290,23 @@ pub fn find<'a>(sent: &'a [Sent], to: &str, what: &str) -> Vec<&'a Sent> {
         .filter(|s| s.to == to && s.subject.contains(what))
         .collect()
 }
+
+/// The reply to `addr` among what was sent (notices aside).
+pub fn reply<'a>(sent: &'a [Sent], addr: &str) -> &'a Sent {
+    sent.iter()
+        .find(|m| m.to == addr && m.subject.starts_with("Re:"))
+        .unwrap_or_else(|| panic!("no reply to {addr}: {sent:#?}"))
+}
+
+/// Orders that hold every unit of a standard power at the opening, by its letter.
+pub fn holds(letter: char) -> &'static str {
+    match letter {
+        'E' => "F Lon H\nF Edi H\nA Lvp H",
+        'F' => "F Bre H\nA Par H\nA Mar H",
+        'G' => "F Kie H\nA Ber H\nA Mun H",
+        'I' => "F Nap H\nA Rom H\nA Ven H",
+        'A' => "A Vie H\nA Bud H\nF Tri H",
+        'R' => "A Mos H\nA War H\nF Sev H\nF Stp/sc H",
+        _ => "F Ank H\nA Con H\nA Smy H",
+    }
+}
