@@ -112,6 +112,16 @@ pub fn keeper_view(judge: &Judge, game: &Game) -> String {
         ));
     }
     out.push(format!("waiting for a replacement: {}", game.waiting));
+    let p = &game.settings.privacy;
+    out.push(format!(
+        "privacy: anonymous {}, reveal at the end {}, unlisted {}, join word {}, allow [{}], deny [{}]",
+        p.anonymous,
+        p.reveal,
+        p.unlisted,
+        p.join_word.is_some(),
+        p.allow.join(", "),
+        p.deny.join(", ")
+    ));
     for seat in &game.seats {
         let power = seat
             .power

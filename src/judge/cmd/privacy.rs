@@ -176,6 +176,43 @@ mod tests {
     use crate::judge::Games;
 
     #[test]
+    fn the_old_hands_spellings_are_read() {
+        use crate::judge::command::{parse_command, Command};
+        let invite = |deny, add, addresses: &[&str]| Command::Invite {
+            deny,
+            add,
+            addresses: addresses.iter().map(|a| a.to_string()).collect(),
+        };
+        for (line, command) in [
+            ("SET NOSHOW", Command::Anonymous(true)),
+            ("set no show", Command::Anonymous(true)),
+            ("SET ANONYMOUS", Command::Anonymous(true)),
+            ("SET SHOW", Command::Anonymous(false)),
+            ("SET NO ANONYMOUS", Command::Anonymous(false)),
+            ("SET NO REVEAL", Command::Reveal(false)),
+            ("SET REVEAL", Command::Reveal(true)),
+            ("SET NOLIST", Command::Listed(false)),
+            ("SET UNLISTED", Command::Listed(false)),
+            ("SET PRIVATE", Command::Listed(false)),
+            ("SET LIST", Command::Listed(true)),
+            ("SET PRIVATE Tuesdays", Command::JoinWord("Tuesdays".into())),
+            ("SET PUBLIC", Command::Public),
+            ("LIST FULL", Command::ListFull),
+            ("list full", Command::ListFull),
+            (
+                "SET ALLOW PLAYER Ann@x.org,b@x.org",
+                invite(false, true, &["ann@x.org", "b@x.org"]),
+            ),
+            ("SET DENY c@x.org", invite(true, true, &["c@x.org"])),
+            ("SET NO DENY c@x.org", invite(true, false, &["c@x.org"])),
+            ("SET NOALLOW a@x.org", invite(false, false, &["a@x.org"])),
+            ("SET ALLOW -a@x.org", invite(false, true, &["-a@x.org"])),
+        ] {
+            assert_eq!(parse_command(line), command, "{line}");
+        }
+    }
+
+    #[test]
     fn allow_and_deny_lists_change_and_refuse_what_is_no_address() {
         let j = judge();
         let mut games = Games::new();
