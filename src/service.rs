@@ -75,6 +75,12 @@ pub enum Ingested {
     Quarantined(String),
 }
 
+/// Under this key, the notices to an address whose replies passed the hourly limit are
+/// counted (one an hour).
+fn told_key(address: &str) -> String {
+    format!("{address} told of the reply limit")
+}
+
 /// The identity a mail is recorded under when its Message-ID was already taken by a
 /// different mail (another body or sender): the ID with the body's hash and the sender.
 fn reused_id_key(letter: &crate::mail::Letter) -> String {
@@ -383,7 +389,8 @@ impl Service {
             .flatten()
             .flat_map(|l| {
                 let games = judge::needed_games(&l.body).names;
-                std::iter::once(l.reply_to.clone())
+                [l.reply_to.clone(), told_key(&l.reply_to)]
+                    .into_iter()
                     .chain(games.into_iter().map(|g| signed_on_key(&l.reply_to, &g)))
             })
             .collect();
@@ -411,6 +418,16 @@ impl Service {
             let n = replies.entry(key.clone()).or_insert(0);
             if *n >= limit {
                 warn!(to = %mail.to, "reply rate limit reached; reply dropped");
+                // The first reply to an address left out in an hour brings a notice that
+                // says so (not a reply itself, and not counted as one), so that silence is
+                // explained.
+                let told = told_key(&mail.to);
+                let notices = replies.entry(told.clone()).or_insert(0);
+                if *notices == 0 {
+                    *notices += 1;
+                    replied.push(told);
+                    mails.push(self.limit_notice(&mail.to, limit));
+                }
                 return false;
             }
             *n += 1;
@@ -557,6 +574,34 @@ impl Service {
         }
         tx.commit().await?;
         Ok(outcomes)
+    }
+
+    /// The notice to an address whose replies passed `[limits] replies_per_hour`.
+    fn limit_notice(&self, to: &str, limit: i64) -> Outgoing {
+        let lines = [
+            format!(
+                "herald has answered {limit} of your mails in the last hour, as many as it \
+                 answers to one address in an hour."
+            ),
+            format!(
+                "Your mails are still read and what they say is done, but they get no reply \
+                 until fewer than {limit} replies went to you in the last hour."
+            ),
+            "This notice comes at most once an hour.".to_string(),
+        ];
+        Outgoing {
+            to: to.to_string(),
+            subject: format!("Reply limit reached ({limit} an hour)"),
+            body: self.judge.templates.render(
+                "notice.txt",
+                minijinja::context! {
+                    header => format!(":: Judge: {}", self.judge.address),
+                    lines => lines,
+                },
+            ),
+            in_reply_to: None,
+            attachments: Vec::new(),
+        }
     }
 
     /// Handles every mail waiting in the inbox Maildir, in batches of up to 100, moving each
