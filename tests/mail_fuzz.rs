@@ -9,9 +9,10 @@
 //!   set aside), and the tick after the step succeeded;
 //! - every mail was answered exactly once, to its sender (one outgoing mail with its
 //!   Message-ID in In-Reply-To), or deliberately not: ignored with a reason, a duplicate of
-//!   one read before, unreadable, or past the per-hour reply limit (herald reports that only
-//!   in its log, so the test allows it only where the limit can have been reached, and
-//!   checks that a flood of junk gets no more replies than the limit); every queued mail
+//!   one read before, unreadable, or past the per-hour reply limit (herald sends the
+//!   address one notice an hour then, which is no reply, so the test allows a missing reply
+//!   only where the limit can have been reached, and checks that a flood of junk gets no
+//!   more replies than the limit); every queued mail
 //!   was written out, in CRLF lines of at most 998 octets, no two with one Message-ID,
 //!   none to herald itself;
 //! - no dip balance below zero; every unit (and dislodged unit) on a space its kind may
