@@ -20,6 +20,10 @@ use crate::store::{Store, StoreError};
 
 mod sweep;
 
+/// How many times a mail that keeps failing with a transient error is tried before herald
+/// gives up on it and reports it (with retries doubling up to an hour apart, about a day).
+pub const MAX_ATTEMPTS: i64 = 30;
+
 /// Why the service failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ServiceError {
@@ -793,14 +797,20 @@ impl Service {
                             .await?;
                         match smtp.send(&self.judge.address, &mail.to, &bytes).await {
                             Ok(()) => crate::failpoint::hit("during-sending"),
-                            Err(SendError::Transient(why)) => {
+                            Err(SendError::Transient(why)) if tried + 1 < MAX_ATTEMPTS => {
                                 warn!(id, to = %mail.to, error = %why, "sending failed; will retry");
                                 stalled = true;
                                 continue;
                             }
+                            Err(SendError::Transient(why)) => {
+                                let why = format!("{why} (given up after {MAX_ATTEMPTS} tries)");
+                                tracing::error!(id, to = %mail.to, error = %why, "a mail kept failing; given up");
+                                self.give_up(id, &mail, &why, ts).await?;
+                                continue;
+                            }
                             Err(SendError::Permanent(why)) => {
                                 tracing::error!(id, to = %mail.to, error = %why, "the server refused a mail for good");
-                                self.store.mark_failed(id, &why).await?;
+                                self.give_up(id, &mail, &why, ts).await?;
                                 continue;
                             }
                         }
@@ -814,6 +824,34 @@ impl Service {
                 return Ok(n);
             }
         }
+    }
+
+    /// Marks a mail failed for good and, in the same transaction, queues its reports to the
+    /// keeper and to the Master of each game its recipient is in (a report that fails is
+    /// only logged), and notes the address as bouncing.
+    async fn give_up(
+        &self,
+        id: i64,
+        mail: &Outgoing,
+        why: &str,
+        ts: i64,
+    ) -> Result<(), ServiceError> {
+        let mut tx = self.store.begin().await?;
+        tx.mark_failed(id, why).await?;
+        if !mail.subject.contains(judge::incidents::UNDELIVERABLE) {
+            tx.record_bounce(&mail.to, why, ts).await?;
+            let all: Games = tx
+                .all_games::<judge::Game>()
+                .await?
+                .into_iter()
+                .map(|g| (g.name.clone(), g))
+                .collect();
+            let reports =
+                judge::incidents::refused(&self.judge, &all, &mail.to, &mail.subject, why);
+            tx.queue_many(&reports, ts).await?;
+        }
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Records as sent the mails that went out and are not recorded yet (see

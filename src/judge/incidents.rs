@@ -72,6 +72,60 @@ pub fn bounced(judge: &Judge, games: &Games, gone: &str) -> Vec<Outgoing> {
         .collect()
 }
 
+/// The subject of every report that a mail could not be delivered: a report that itself
+/// fails is only logged, never reported again.
+pub const UNDELIVERABLE: &str = "Undeliverable Mail";
+
+/// The reports of a mail the mail server refused for good (a 5xx, or too many failed
+/// tries): to the keeper, and to the Master of each game where `to` plays or observes.
+pub fn refused(judge: &Judge, games: &Games, to: &str, subject: &str, why: &str) -> Vec<Outgoing> {
+    let mut mails: Vec<Outgoing> = games
+        .values()
+        .filter_map(|g| {
+            let role = if g
+                .seats
+                .iter()
+                .any(|s| s.member.address.eq_ignore_ascii_case(to))
+            {
+                "a player"
+            } else if g
+                .observers
+                .iter()
+                .any(|o| o.address.eq_ignore_ascii_case(to))
+            {
+                "an observer"
+            } else {
+                return None;
+            };
+            let lines = vec![
+                format!(
+                    "herald's mail to {to} ({role} in '{}') could not be delivered.",
+                    g.name
+                ),
+                format!("Its subject: {subject}"),
+                format!("The mail server said: {why}"),
+                String::new(),
+                "The player may need a new address (SET ADDRESS), or the power a new player."
+                    .into(),
+            ];
+            Some(judge.notice(g, &g.master.address, UNDELIVERABLE, &lines))
+        })
+        .filter(|m| !m.to.eq_ignore_ascii_case(to))
+        .collect();
+    if !judge.keeper.is_empty() && !judge.keeper.eq_ignore_ascii_case(to) {
+        mails.push(Outgoing {
+            to: judge.keeper.clone(),
+            subject: format!("herald: {UNDELIVERABLE} to {to}"),
+            body: format!(
+                "herald could not deliver a mail and has stopped trying.\n\nTo: {to}\nSubject: {subject}\nThe mail server said: {why}\n\nIt is kept in the outbox table, marked failed.\n"
+            ),
+            in_reply_to: None,
+            attachments: Vec::new(),
+        });
+    }
+    mails
+}
+
 fn error_subject(letter: &Letter) -> String {
     format!("Re: {} [Error Flag]", letter.subject)
 }

@@ -785,6 +785,17 @@ impl Tx {
         Ok(())
     }
 
+    /// Marks an outbox mail failed for good, with the reason (in this transaction).
+    pub async fn mark_failed(&mut self, id: i64, reason: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE outbox SET failed = ? WHERE id = ?")
+            .bind(reason)
+            .bind(id)
+            .execute(&mut *self.conn)
+            .await
+            .map_err(db("marking a mail failed"))?;
+        Ok(())
+    }
+
     /// Records that mail to an address bounced.
     pub async fn record_bounce(
         &mut self,
