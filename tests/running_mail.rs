@@ -9,6 +9,7 @@
 
 mod support;
 
+use chrono::Duration;
 use support::{find, order, start_game, Sent, World, SEVEN};
 
 const GM: &str = "gm@example.org";
@@ -106,4 +107,68 @@ async fn orders_for_a_phase_the_game_passes_by_are_dropped_and_the_player_told()
         "{r}"
     );
     let _ = reply;
+}
+
+#[tokio::test]
+async fn force_begin_starts_with_the_powers_nobody_took_in_civil_disorder() {
+    let mut w = World::new("run-force").await;
+    let five = &SEVEN[..5]; // England, France, Germany, Italy, Austria
+    let (_, started) = start_game(&mut w, GM, "few", "standard", five).await;
+    assert!(
+        reply(&started, GM)
+            .body
+            .contains("5 of 7 players have joined; START needs all of them (FORCE BEGIN"),
+        "{started:#?}"
+    );
+    let sent = w
+        .mail(GM, "force", "SIGNON Mfew gmpass\nFORCE BEGIN\n")
+        .await;
+    assert!(reply(&sent, GM).body.contains("The game has started."));
+    let notice = find(&sent, ANN, "Game Starting");
+    assert_eq!(notice.len(), 1, "{sent:#?}");
+    let body = &notice[0].body;
+    assert!(
+        body.contains("Nobody took Russia (R), Turkey (T): they are dummies in civil disorder"),
+        "{body}"
+    );
+    assert!(body.contains("(T) nobody (civil disorder)"), "{body}");
+    // Russia and Turkey never make the game wait: the five players' orders are enough.
+    for (addr, letter) in five {
+        let holds = match letter {
+            'E' => "F Lon H\nF Edi H\nA Lvp H",
+            'F' => "F Bre H\nA Par H\nA Mar H",
+            'G' => "F Kie H\nA Ber H\nA Mun H",
+            'I' => "F Nap H\nA Rom H\nA Ven H",
+            _ => "A Vie H\nA Bud H\nF Tri H",
+        };
+        order(&mut w, "few", addr, *letter, holds).await;
+    }
+    let sent = w.wait(Duration::minutes(31)).await;
+    assert_eq!(find(&sent, ANN, "S1901M Results").len(), 1, "{sent:#?}");
+    // LIST shows the dummies; a newcomer may take one over.
+    let sent = w.mail(GM, "list", "LIST few\n").await;
+    let list = &reply(&sent, GM).body;
+    assert!(
+        list.contains("Turkey (T): 3 centres, 3 units, nobody plays it: civil disorder"),
+        "{list}"
+    );
+    let sent = w
+        .mail("new@example.org", "take", "SIGNON Tfew newpw\n")
+        .await;
+    assert!(
+        reply(&sent, "new@example.org")
+            .body
+            .contains("You have taken over Turkey"),
+        "{sent:#?}"
+    );
+    let sent = w.mail(GM, "list", "LIST few\n").await;
+    let list = &reply(&sent, GM).body;
+    assert!(
+        list.contains("Turkey (T): 3 centres, 3 units, orders due"),
+        "{list}"
+    );
+    assert!(
+        list.contains("Russia (R): 4 centres, 4 units, nobody plays it"),
+        "{list}"
+    );
 }

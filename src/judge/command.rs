@@ -135,6 +135,9 @@ pub enum Command {
     Resign,
     /// `START`
     Start,
+    /// `FORCE BEGIN`: START with fewer players than powers; the powers nobody took are
+    /// dummies in civil disorder (see [`super::dummies`]).
+    ForceBegin,
     /// `PROCESS [phase]`, `PROCESS!`
     Process {
         /// The phase named, if any.

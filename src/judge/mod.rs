@@ -8,6 +8,7 @@
 //! - [`game`]: a game as kept between mails.
 //! - [`session`]: one mail applied to the games it names.
 //! - [`orders`]: a power's orders checked, stored and echoed.
+//! - [`dummies`]: powers nobody plays from the start (FORCE BEGIN).
 //! - [`later`]: orders filed for a later phase, applied when it comes.
 //! - [`process`]: a phase adjudicated and its results written.
 //! - [`tick`]: what deadlines bring: reminders, late notices, grace, early processing.
@@ -23,6 +24,7 @@ pub mod command;
 pub mod deadline;
 pub mod dips;
 pub mod draws;
+pub mod dummies;
 pub mod filed;
 pub mod gains;
 pub mod forms;

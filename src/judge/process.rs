@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 
 use super::deadline::{self, next_deadline};
-use super::game::{Archived, Game, PhaseRecord, SeatState, Status};
+use super::game::{Archived, Game, PhaseRecord, Status};
 use super::orders::must_act;
 use super::results::{adjudicate, results_mail};
 use super::summary::summary_mails;
@@ -177,8 +177,8 @@ pub fn all_ready(judge: &Judge, game: &Game) -> bool {
     let acting = must_act(judge, game);
     acting.iter().all(|&p| {
         let seat = game.seat_of(p);
-        let in_disorder = seat.is_some_and(|s| s.state == SeatState::Disorder);
-        in_disorder || (super::orders::ready(judge, game, p) && !seat.is_some_and(|s| s.wait))
+        game.in_disorder(p)
+            || (super::orders::ready(judge, game, p) && !seat.is_some_and(|s| s.wait))
     })
 }
 
@@ -186,11 +186,6 @@ pub fn all_ready(judge: &Judge, game: &Game) -> bool {
 pub fn late_powers(judge: &Judge, game: &Game) -> Vec<PowerId> {
     must_act(judge, game)
         .into_iter()
-        .filter(|&p| {
-            let in_disorder = game
-                .seat_of(p)
-                .is_some_and(|s| s.state == SeatState::Disorder);
-            !in_disorder && !super::orders::ready(judge, game, p)
-        })
+        .filter(|&p| !game.in_disorder(p) && !super::orders::ready(judge, game, p))
         .collect()
 }

@@ -40,7 +40,12 @@ pub fn summary_text(judge: &Judge, game: &Game, reader: &str) -> Vec<String> {
             .filter(|t| t.power == p)
             .map(|t| format!("{} (from {})", game.address_for(reader, &t.address), t.from))
             .collect();
-        let state = game.seat_of(p).map(|s| match s.state {
+        let nobody = if game.dummies(map).contains(&p) {
+            " [nobody played it: civil disorder]"
+        } else {
+            ""
+        };
+        let state = game.seat_of(p).map_or(nobody, |s| match s.state {
             SeatState::Playing => "",
             SeatState::Abandoned => " [abandoned]",
             SeatState::Disorder => " [civil disorder]",
@@ -49,7 +54,7 @@ pub fn summary_text(judge: &Judge, game: &Game, reader: &str) -> Vec<String> {
             "  {:<10} {}{}",
             map.power(p).name,
             players.join(", "),
-            state.unwrap_or("")
+            state
         ));
     }
     if !game.centre_counts.is_empty() {

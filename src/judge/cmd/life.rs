@@ -13,7 +13,8 @@ impl Session<'_> {
         let now = self.now;
         let _role = self.role;
         match command {
-            Command::Start => self.start(line),
+            Command::Start => self.start(line, false),
+            Command::ForceBegin => self.start(line, true),
             Command::Process { phase, force } => {
                 let g = self.game();
                 if g.status != Status::Running {
@@ -189,7 +190,8 @@ impl Session<'_> {
         }
         true
     }
-    pub(in crate::judge) fn start(&mut self, line: &str) {
+    /// START, or FORCE BEGIN (`force`): with fewer players than powers, the rest dummies.
+    pub(in crate::judge) fn start(&mut self, line: &str, force: bool) {
         let judge = self.judge;
         let now = self.now;
         let g = self.game();
@@ -200,11 +202,18 @@ impl Session<'_> {
         let variant = judge.variant(g);
         let map = &variant.map;
         let n = map.powers.len();
-        if g.seats.len() < n {
+        if force && g.seats.is_empty() {
+            self.error(
+                line,
+                "nobody has joined yet: FORCE BEGIN needs one player at least",
+            );
+            return;
+        }
+        if g.seats.len() < n && !force {
             self.error(
                 line,
                 format!(
-                    "{} of {n} players have joined; START needs all of them",
+                    "{} of {n} players have joined; START needs all of them (FORCE BEGIN starts with the powers nobody took in civil disorder)",
                     g.seats.len()
                 ),
             );
@@ -273,7 +282,7 @@ impl Session<'_> {
                     let who = g
                         .seat_of(p)
                         .map(|s| g.address_for(to, &s.member.address))
-                        .unwrap_or_default();
+                        .unwrap_or_else(|| "nobody (civil disorder)".into());
                     format!(
                         "  {:<10} ({}) {who}",
                         map.power(p).name,
@@ -284,6 +293,19 @@ impl Session<'_> {
         };
         let head = lines.len();
         lines.push(String::new());
+        let dummies: Vec<String> = g
+            .dummies(map)
+            .iter()
+            .map(|&p| format!("{} ({})", map.power(p).name, map.power(p).letter))
+            .collect();
+        if !dummies.is_empty() {
+            lines.push(format!(
+                "Nobody took {}: they are dummies in civil disorder (their units hold, retreats disband, builds are waived) and open for takeover with SIGNON <letter>{} <password>.",
+                dummies.join(", "),
+                g.name
+            ));
+            lines.push(String::new());
+        }
         if let Some(d) = g.deadline {
             lines.push(format!(
                 "The deadline for orders is {}.",

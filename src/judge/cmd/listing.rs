@@ -190,6 +190,7 @@ impl Session<'_> {
                 let state = match g.seat_of(p).map(|s| s.state) {
                     Some(SeatState::Abandoned) => "abandoned (open for takeover)".to_string(),
                     Some(SeatState::Disorder) => "civil disorder".to_string(),
+                    None => "nobody plays it: civil disorder (open for takeover)".to_string(),
                     _ if !acting.contains(&p) => "no orders needed".to_string(),
                     _ if orders::ready(judge, g, p) => "orders in".to_string(),
                     _ => "orders due".to_string(),

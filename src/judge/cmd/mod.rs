@@ -191,6 +191,7 @@ pub fn spec(command: &Command) -> Spec {
         | C::Timing(..)
         | C::Zone(_) => (F::Timing, Who::Master, Names::Nothing),
         C::Start
+        | C::ForceBegin
         | C::Process { .. }
         | C::Preview
         | C::Become(_)

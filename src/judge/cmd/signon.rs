@@ -331,7 +331,7 @@ impl Session<'_> {
                     self.game = None;
                     return false;
                 }
-                let Some(seat) = g.seat_of(power).cloned() else {
+                let Some(seat) = g.seat_or_dummy(power) else {
                     self.error(line, "Invalid password or power ID specified.");
                     self.game = None;
                     return false;
@@ -355,7 +355,7 @@ impl Session<'_> {
                             .unwrap_or_default();
                         let now = self.now;
                         let gm = self.game_mut();
-                        let Some(s) = gm.seat_of_mut(power) else {
+                        let Some(s) = gm.seat_to_take(power) else {
                             self.error(line, "Invalid password or power ID specified.");
                             self.game = None;
                             return false;

@@ -123,6 +123,7 @@ pub const KEYWORDS: &[Keyword] = &[
         ))
     }),
     line("START", &[], || Command::Start),
+    line("FORCE BEGIN", &["FORCE START"], || Command::ForceBegin),
     line("PROCESS!", &[], || Command::Process {
         phase: None,
         force: true,
