@@ -1,8 +1,9 @@
-//! TLS on the IMAP side of real servers (Dovecot from `scripts/test`, with a certificate for
-//! localhost signed by a test CA that herald trusts through `[imap] ca_file`): herald reads
-//! its mailbox over IMAPS, then over IMAP with STARTTLS, and answers a mail each time.
-//! (The SMTP side's TLS is not tested here: the test OpenSMTPD 6.8 cannot do TLS on
-//! OpenSSL 3.)
+//! TLS on real servers (Dovecot from `scripts/test`, with a certificate for localhost signed
+//! by a test CA that herald trusts through `ca_file`): herald reads its mailbox over IMAPS,
+//! then over IMAP with STARTTLS, and answers a mail each time; it sends over SMTP with
+//! STARTTLS and with implicit TLS to Dovecot's submission service (which relays to the test
+//! OpenSMTPD, whose own TLS does not work on OpenSSL 3), logging in as the keeper would; and
+//! it refuses a certificate it does not trust, on either side.
 
 // Test code throughout, helpers included: a panic is a failed test with its line.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
@@ -71,5 +72,71 @@ async fn an_untrusted_certificate_is_refused() {
         "{err}"
     );
     let _ = stack;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn smtp_with_starttls_and_implicit_tls_carries_replies() {
+    let stack = Stack::new("smtptls");
+    let ca = std::env::var("HERALD_TEST_CA").expect("HERALD_TEST_CA: run scripts/test");
+    for (tag, port_var, security) in [
+        (
+            "smtp-starttls",
+            "HERALD_TEST_SUBMISSION_PORT",
+            Security::StartTls,
+        ),
+        ("smtp-tls", "HERALD_TEST_SUBMISSIONS_PORT", Security::Tls),
+    ] {
+        let subject = format!("over {tag} {}", stack.game);
+        let daemon = Daemon::start(&stack, tag, |c| {
+            c.smtp.host = "localhost".into();
+            c.smtp.port = port(port_var);
+            c.smtp.security = security;
+            c.smtp.user = "judge".into();
+            c.smtp.password = "judgepw".into();
+            c.smtp.ca_file = Some(ca.clone().into());
+        })
+        .await;
+        stack.send("p5", &subject, "VERSION\n").await;
+        let reply = stack.expect("p5", "pw5", &format!("Re: {subject}")).await;
+        assert!(reply.contains("herald"), "{tag}: {reply}");
+        daemon.stop().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn smtp_refuses_an_untrusted_certificate_and_keeps_the_mail() {
+    let _stack = Stack::new("smtptlsno");
+    let dir = std::env::temp_dir().join(format!("herald-smtptlsno-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut config = herald::config::Config::default();
+    config.storage.database = dir.join("herald.db");
+    config.inbox.maildir = dir.join("inbox");
+    config.outbox.maildir = dir.join("outbox");
+    config.outbox.kind = herald::config::OutboxKind::Smtp;
+    config.smtp.host = "localhost".into();
+    config.smtp.port = port("HERALD_TEST_SUBMISSIONS_PORT");
+    config.smtp.security = Security::Tls;
+    config.smtp.user = "judge".into();
+    config.smtp.password = "judgepw".into();
+    let service = herald::service::Service::open(config).await.unwrap();
+    let inbox = herald::mail::maildir::Maildir::open(&dir.join("inbox")).unwrap();
+    let raw = "From: p6@herald.test\r\nTo: judge@herald.test\r\nSubject: untrusted\r\nMessage-ID: <u1@test>\r\n\r\nVERSION\r\n";
+    let now = chrono::Utc::now();
+    inbox.deliver(now.timestamp(), raw.as_bytes()).unwrap();
+    service.poll_inbox(now).await.unwrap();
+    // The handshake fails on the certificate: nothing is sent, the reply waits to be retried.
+    let sent = service.deliver(now).await.unwrap();
+    assert_eq!(sent, 0);
+    let db = sqlx::SqlitePool::connect(&format!("sqlite://{}", dir.join("herald.db").display()))
+        .await
+        .unwrap();
+    let (unsent, failed): (i64, i64) =
+        sqlx::query_as("SELECT COUNT(*) FILTER (WHERE sent IS NULL), COUNT(failed) FROM outbox")
+            .fetch_one(&db)
+            .await
+            .unwrap();
+    assert_eq!((unsent, failed), (1, 0));
+    db.close().await;
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Starts a private mail stack on loopback for herald's end-to-end tests: Dovecot (IMAP and
-# LMTP) and OpenSMTPD (SMTP, delivering to Dovecot by LMTP), from Debian's packages,
+# Starts a private mail stack on loopback for herald's end-to-end tests: Dovecot (IMAP, LMTP,
+# and SMTP submission with STARTTLS and implicit TLS, relaying to OpenSMTPD) and OpenSMTPD
+# (SMTP, delivering to Dovecot by LMTP), from Debian's packages,
 # configured entirely inside $MAILSTACK_DIR (nothing in /etc is touched). Installs the
 # packages when missing. Writes $MAILSTACK_DIR/env with the ports, for the tests.
 #
@@ -15,6 +16,8 @@ SMTP_PORT=${SMTP_PORT:-10025}
 IMAP_PORT=${IMAP_PORT:-10143}
 LMTP_PORT=${LMTP_PORT:-10024}
 IMAPS_PORT=${IMAPS_PORT:-10993}
+SUBMISSION_PORT=${SUBMISSION_PORT:-10587}
+SUBMISSIONS_PORT=${SUBMISSIONS_PORT:-10465}
 MAIL_USERS=${MAIL_USERS:-"judge:judgepw gm:gmpw p1:pw1 p2:pw2 p3:pw3 p4:pw4 p5:pw5 p6:pw6 p7:pw7"}
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -22,11 +25,12 @@ if [ "$(id -u)" != 0 ]; then
   echo "mailstack: run as root (OpenSMTPD needs it; CI runs as root)" >&2
   exit 1
 fi
-if ! command -v dovecot >/dev/null || ! command -v smtpd >/dev/null; then
-  echo "mailstack: installing dovecot-imapd dovecot-lmtpd opensmtpd" >&2
+if ! command -v dovecot >/dev/null || ! command -v smtpd >/dev/null \
+  || [ ! -x /usr/lib/dovecot/submission ]; then
+  echo "mailstack: installing dovecot-imapd dovecot-lmtpd dovecot-submissiond opensmtpd" >&2
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    dovecot-imapd dovecot-lmtpd opensmtpd >/dev/null
+    dovecot-imapd dovecot-lmtpd dovecot-submissiond opensmtpd >/dev/null
 fi
 
 trap '"$here/stop.sh"' ERR
@@ -46,9 +50,11 @@ for pair in $MAIL_USERS; do
   echo "$user $uid:$gid:/var/empty" >> "$D/smtpd-users"
 done
 
-# A test CA and a certificate for localhost signed by it: Dovecot's IMAPS and STARTTLS use
-# the certificate, and the tests trust the CA (ca.pem) as their CA file. (OpenSMTPD 6.8 is
-# left without TLS: on OpenSSL 3 its handshakes fail on the server side, "EVP lib".)
+# A test CA and a certificate for localhost signed by it: Dovecot's IMAPS, its STARTTLS and
+# its SMTP submission (STARTTLS and implicit TLS) use the certificate, and the tests trust
+# the CA (ca.pem) as their CA file. (OpenSMTPD 6.8 is left without TLS: on OpenSSL 3 its
+# handshakes fail on the server side, "EVP lib"; TLS mail goes in through Dovecot's
+# submission service, which relays to it.)
 openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=herald test CA" \
   -keyout "$D/ca.key" -out "$D/ca.pem" >/dev/null 2>&1
 openssl req -newkey rsa:2048 -nodes -subj /CN=localhost \
@@ -60,8 +66,12 @@ chmod 600 "$D/key.pem" "$D/ca.key"
 chmod 644 "$D/cert.pem" "$D/ca.pem"
 
 cat > "$D/dovecot.conf" <<CONF
-protocols = imap lmtp
+protocols = imap lmtp submission
 listen = 127.0.0.1
+hostname = localhost
+submission_relay_host = 127.0.0.1
+submission_relay_port = $SMTP_PORT
+submission_relay_trusted = yes
 base_dir = $D/base
 state_dir = $D/state
 instance_name = herald-ms-$IMAP_PORT
@@ -94,6 +104,18 @@ service imap-login {
   inet_listener imaps {
     address = 127.0.0.1
     port = $IMAPS_PORT
+  }
+}
+service submission-login {
+  chroot =
+  inet_listener submission {
+    address = 127.0.0.1
+    port = $SUBMISSION_PORT
+  }
+  inet_listener submissions {
+    address = 127.0.0.1
+    port = $SUBMISSIONS_PORT
+    ssl = yes
   }
 }
 service lmtp {
@@ -136,6 +158,7 @@ dovecot -F -c "$D/dovecot.conf" >> "$D/dovecot.out" 2>&1 &
 echo $! > "$D/dovecot.pid"
 wait_for "$IMAP_PORT" "* OK"
 wait_for "$LMTP_PORT" "220"
+wait_for "$SUBMISSION_PORT" "220"
 doveadm -c "$D/dovecot.conf" auth test judge "$(echo "$MAIL_USERS" | tr ' ' '\n' | grep '^judge:' | cut -d: -f2)" >/dev/null
 
 smtpd -d -f "$D/smtpd.conf" > "$D/smtp.log" 2>&1 &
@@ -148,5 +171,7 @@ HERALD_TEST_IMAP_PORT=$IMAP_PORT
 HERALD_TEST_MAILSTACK=$D
 HERALD_TEST_IMAPS_PORT=$IMAPS_PORT
 HERALD_TEST_CA=$D/ca.pem
+HERALD_TEST_SUBMISSION_PORT=$SUBMISSION_PORT
+HERALD_TEST_SUBMISSIONS_PORT=$SUBMISSIONS_PORT
 ENV
 echo "mailstack up: SMTP 127.0.0.1:$SMTP_PORT  IMAP 127.0.0.1:$IMAP_PORT  dir=$D"
