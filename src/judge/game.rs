@@ -159,6 +159,10 @@ pub struct Privacy {
     /// default; SET NOREVEAL keeps them hidden for good).
     #[serde(default = "on")]
     pub reveal: bool,
+    /// A quiet game (SET QUIET): who resigns, is ejected, is abandoned, falls into or leaves
+    /// civil disorder, or takes over a power is told to the Master alone, not the players.
+    #[serde(default)]
+    pub quiet: bool,
     /// Left out of LIST for all but its members (SET NOLIST, SET PRIVATE).
     #[serde(default)]
     pub unlisted: bool,
@@ -180,6 +184,7 @@ impl Default for Privacy {
         Privacy {
             anonymous: false,
             reveal: true,
+            quiet: false,
             unlisted: false,
             join_word: None,
             allow: Vec::new(),

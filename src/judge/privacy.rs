@@ -8,8 +8,12 @@
 //! - A private game is left out of LIST for all but its members; a newcomer comes in only
 //!   with its join word or on the Master's allow list, and never from an address on its
 //!   deny list.
+//! - In a quiet game the players are not told who resigns, is ejected or abandoned, falls
+//!   into or leaves civil disorder, or takes over a power; the Master is.
 
 use super::game::{Game, Status};
+use super::Judge;
+use crate::envelope::Outgoing;
 
 /// How an address is shown to someone who may not see it (njudge's form).
 pub const HIDDEN: &str = "someone@somewhere";
@@ -81,6 +85,18 @@ impl Game {
                 self.name
             )),
             (None, true) => None,
+        }
+    }
+}
+
+impl Judge {
+    /// A notice that a power changed hands or fell into or left civil disorder: to everyone
+    /// in the game, or in a quiet game (SET QUIET) to the Master alone.
+    pub fn notice_of_players(&self, game: &Game, what: &str, lines: &[String]) -> Vec<Outgoing> {
+        if game.settings.privacy.quiet {
+            vec![self.notice(game, &game.master.address, what, lines)]
+        } else {
+            self.notice_all(game, what, lines)
         }
     }
 }

@@ -66,7 +66,7 @@ fn due(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
                 }
                 effects
                     .mails
-                    .extend(judge.notice_all(game, "Civil Disorder", &lines));
+                    .extend(judge.notice_of_players(game, "Civil Disorder", &lines));
                 for &p in &late {
                     if let Some(mail) = own_notice(judge, game, p, "You Are In Civil Disorder",
                         "Grace ended without complete orders from you, so your power is in civil disorder. This phase is adjudicated with these orders:") {
@@ -112,7 +112,7 @@ fn due(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
                 lines.push("The game waits until every late power is taken over, or the Master processes it (PROCESS!).".into());
                 effects
                     .mails
-                    .extend(judge.notice_all(game, "Abandoned Power", &lines));
+                    .extend(judge.notice_of_players(game, "Abandoned Power", &lines));
                 effects.actions.push(Action {
                     game: Some(game.name.clone()),
                     actor: "herald".into(),

@@ -120,7 +120,7 @@ impl Session<'_> {
                             )],
                         );
                         self.effects.mails.push(notice);
-                        let notices = judge.notice_all(
+                        let notices = judge.notice_of_players(
                             self.game(),
                             "Player Ejected",
                             &[format!(

@@ -208,7 +208,7 @@ impl Session<'_> {
                     map.power(p).letter,
                     g.name.clone(),
                 );
-                let notices = judge.notice_all(self.game(), "Resignation", &[format!("{name} has resigned; a new player may take it over with SIGNON {letter}{game} <password>.")]);
+                let notices = judge.notice_of_players(self.game(), "Resignation", &[format!("{name} has resigned; a new player may take it over with SIGNON {letter}{game} <password>.")]);
                 self.effects.mails.extend(notices);
                 self.say(format!("You have resigned {name}."));
                 self.role = Role::Nobody;

@@ -380,7 +380,7 @@ impl Session<'_> {
                             let grace = gm.grace.map_or(grace, |g| g.max(grace));
                             gm.schedule(d, Some(grace));
                         }
-                        let notices = judge.notice_all(
+                        let notices = judge.notice_of_players(
                             self.game(),
                             "Returning Player Signon",
                             &[format!("{pname} has been taken over by a new player.")],
@@ -410,7 +410,7 @@ impl Session<'_> {
                             if let Some(s) = self.game_mut().seat_of_mut(power) {
                                 s.state = SeatState::Playing;
                             }
-                            let notices = judge.notice_all(
+                            let notices = judge.notice_of_players(
                                 self.game(),
                                 "Returning Player Signon",
                                 &[format!("{pname} is no longer in civil disorder.")],
