@@ -204,9 +204,10 @@ fn every_set_the_help_and_the_readme_name_is_a_setting_the_judge_reads() {
 /// (press recipients and colours, timing keys, ON/OFF) and plain words.
 #[rustfmt::skip]
 const NOT_COMMANDS: &[&str] = &[
-    // Arguments read by PRESS, SET MOVE and the like, GET MAP, SET ALLOW, world1880's dips.
+    // Arguments read by PRESS, SET MOVE and the like, GET MAP, SET ALLOW, world1880's dips,
+    // HISTORY.
     "TO", "ALL", "BUT", "GREY", "GRAY", "WHITE", "NONE", "ON", "OFF", "NEXT", "GRACE", "AT",
-    "DAYS", "SVG", "FULL", "PLAYER", "DIPS", "MTWTF",
+    "DAYS", "SVG", "FULL", "PLAYER", "DIPS", "MTWTF", "FROM", "LINES",
     // Plain words and names.
     "UTC", "DATC", "USA", "II", "GOL", "FF", "AD", "PNG", "IANA", "NMR", "NB",
 ];

@@ -172,3 +172,56 @@ async fn force_begin_starts_with_the_powers_nobody_took_in_civil_disorder() {
         "{list}"
     );
 }
+
+#[tokio::test]
+async fn history_from_one_phase_to_another_and_cut_at_a_number_of_lines() {
+    let mut w = World::new("run-history").await;
+    start_game(&mut w, GM, "his", "standard", &SEVEN).await;
+    for _ in 0..3 {
+        w.mail(GM, "go", "SIGNON Mhis gmpass\nPROCESS!\n").await;
+    }
+    let sent = w
+        .mail("x@example.org", "h", "HISTORY his FROM F1901M TO F1901M\n")
+        .await;
+    let h = &reply(&sent, "x@example.org").body;
+    assert!(
+        h.contains("History of game 'his' from F1901M to F1901M:"),
+        "{h}"
+    );
+    assert!(h.contains("==== JUDGE:his - F1901M Results"), "{h}");
+    assert!(!h.contains("S1901M Results"), "{h}");
+    assert!(!h.contains("S1902M Results"), "{h}");
+    // A phase may be written out; FROM alone runs to the end.
+    let sent = w
+        .mail(
+            "x@example.org",
+            "h",
+            "HISTORY his FROM Fall 1901 Movement\n",
+        )
+        .await;
+    let h = &reply(&sent, "x@example.org").body;
+    assert!(
+        h.contains("F1901M Results") && h.contains("S1902M Results"),
+        "{h}"
+    );
+    assert!(!h.contains("S1901M Results"), "{h}");
+    // LINES cuts the answer, and says so.
+    let sent = w.mail("x@example.org", "h", "HISTORY his LINES 5\n").await;
+    let h = &reply(&sent, "x@example.org").body;
+    assert!(h.contains("[HISTORY cut at 5 of "), "{h}");
+    assert!(!h.contains("F1901M Results"), "{h}");
+    // What HISTORY does not read is refused with the right form.
+    let sent = w
+        .mail(
+            "x@example.org",
+            "h",
+            "HISTORY his LINES many\nHISTORY his since 1901\n",
+        )
+        .await;
+    let h = &reply(&sent, "x@example.org").body;
+    assert!(
+        h.contains("LINES takes a number from 1 to 20000, not 'many'"),
+        "{h}"
+    );
+    assert!(h.contains("'since 1901' is not part of a HISTORY; write e.g. HISTORY <game> FROM S1902M TO F1903M"), "{h}");
+}

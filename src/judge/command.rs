@@ -38,6 +38,19 @@ pub enum Recipients {
     All,
 }
 
+/// What part of a game's history HISTORY asks for, as written (checked when applied).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Span {
+    /// After FROM: the first phase.
+    pub from: Option<String>,
+    /// After TO: the last phase.
+    pub to: Option<String>,
+    /// After LINES: the most lines of the answer.
+    pub lines: Option<String>,
+    /// Words after the game that belong to none of these.
+    pub stray: Option<String>,
+}
+
 /// A command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -80,8 +93,8 @@ pub enum Command {
         /// Password.
         password: String,
     },
-    /// `HISTORY game`
-    History(String),
+    /// `HISTORY game [FROM phase] [TO phase] [LINES n]`
+    History(String, Span),
     /// `SUMMARY game`
     Summary(String),
     /// `VERSION`

@@ -73,29 +73,7 @@ impl Session<'_> {
                 self.list(line, name.as_deref(), false);
             }
             Command::ListFull => self.list(line, None, true),
-            Command::History(name) => match self.games.get(&name.to_ascii_lowercase()) {
-                None => self.error(line, format!("there is no game '{name}'")),
-                Some(g) if !g.listed_for(&self.reader()) => {
-                    let why = private(&g.name);
-                    self.error(line, why)
-                }
-                Some(g) if g.archive.is_empty() => {
-                    self.say(format!("Game '{}' has no history yet.", g.name))
-                }
-                Some(g) => {
-                    let mut out = vec![format!("History of game '{}':", g.name)];
-                    for a in &g.archive {
-                        out.push(String::new());
-                        out.push(format!(
-                            "==== {} ({})",
-                            a.subject,
-                            a.at.format("%Y-%m-%d %H:%M UTC")
-                        ));
-                        out.extend(a.body.lines().map(str::to_string));
-                    }
-                    self.lines.extend(out);
-                }
-            },
+            Command::History(name, span) => self.history(line, &name, span),
             Command::Summary(name) => match self.games.get(&name.to_ascii_lowercase()) {
                 None => self.error(line, format!("there is no game '{name}'")),
                 Some(g) if !g.listed_for(&self.reader()) => {

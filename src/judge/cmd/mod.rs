@@ -9,6 +9,7 @@
 mod dips;
 mod draws;
 mod guard;
+mod history;
 mod info;
 mod life;
 mod listing;
@@ -109,7 +110,7 @@ pub fn spec(command: &Command) -> Spec {
         }
         C::List(None) | C::ListFull => (F::Info, Who::Anyone, Names::All),
         // `GET MAP <name>` may name a game (its map as it stands) as well as a variant.
-        C::Map(Some(g), _) | C::List(Some(g)) | C::History(g) | C::Summary(g) => {
+        C::Map(Some(g), _) | C::List(Some(g)) | C::History(g, _) | C::Summary(g) => {
             (F::Info, Who::Anyone, Names::Game(g.clone()))
         }
         C::Create { game, .. } | C::Signon { game, .. } | C::Observe { game, .. } => {

@@ -1,7 +1,7 @@
 //! The table of every command herald reads ([`KEYWORDS`]): each command's words, its other
 //! spellings and how the rest of its line is read.
 
-use super::{Command, Keyword, Read, Reader, Recipients, SignonAs, Words};
+use super::{Command, Keyword, Read, Reader, Recipients, SignonAs, Span, Words};
 use crate::game::calendar::PhaseKind;
 use crate::judge::game::PressPolicy;
 const fn line(name: &'static str, aliases: &'static [&'static str], c: fn() -> Command) -> Keyword {
@@ -39,7 +39,9 @@ pub const KEYWORDS: &[Keyword] = &[
     }),
     line("LIST FULL", &[], || Command::ListFull),
     args("LIST", &[], |w| Some(Command::List(w.arg(0)))),
-    args("HISTORY", &[], |w| w.arg(0).map(Command::History)),
+    args("HISTORY", &[], |w| {
+        Some(Command::History(w.arg(0)?, span(w)))
+    }),
     args("SUMMARY", &[], |w| w.arg(0).map(Command::Summary)),
     line("VERSION", &[], || Command::Version),
     args("CREATE", &[], |w| {
@@ -320,5 +322,35 @@ fn invite(all: &[&str], upper: &[String]) -> Command {
         deny,
         add,
         addresses,
+    }
+}
+
+/// HISTORY's words after the game: FROM <phase>, TO <phase>, LINES <n>, in any order (a
+/// phase may be several words: `FROM Spring 1902 Movement`).
+fn span(w: &Words) -> Span {
+    // The words after each keyword: stray ones, FROM, TO, LINES.
+    let mut parts: [Vec<&str>; 4] = Default::default();
+    let mut seen = [true, false, false, false];
+    let mut slot = 0;
+    for (i, word) in w.args().iter().enumerate().skip(1) {
+        let next = match w.upper(i) {
+            Some("FROM") => 1,
+            Some("TO") => 2,
+            Some("LINES") => 3,
+            _ => {
+                parts[slot].push(word);
+                continue;
+            }
+        };
+        slot = next;
+        seen[slot] = true;
+        parts[slot].clear();
+    }
+    let text = |k: usize| seen[k].then(|| parts[k].join(" "));
+    Span {
+        from: text(1),
+        to: text(2),
+        lines: text(3),
+        stray: text(0).filter(|t| !t.is_empty()),
     }
 }
