@@ -12,7 +12,9 @@
 //!   TCP_NODELAY); criterion reports mails a second.
 //! - `burst`: 500 mails sent at once (over one SMTP connection with TCP_NODELAY, as fast as
 //!   the server takes them), from the first mail sent to the 500th reply in the player's
-//!   IMAP inbox; criterion reports it as replies a second.
+//!   IMAP inbox, herald waiting in IDLE (`idle`) or asking every 50 ms (`check_50ms`);
+//!   criterion reports it as replies a second. `stack_only` sends the same mails straight
+//!   to the player, without herald: what the servers deliver alone.
 
 // Bench code throughout: a panic is a failed run with its line.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
@@ -163,7 +165,6 @@ fn latency(c: &mut Criterion) {
 fn burst(c: &mut Criterion) {
     let rt = runtime();
     let _guard = rt.enter();
-    let daemon = start(&rt, "burst", 0);
     let sender = SmtpOutbox::new(&SmtpSettings {
         host: "127.0.0.1".into(),
         port: port("HERALD_TEST_SMTP_PORT"),
@@ -182,44 +183,60 @@ fn burst(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(1))
         .measurement_time(Duration::from_secs(30))
         .throughput(Throughput::Elements(BURST as u64));
-    group.bench_function("500_mails_to_500_replies", |b| {
-        b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                round += 1;
-                total += rt.block_on(async {
-                    let before = session.select("INBOX").await.unwrap().exists as usize;
-                    let start = Instant::now();
-                    for i in 0..BURST {
-                        let mail = format!(
-                            "From: p6@herald.test\r\nTo: judge@herald.test\r\nSubject: burst{}x{round}x{i}\r\nMessage-ID: <burst{}x{round}x{i}@herald.test>\r\n\r\nVERSION\r\n",
-                            std::process::id(),
-                            std::process::id()
-                        );
-                        sender
-                            .send("p6@herald.test", "judge@herald.test", mail.as_bytes())
-                            .await
-                            .unwrap();
-                    }
-                    loop {
-                        let exists = session.select("INBOX").await.unwrap().exists as usize;
-                        if exists >= before + BURST {
-                            return start.elapsed();
+    // `stack_only`: the same 500 mails sent straight to the player, no herald: what the
+    // servers deliver alone, once a mail (a reply needs two deliveries, in and out).
+    for (name, check_ms) in [
+        ("stack_only", None),
+        ("idle", Some(0)),
+        ("check_50ms", Some(50)),
+    ] {
+        let daemon = check_ms.map(|ms| start(&rt, &format!("burst-{name}"), ms));
+        let to = if daemon.is_some() {
+            "judge@herald.test"
+        } else {
+            "p6@herald.test"
+        };
+        group.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    round += 1;
+                    total += rt.block_on(async {
+                        let before = session.select("INBOX").await.unwrap().exists as usize;
+                        let start = Instant::now();
+                        for i in 0..BURST {
+                            let mail = format!(
+                                "From: p6@herald.test\r\nTo: {to}\r\nSubject: burst{}x{round}x{i}\r\nMessage-ID: <burst{}x{round}x{i}@herald.test>\r\n\r\nVERSION\r\n",
+                                std::process::id(),
+                                std::process::id()
+                            );
+                            sender
+                                .send("p6@herald.test", to, mail.as_bytes())
+                                .await
+                                .unwrap();
                         }
-                        assert!(
-                            start.elapsed() < Duration::from_secs(120),
-                            "{} of {BURST} replies within 120 s",
-                            exists - before
-                        );
-                        tokio::time::sleep(Duration::from_millis(5)).await;
-                    }
-                });
-            }
-            total
-        })
-    });
+                        loop {
+                            let exists = session.select("INBOX").await.unwrap().exists as usize;
+                            if exists >= before + BURST {
+                                return start.elapsed();
+                            }
+                            assert!(
+                                start.elapsed() < Duration::from_secs(120),
+                                "{} of {BURST} within 120 s",
+                                exists - before
+                            );
+                            tokio::time::sleep(Duration::from_millis(5)).await;
+                        }
+                    });
+                }
+                total
+            })
+        });
+        if let Some(daemon) = daemon {
+            stop(&rt, daemon);
+        }
+    }
     group.finish();
-    stop(&rt, daemon);
 }
 
 fn smtp_send(c: &mut Criterion) {
