@@ -225,3 +225,61 @@ async fn history_from_one_phase_to_another_and_cut_at_a_number_of_lines() {
     );
     assert!(h.contains("'since 1901' is not part of a HISTORY; write e.g. HISTORY <game> FROM S1902M TO F1903M"), "{h}");
 }
+
+#[tokio::test]
+async fn set_preference_reads_njudge_ties_and_a_random_power() {
+    let mut w = World::new("run-pref").await;
+    w.mail(GM, "new", "CREATE ?prf gmpass standard\n").await;
+    let join =
+        |letter: char, list: &str| format!("SIGNON ?prf pw{letter}\nSET PREFERENCE {list}\n");
+    // England and France equally good to both Ann and Bob; Cat leaves it to chance.
+    let lists = [
+        (ANN, 'E', "[EF]"),
+        ("bob@example.org", 'F', "[ef]"),
+        ("cat@example.org", 'G', "*"),
+        ("dan@example.org", 'I', "I[GA]"),
+        ("eve@example.org", 'A', "A"),
+        ("fay@example.org", 'R', "R"),
+        ("guy@example.org", 'T', "T"),
+    ];
+    for (addr, letter, list) in lists {
+        let sent = w.mail(addr, "join", &join(letter, list)).await;
+        let r = &reply(&sent, addr).body;
+        match letter {
+            'E' => assert!(
+                r.contains("Preference list set: [EF].")
+                    && r.contains("That is: E or F (in a random order), then a random power."),
+                "{r}"
+            ),
+            'G' => assert!(r.contains("That is: a random power."), "{r}"),
+            'I' => assert!(
+                r.contains("Preference list set: I[GA].")
+                    && r.contains(
+                        "That is: I, then G or A (in a random order), then a random power."
+                    ),
+                "{r}"
+            ),
+            _ => {}
+        }
+    }
+    // A list herald cannot read is refused with the reason and the right form.
+    let sent = w
+        .mail(ANN, "again", "SIGNON ?prf pwE\nSET PREFERENCE E[FX\n")
+        .await;
+    let r = &reply(&sent, ANN).body;
+    assert!(
+        r.contains("SET PREFERENCE E[FX\n  *** 'X' is no power of this game (its powers: AEFGIRT)")
+            && r.contains("write the power letters best first, equally good ones in brackets, * for a random power: SET PREFERENCE E[FG]I"),
+        "{r}"
+    );
+    let sent = w.mail(GM, "start", "SIGNON Mprf gmpass\nSTART\n").await;
+    let plays = |addr: &str| {
+        let notice = find(&sent, addr, "Game Starting");
+        let body = &notice.first().unwrap_or_else(|| panic!("{sent:#?}")).body;
+        body.split("You play ").nth(1).unwrap_or("").chars().next()
+    };
+    let (a, b) = (plays(ANN).unwrap(), plays("bob@example.org").unwrap());
+    assert!(matches!((a, b), ('E', 'F') | ('F', 'E')), "{a} {b}");
+    assert_eq!(plays("dan@example.org"), Some('I'));
+    assert_eq!(plays("cat@example.org"), Some('G'));
+}

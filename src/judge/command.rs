@@ -127,7 +127,7 @@ pub enum Command {
     Dias(bool),
     /// `SET CONCESSIONS` / `SET NOCONCESSIONS`: whether powers may concede.
     Concessions(bool),
-    /// `SET PREFERENCE letters`
+    /// `SET PREFERENCE letters` as written: `E[FG]I`, `*` (see [`super::preference`]).
     Preference(String),
     /// `PRESS …` / `BROADCAST …`: starts a press block.
     Press {

@@ -9,6 +9,7 @@
 //! - [`session`]: one mail applied to the games it names.
 //! - [`orders`]: a power's orders checked, stored and echoed.
 //! - [`dummies`]: powers nobody plays from the start (FORCE BEGIN).
+//! - [`preference`]: power preference lists with ties and chance.
 //! - [`later`]: orders filed for a later phase, applied when it comes.
 //! - [`process`]: a phase adjudicated and its results written.
 //! - [`tick`]: what deadlines bring: reminders, late notices, grace, early processing.
@@ -37,6 +38,7 @@ pub mod mapinfo;
 pub mod orders;
 pub mod password;
 pub mod pictures;
+pub mod preference;
 pub mod privacy;
 pub mod process;
 pub mod reasons;

@@ -3,6 +3,7 @@
 use crate::game::ids::PowerId;
 use crate::judge::command::Command;
 use crate::judge::game::{SeatState, Status, Tenure};
+use crate::judge::preference::Preference;
 use crate::judge::session::{Role, Session};
 use crate::judge::{deadline, process};
 
@@ -219,27 +220,35 @@ impl Session<'_> {
             );
             return;
         }
-        let mut free: Vec<PowerId> = map.power_ids().collect();
-        let mut assigned = vec![None; g.seats.len()];
-        for (i, seat) in g.seats.iter().enumerate() {
-            for c in seat.preference.chars() {
-                if let Some(k) = free.iter().position(|&p| map.power(p).letter == c) {
-                    assigned[i] = Some(free.remove(k));
-                    break;
-                }
-            }
-        }
         let mut seed = g
             .name
             .bytes()
             .fold(now.timestamp() as u64 ^ 0x9e37_79b9_7f4a_7c15, |h, b| {
                 h.rotate_left(5) ^ b as u64
             });
-        for a in assigned.iter_mut().filter(|a| a.is_none()) {
+        let mut pick = |n: usize| {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            let k = (seed % free.len() as u64) as usize;
+            (seed % n.max(1) as u64) as usize
+        };
+        let letters: Vec<char> = map.powers.iter().map(|p| p.letter).collect();
+        let mut free: Vec<PowerId> = map.power_ids().collect();
+        let mut assigned = vec![None; g.seats.len()];
+        for (i, seat) in g.seats.iter().enumerate() {
+            // Letters in brackets are equally good: chance orders them.
+            let wanted = Preference::parse(&seat.preference, &letters)
+                .map(|p| p.order(&mut pick))
+                .unwrap_or_default();
+            for c in wanted {
+                if let Some(k) = free.iter().position(|&p| map.power(p).letter == c) {
+                    assigned[i] = Some(free.remove(k));
+                    break;
+                }
+            }
+        }
+        for a in assigned.iter_mut().filter(|a| a.is_none()) {
+            let k = pick(free.len());
             *a = Some(free.remove(k));
         }
         let position = variant.opening();

@@ -5,6 +5,7 @@ use chrono::Duration;
 use crate::judge::command::Command;
 use crate::judge::deadline;
 use crate::judge::game::{Seat, SeatState};
+use crate::judge::preference::Preference;
 use crate::judge::session::{Role, Session};
 
 impl Session<'_> {
@@ -126,8 +127,19 @@ impl Session<'_> {
             Command::Concede(to) => self.vote_concede(line, to.as_deref()),
             Command::Preference(list) => match role {
                 Role::Joiner(i) => {
-                    self.game_mut().seats[i].preference = list.clone();
-                    self.say(format!("Preference list set: {list}."));
+                    let map = self.judge.map_of(self.game());
+                    let letters: Vec<char> = map.powers.iter().map(|p| p.letter).collect();
+                    match Preference::parse(&list, &letters) {
+                        Ok(p) => {
+                            self.game_mut().seats[i].preference = p.code();
+                            self.say(format!("Preference list set: {}.", p.code()));
+                            self.say(format!("  That is: {}.", p.describe()));
+                        }
+                        Err(why) => self.error(
+                            line,
+                            format!("{why}; write the power letters best first, equally good ones in brackets, * for a random power: SET PREFERENCE E[FG]I"),
+                        ),
+                    }
                 }
                 _ => self.error(
                     line,

@@ -120,9 +120,7 @@ pub const KEYWORDS: &[Keyword] = &[
     line("SET CONCESSIONS", &[], || Command::Concessions(true)),
     line("SET NOCONCESSIONS", &[], || Command::Concessions(false)),
     args("SET PREFERENCE", &["SET PREFERENCES", "SET PREF"], |w| {
-        Some(Command::Preference(
-            w.rest(0).to_ascii_uppercase().replace([' ', '[', ']'], ""),
-        ))
+        Some(Command::Preference(w.rest(0)))
     }),
     line("START", &[], || Command::Start),
     line("FORCE BEGIN", &["FORCE START"], || Command::ForceBegin),
