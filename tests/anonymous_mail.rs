@@ -383,3 +383,41 @@ async fn the_masters_allow_and_deny_lists_decide_who_joins() {
         assert!(to(&sent, addr).body.contains("You joined 'inv'"));
     }
 }
+
+#[tokio::test]
+async fn in_a_quiet_game_only_the_master_hears_who_resigns_and_who_takes_over() {
+    let mut w = World::new("quiet").await;
+    start_game(&mut w, GM, "hush", "standard", &SEVEN).await;
+    let sent = w
+        .mail(GM, "quiet", "SIGNON Mhush gmpass\nSET QUIET\n")
+        .await;
+    assert!(
+        find(&sent, who('E'), "Parameter Change")[0]
+            .body
+            .contains("This game is quiet"),
+        "{sent:#?}"
+    );
+    let sent = w.mail(who('I'), "bye", "SIGNON Ihush pwI\nRESIGN\n").await;
+    let told: Vec<&str> = sent
+        .iter()
+        .filter(|m| m.subject.contains("Resignation"))
+        .map(|m| m.to.as_str())
+        .collect();
+    assert_eq!(told, [GM], "{sent:#?}");
+    let sent = w.mail(IVY, "takeover", "SIGNON Ihush pwIvy\n").await;
+    let told: Vec<&str> = sent
+        .iter()
+        .filter(|m| m.subject.contains("Returning Player Signon"))
+        .map(|m| m.to.as_str())
+        .collect();
+    assert_eq!(told, [GM], "{sent:#?}");
+    // Not quiet: everyone hears.
+    w.mail(GM, "loud", "SIGNON Mhush gmpass\nSET NOQUIET\n")
+        .await;
+    let sent = w.mail(IVY, "bye", "SIGNON Ihush pwIvy\nRESIGN\n").await;
+    let told = sent
+        .iter()
+        .filter(|m| m.subject.contains("Resignation"))
+        .count();
+    assert_eq!(told, 7, "six players and the Master: {sent:#?}");
+}

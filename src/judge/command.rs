@@ -198,6 +198,9 @@ pub enum Command {
     Anonymous(bool),
     /// SET REVEAL / SET NOREVEAL: whether an anonymous game shows its players once over.
     Reveal(bool),
+    /// SET QUIET / SET NOQUIET: whether the players are told who resigns, is ejected or
+    /// abandoned, falls into or leaves civil disorder, or takes over a power.
+    Quiet(bool),
     /// SET LIST (true) / SET NOLIST, SET UNLISTED, SET PRIVATE (false): whether LIST shows
     /// the game to strangers.
     Listed(bool),

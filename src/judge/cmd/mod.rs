@@ -202,6 +202,8 @@ pub fn spec(command: &Command) -> Spec {
         C::Nmr(_)
         | C::PressPolicy(_)
         | C::Partial(_)
+        | C::Comment(_)
+        | C::MinorPress(_)
         | C::Warnings(_)
         | C::Dias(_)
         | C::Concessions(_)
@@ -210,6 +212,7 @@ pub fn spec(command: &Command) -> Spec {
         C::UnknownSet(_) => (F::Settings, Who::Anyone, Names::Nothing),
         C::Anonymous(_)
         | C::Reveal(_)
+        | C::Quiet(_)
         | C::Listed(_)
         | C::JoinWord(_)
         | C::Public

@@ -1,6 +1,6 @@
-//! The Master's privacy settings: anonymity (SET NOSHOW / SHOW, SET NOREVEAL / REVEAL),
-//! listing (SET NOLIST / LIST, SET PRIVATE [word], SET PUBLIC) and the allow and deny lists
-//! (SET ALLOW / DENY address). Their rules are in [`crate::judge::privacy`].
+//! The Master's privacy settings: anonymity (SET NOSHOW / SHOW, SET NOREVEAL / REVEAL,
+//! SET QUIET / NOQUIET), listing (SET NOLIST / LIST, SET PRIVATE [word], SET PUBLIC) and
+//! the allow and deny lists (SET ALLOW / DENY address). Their rules are in [`crate::judge::privacy`].
 
 use crate::judge::command::Command;
 use crate::judge::game::Status;
@@ -28,6 +28,15 @@ impl Session<'_> {
                     "If this game is anonymous, its players are shown when it ends."
                 } else {
                     "If this game is anonymous, its players stay hidden even after it ends."
+                };
+                self.parameter_change(text.into());
+            }
+            Command::Quiet(on) => {
+                self.game_mut().settings.privacy.quiet = on;
+                let text = if on {
+                    "This game is quiet: who resigns, is ejected or abandoned, falls into or leaves civil disorder, or takes over a power is told to the Master alone."
+                } else {
+                    "This game is no longer quiet: everyone is told when a power changes hands or falls into or leaves civil disorder."
                 };
                 self.parameter_change(text.into());
             }
@@ -191,6 +200,8 @@ mod tests {
             ("SET NO ANONYMOUS", Command::Anonymous(false)),
             ("SET NO REVEAL", Command::Reveal(false)),
             ("SET REVEAL", Command::Reveal(true)),
+            ("SET QUIET", Command::Quiet(true)),
+            ("SET NO QUIET", Command::Quiet(false)),
             ("SET NOLIST", Command::Listed(false)),
             ("SET UNLISTED", Command::Listed(false)),
             ("SET PRIVATE", Command::Listed(false)),

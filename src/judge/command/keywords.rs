@@ -197,6 +197,8 @@ pub const KEYWORDS: &[Keyword] = &[
     }),
     line("SET REVEAL", &[], || Command::Reveal(true)),
     line("SET NOREVEAL", &[], || Command::Reveal(false)),
+    line("SET QUIET", &[], || Command::Quiet(true)),
+    line("SET NOQUIET", &[], || Command::Quiet(false)),
     line("SET LIST", &[], || Command::Listed(true)),
     line("SET NOLIST", &["SET UNLISTED", "SET PRIVATE"], || {
         Command::Listed(false)
