@@ -265,14 +265,18 @@ async fn list_shows_forming_and_running_games_apart_and_list_full_the_finished_t
     let sent = w.mail("hid@example.org", "list", "LIST\n").await;
     assert!(to(&sent, "hid@example.org").body.contains("\nhid "));
     let sent = w
-        .mail(STRANGER, "list", "LIST hid\nSUMMARY hid\nHISTORY hid\n")
+        .mail(
+            STRANGER,
+            "list",
+            "LIST hid\nSUMMARY hid\nHISTORY hid\nGET MAP hid\n",
+        )
         .await;
     let reply = &to(&sent, STRANGER).body;
     assert_eq!(
         reply
             .matches("game 'hid' is private: only its members may look into it")
             .count(),
-        3,
+        4,
         "{reply}"
     );
 }

@@ -35,17 +35,19 @@ impl Session<'_> {
             Command::Map(name, svg) => {
                 let name = name.unwrap_or_else(|| "standard".into());
                 let judge = self.judge;
+                // A private game's board is for its members: to others the name is a variant's.
+                let reader = self.reader();
                 let found = match self.games.get(&name.to_ascii_lowercase()) {
-                    Some(g) => Ok((
+                    Some(g) if g.listed_for(&reader) => Ok((
                         judge.variant(g),
                         judge.map_of(g),
                         pictures::game_picture(judge, g, svg),
                     )),
-                    None => judge
+                    hidden => judge
                         .catalog
                         .variant_or_abbreviation(&name)
                         .map(|v| (v, &v.map, pictures::opening_picture(judge, v, svg)))
-                        .map_err(|e| e.to_string()),
+                        .map_err(|e| hidden.map_or_else(|| e.to_string(), |g| private(&g.name))),
                 };
                 match found {
                     Ok((variant, map, files)) => {
