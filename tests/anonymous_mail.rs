@@ -16,11 +16,13 @@ const OBS: &str = "obs@example.org";
 const STRANGER: &str = "stranger@example.net";
 /// Takes over Italy after its first player resigns.
 const IVY: &str = "ivy@example.org";
+/// Signs on as France with France's password from another address.
+const BOB2: &str = "bob2@example.org";
 
 /// Everyone whose address the game holds.
 fn people() -> Vec<&'static str> {
     let mut all: Vec<&str> = SEVEN.iter().map(|(a, _)| *a).collect();
-    all.extend([GM, OBS, IVY]);
+    all.extend([GM, OBS, IVY, BOB2]);
     all
 }
 
@@ -138,6 +140,15 @@ async fn an_anonymous_game_by_mail_names_no_player_to_anyone_but_the_master() {
     // Fall 1901: Italy resigns and a newcomer takes it over; the notices name no one.
     all.extend(w.mail(who('I'), "bye", "SIGNON Igun pwI\nRESIGN\n").await);
     all.extend(w.mail(IVY, "takeover", "SIGNON Igun pwIvy\n").await);
+    // France's password from another address: France's player is told, not from where.
+    let sent = w.mail(BOB2, "me too", "SIGNON Fgun pwF\n").await;
+    let told = find(&sent, who('F'), "Signon From Another Address")[0];
+    assert!(
+        told.body.contains("from someone@somewhere"),
+        "{}",
+        told.body
+    );
+    all.extend(sent);
     let fall = [
         ('E', "F Nwg-Nwy\nF Nth H\nA Yor H"),
         ('F', "F Mao-Por\nA Spa H\nA Bur H"),
@@ -218,6 +229,16 @@ async fn an_anonymous_game_by_mail_names_no_player_to_anyone_but_the_master() {
 async fn a_stranger_sees_no_address_in_a_normal_game_and_a_member_does() {
     let mut w = World::new("strangers").await;
     start_game(&mut w, GM, "open", "standard", &SEVEN).await;
+    let sent = w
+        .mail(GM, "late", "SIGNON Mopen gmpass\nSET NOSHOW\n")
+        .await;
+    assert!(
+        to(&sent, GM)
+            .body
+            .contains("a game is made anonymous before START"),
+        "{}",
+        to(&sent, GM).body
+    );
     let sent = w.mail(STRANGER, "who", "SUMMARY open\n").await;
     let reply = &to(&sent, STRANGER).body;
     assert!(reply.contains("England    someone@somewhere"), "{reply}");
