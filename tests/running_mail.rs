@@ -283,3 +283,97 @@ async fn set_preference_reads_njudge_ties_and_a_random_power() {
     assert_eq!(plays("dan@example.org"), Some('I'));
     assert_eq!(plays("cat@example.org"), Some('G'));
 }
+
+#[tokio::test]
+async fn the_masters_comment_is_shown_in_list() {
+    let mut w = World::new("run-comment").await;
+    w.mail(GM, "new", "CREATE ?cmt gmpass standard\n").await;
+    let sent = w
+        .mail(
+            GM,
+            "c",
+            "SIGNON Mcmt gmpass\nSET COMMENT Gunboat league, round 2: 48-hour deadlines\n",
+        )
+        .await;
+    let r = &reply(&sent, GM).body;
+    assert!(r.contains("Comment set"), "{r}");
+    let sent = w.mail("x@example.org", "l", "LIST\nLIST cmt\n").await;
+    let l = &reply(&sent, "x@example.org").body;
+    assert!(
+        l.contains("forming 0/7") && l.contains("\n  Gunboat league, round 2: 48-hour deadlines\n"),
+        "{l}"
+    );
+    assert!(
+        l.contains("Comment: Gunboat league, round 2: 48-hour deadlines\n"),
+        "{l}"
+    );
+    // Only the Master sets it; too long a comment is refused; SET NOCOMMENT removes it.
+    let sent = w
+        .mail(
+            "ann@example.org",
+            "c",
+            "SIGNON ?cmt pwE\nSET COMMENT mine\n",
+        )
+        .await;
+    assert!(reply(&sent, "ann@example.org")
+        .body
+        .contains("only the Master"));
+    let long = "x".repeat(101);
+    let sent = w
+        .mail(
+            GM,
+            "c",
+            &format!("SIGNON Mcmt gmpass\nSET COMMENT {long}\nSET NOCOMMENT\n"),
+        )
+        .await;
+    let r = &reply(&sent, GM).body;
+    assert!(r.contains("a comment holds at most 100 characters"), "{r}");
+    assert!(r.contains("Comment removed."), "{r}");
+    let sent = w.mail("x@example.org", "l", "LIST cmt\n").await;
+    assert!(!reply(&sent, "x@example.org").body.contains("Comment:"));
+}
+
+#[tokio::test]
+async fn no_minor_press_keeps_players_quiet_in_retreats_and_adjustments() {
+    let mut w = World::new("run-minor").await;
+    start_game(&mut w, GM, "mnr", "standard", &SEVEN).await;
+    let sent = w
+        .mail(GM, "m", "SIGNON Mmnr gmpass\nSET NO MINOR PRESS\n")
+        .await;
+    let told = find(&sent, ANN, "");
+    assert!(
+        told.iter().any(|m| m.body.contains("No minor press")),
+        "{sent:#?}"
+    );
+    let press = "SIGNON Emnr pwE\nPRESS TO F\nShall we?\nENDPRESS\n";
+    // In Spring, press goes as usual.
+    let sent = w.mail(ANN, "p", press).await;
+    assert!(sent.iter().any(|m| m.to == "bob@example.org"), "{sent:#?}");
+    // England takes Norway, so 1901 ends with an adjustment phase.
+    order(&mut w, "mnr", ANN, 'E', "F Edi-Nwg").await;
+    w.mail(GM, "go", "SIGNON Mmnr gmpass\nPROCESS!\n").await;
+    order(&mut w, "mnr", ANN, 'E', "F Nwg-Nwy").await;
+    let sent = w.mail(GM, "go", "SIGNON Mmnr gmpass\nPROCESS!\n").await;
+    assert!(!find(&sent, ANN, "F1901M Results").is_empty(), "{sent:#?}");
+    let sent = w.mail(ANN, "p", press).await;
+    let r = &reply(&sent, ANN).body;
+    assert!(
+        r.contains("no minor press in this game: in retreats and adjustments press goes only to and from the Master"),
+        "{r}"
+    );
+    assert!(!sent.iter().any(|m| m.to == "bob@example.org"), "{sent:#?}");
+    // Press to the Master still goes.
+    let sent = w
+        .mail(
+            ANN,
+            "p",
+            "SIGNON Emnr pwE\nPRESS TO M\nA build in Edinburgh?\nENDPRESS\n",
+        )
+        .await;
+    assert!(sent.iter().any(|m| m.to == GM), "{sent:#?}");
+    // SET MINOR PRESS lets players talk again.
+    w.mail(GM, "m", "SIGNON Mmnr gmpass\nSET MINOR PRESS\n")
+        .await;
+    let sent = w.mail(ANN, "p", press).await;
+    assert!(sent.iter().any(|m| m.to == "bob@example.org"), "{sent:#?}");
+}

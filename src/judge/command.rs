@@ -178,6 +178,11 @@ pub enum Command {
     PressPolicy(PressPolicy),
     /// `SET PARTIAL` / `SET NOPARTIAL`
     Partial(bool),
+    /// `SET COMMENT <text>` / `SET NOCOMMENT` (`None`): the Master's comment shown in LIST.
+    Comment(Option<String>),
+    /// `SET MINOR PRESS` / `SET NO MINOR PRESS`: press between players in retreats and
+    /// adjustments too, or then only to and from the Master.
+    MinorPress(bool),
     /// SET WARNINGS ON|OFF: order replies list what looks like a mistake.
     Warnings(bool),
     /// `SET ZONE tz`

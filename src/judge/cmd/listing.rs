@@ -73,7 +73,7 @@ impl Session<'_> {
             let rows: Vec<String> = seen
                 .iter()
                 .filter(|g| kinds.contains(&g.status))
-                .map(|g| self.row(g))
+                .flat_map(|g| self.row(g))
                 .collect();
             if rows.is_empty() {
                 continue;
@@ -100,8 +100,8 @@ impl Session<'_> {
         self.lines.extend(out);
     }
 
-    /// One game's line of the table.
-    fn row(&self, g: &Game) -> String {
+    /// One game's line of the table, and the Master's comment below it if there is one.
+    fn row(&self, g: &Game) -> Vec<String> {
         let phase = g
             .position
             .as_ref()
@@ -120,10 +120,12 @@ impl Session<'_> {
         } else {
             g.status.word().to_string()
         };
-        format!(
+        let mut rows = vec![format!(
             "{:<13}{:<11}{:<14}{:<8}{dl}",
             g.name, g.variant, status, phase
-        )
+        )];
+        rows.extend(g.settings.comment.as_ref().map(|c| format!("  {c}")));
+        rows
     }
 
     /// LIST <game>: its settings, each power's state and the board in words.
@@ -138,6 +140,9 @@ impl Session<'_> {
             g.status.word(),
             g.variant
         )];
+        if let Some(c) = &g.settings.comment {
+            out.push(format!("Comment: {c}"));
+        }
         if let Some(pos) = &g.position {
             out.push(format!("Phase: {}.", variant.calendar.show(pos.phase)));
         }
@@ -162,6 +167,12 @@ impl Session<'_> {
             },
             if g.settings.nmr { "NMR" } else { "NoNMR" }
         ));
+        if !g.settings.minor_press {
+            out.push(
+                "No minor press: in retreats and adjustments, press goes only to and from the Master."
+                    .into(),
+            );
+        }
         let p = &g.settings.privacy;
         let mut kinds = Vec::new();
         if p.anonymous {

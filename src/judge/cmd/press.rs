@@ -115,6 +115,16 @@ impl Session<'_> {
                 );
                 return;
             }
+            let minor = g
+                .phase_kind()
+                .is_some_and(|k| k != crate::game::calendar::PhaseKind::Movement);
+            if minor && !g.settings.minor_press {
+                self.refuse_press(
+                    &draft,
+                    "no minor press in this game: in retreats and adjustments press goes only to and from the Master (PRESS TO M)",
+                );
+                return;
+            }
             if !broadcast && !g.settings.partial {
                 self.refuse_press(&draft, "only broadcast press is allowed in this game");
                 return;

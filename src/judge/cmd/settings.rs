@@ -1,8 +1,12 @@
-//! The Master's settings: NMR, press policy, partial press and rule switches.
+//! The Master's settings: NMR, press policy, partial and minor press, the comment LIST
+//! shows, and rule switches.
 
 use crate::judge::command::Command;
 use crate::judge::game::{PressPolicy, Status};
 use crate::judge::session::Session;
+
+/// The longest comment SET COMMENT takes, in characters (one line of LIST).
+pub const COMMENT_LENGTH: usize = 100;
 
 impl Session<'_> {
     /// Applies a command of this family.
@@ -46,6 +50,34 @@ impl Session<'_> {
                     "Order replies warn of what looks like a mistake in a player's orders."
                 } else {
                     "Order replies no longer warn of mistakes."
+                };
+                self.parameter_change(text.to_string());
+            }
+            Command::Comment(text) => {
+                let text = text.map(|t| t.trim().to_string());
+                if text
+                    .as_ref()
+                    .is_some_and(|t| t.chars().count() > COMMENT_LENGTH)
+                {
+                    self.error(
+                        line,
+                        format!("a comment holds at most {COMMENT_LENGTH} characters: say it shorter, e.g. SET COMMENT Gunboat, 48-hour deadlines"),
+                    );
+                    return true;
+                }
+                let said = match &text {
+                    Some(t) => format!("Comment set; LIST shows it with the game: {t}"),
+                    None => "Comment removed.".to_string(),
+                };
+                self.game_mut().settings.comment = text;
+                self.say(said);
+            }
+            Command::MinorPress(on) => {
+                self.game_mut().settings.minor_press = on;
+                let text = if on {
+                    "Minor press: players may send press in retreats and adjustments too."
+                } else {
+                    "No minor press: in retreats and adjustments, press goes only to and from the Master."
                 };
                 self.parameter_change(text.to_string());
             }

@@ -173,6 +173,12 @@ pub const KEYWORDS: &[Keyword] = &[
         Command::PressPolicy(PressPolicy::None)
     }),
     line("SET PARTIAL", &[], || Command::Partial(true)),
+    args("SET COMMENT", &[], |w| {
+        Some(Command::Comment(Some(w.rest(0)).filter(|t| !t.is_empty())))
+    }),
+    line("SET NOCOMMENT", &[], || Command::Comment(None)),
+    line("SET MINOR PRESS", &[], || Command::MinorPress(true)),
+    line("SET NO MINOR PRESS", &[], || Command::MinorPress(false)),
     line("SET NOPARTIAL", &[], || Command::Partial(false)),
     line("SET WARNINGS ON", &["SET WARNINGS"], || {
         Command::Warnings(true)
