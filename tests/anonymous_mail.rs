@@ -436,13 +436,35 @@ async fn in_a_quiet_game_only_the_master_hears_who_resigns_and_who_takes_over() 
         .map(|m| m.to.as_str())
         .collect();
     assert_eq!(told, [GM], "{sent:#?}");
-    // Not quiet: everyone hears.
-    w.mail(GM, "loud", "SIGNON Mhush gmpass\nSET NOQUIET\n")
-        .await;
+    // Not quiet: everyone hears. The game is private now: the power is offered with the
+    // join word, and a newcomer needs it.
+    w.mail(
+        GM,
+        "loud",
+        "SIGNON Mhush gmpass\nSET NOQUIET\nSET PRIVATE hush\n",
+    )
+    .await;
     let sent = w.mail(IVY, "bye", "SIGNON Ihush pwIvy\nRESIGN\n").await;
-    let told = sent
+    let told: Vec<&Sent> = sent
         .iter()
         .filter(|m| m.subject.contains("Resignation"))
-        .count();
-    assert_eq!(told, 7, "six players and the Master: {sent:#?}");
+        .collect();
+    assert_eq!(told.len(), 7, "six players and the Master: {sent:#?}");
+    assert!(
+        told[0]
+            .body
+            .contains("Italy has resigned; a new player may take it over with SIGNON Ihush <password> <join word>."),
+        "{}",
+        told[0].body
+    );
+    let sent = w.mail(STRANGER, "mine", "SIGNON Ihush pwS\n").await;
+    assert!(to(&sent, STRANGER).body.contains("game 'hush' is private"));
+    let sent = w.mail(STRANGER, "mine", "SIGNON Ihush pwS hush\n").await;
+    assert!(
+        find(&sent, STRANGER, "Re: mine")[0]
+            .body
+            .contains("You have taken over Italy"),
+        "{}",
+        find(&sent, STRANGER, "Re: mine")[0].body
+    );
 }

@@ -62,6 +62,17 @@ impl Game {
         !self.settings.privacy.unlisted || self.is_member(reader)
     }
 
+    /// How a newcomer signs on as `who` (a power's letter, `?` to join): with the join word
+    /// after the password in a game that has one.
+    pub fn newcomer_signon(&self, who: char) -> String {
+        let word = if self.settings.privacy.join_word.is_some() {
+            " <join word>"
+        } else {
+            ""
+        };
+        format!("SIGNON {who}{} <password>{word}", self.name)
+    }
+
     /// Why `address` may not come into the game as a newcomer (to join, take over a power
     /// or observe), given whether it showed the join word: None when it may.
     pub fn entry_refused(&self, address: &str, word_given: bool) -> Option<String> {

@@ -25,6 +25,9 @@ pub fn tick(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
 
 /// What is due for one game at `now` (see [`tick`]).
 fn due(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
+    if game.status == Status::Paused && game.pause_ends.is_some_and(|end| now >= end) {
+        return resume_by_itself(judge, game, now);
+    }
     let mut effects = Effects::default();
     if game.status != Status::Running || game.position.is_none() {
         return effects;
@@ -104,9 +107,9 @@ fn due(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
                     }
                     let letter = map.power(p).letter;
                     lines.push(format!(
-                        "{} is abandoned: the grace period ended without its orders. A new player may take it over with SIGNON {letter}{} <password>.",
+                        "{} is abandoned: the grace period ended without its orders. A new player may take it over with {}.",
                         map.power(p).name,
-                        game.name
+                        game.newcomer_signon(letter)
                     ));
                 }
                 lines.push("The game waits until every late power is taken over, or the Master processes it (PROCESS!).".into());
@@ -221,6 +224,9 @@ fn own_notice(
 
 /// When the game next needs the clock.
 pub fn next_due(judge: &Judge, game: &Game) -> Option<DateTime<Utc>> {
+    if game.status == Status::Paused {
+        return game.pause_ends;
+    }
     if game.status != Status::Running {
         return None;
     }
@@ -243,6 +249,26 @@ pub fn next_due(judge: &Judge, game: &Game) -> Option<DateTime<Utc>> {
     }
     due.push(grace);
     due.into_iter().min()
+}
+
+/// A Master's pause has lasted as long as a pause may ([`super::life::LONGEST_PAUSE`]):
+/// the game resumes with the time that was left, and everyone is told.
+fn resume_by_itself(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
+    let deadline = game.resume(now);
+    let tz = deadline::zone(&game.settings.zone);
+    let text = format!(
+        "The game was paused for {} days, the longest a Master may pause it, and resumes by itself. The deadline is {}.",
+        super::life::LONGEST_PAUSE.num_days(),
+        deadline::show(deadline, tz)
+    );
+    Effects {
+        mails: judge.notice_all(game, "Game Resumed", &[text]),
+        actions: vec![Action {
+            game: Some(game.name.clone()),
+            actor: "herald".into(),
+            what: "resumed by itself at the end of the longest pause".into(),
+        }],
+    }
 }
 
 /// herald was down from `since` to `now`: deadlines and grace ends that passed meanwhile

@@ -109,6 +109,7 @@ impl Session<'_> {
                     Some((p, old)) => {
                         let name = map.power(p).name.clone();
                         let game = g.name.clone();
+                        let form = g.newcomer_signon(letter);
                         if let Some(seat) = self.game_mut().seat_of_mut(p) {
                             seat.state = SeatState::Abandoned;
                         }
@@ -124,9 +125,7 @@ impl Session<'_> {
                         let notices = judge.notice_of_players(
                             self.game(),
                             "Player Ejected",
-                            &[format!(
-                                "{name} is open for takeover: SIGNON {letter}{game} <password>."
-                            )],
+                            &[format!("{name} is open for takeover: {form}.")],
                         );
                         self.effects.mails.extend(notices);
                     }

@@ -215,12 +215,17 @@ impl Session<'_> {
                     seat.state = SeatState::Abandoned;
                 }
                 let map = judge.map_of(g);
-                let (name, letter, game) = (
+                let (name, form) = (
                     map.power(p).name.clone(),
-                    map.power(p).letter,
-                    g.name.clone(),
+                    g.newcomer_signon(map.power(p).letter),
                 );
-                let notices = judge.notice_of_players(self.game(), "Resignation", &[format!("{name} has resigned; a new player may take it over with SIGNON {letter}{game} <password>.")]);
+                let notices = judge.notice_of_players(
+                    self.game(),
+                    "Resignation",
+                    &[format!(
+                        "{name} has resigned; a new player may take it over with {form}."
+                    )],
+                );
                 self.effects.mails.extend(notices);
                 self.say(format!("You have resigned {name}."));
                 self.role = Role::Nobody;
