@@ -377,3 +377,42 @@ async fn no_minor_press_keeps_players_quiet_in_retreats_and_adjustments() {
     let sent = w.mail(ANN, "p", press).await;
     assert!(sent.iter().any(|m| m.to == "bob@example.org"), "{sent:#?}");
 }
+
+#[tokio::test]
+async fn a_masters_pause_ends_by_itself_after_thirty_days_and_the_players_are_told() {
+    let mut w = World::new("run-pause").await;
+    start_game(&mut w, GM, "pau", "standard", &SEVEN).await;
+    let sent = w.mail(GM, "p", "SIGNON Mpau gmpass\nPAUSE\n").await;
+    let told = find(&sent, ANN, "Game Paused");
+    assert_eq!(told.len(), 1, "{sent:#?}");
+    assert!(
+        told[0].body.contains(
+            "A pause lasts at most 30 days: unless the Master resumes it first, the game resumes by itself on Thu Dec 31 2026"
+        ),
+        "{}",
+        told[0].body
+    );
+    // The keeper's clock jumps: nothing on the 29th day, the game resumes on the 30th.
+    w.clock = herald::service::Clock::Set;
+    let start = w.now;
+    let sent = w.jump_to(start + Duration::days(29)).await;
+    assert!(find(&sent, ANN, "Game Resumed").is_empty(), "{sent:#?}");
+    let sent = w
+        .jump_to(start + Duration::days(30) + Duration::minutes(1))
+        .await;
+    let told = find(&sent, ANN, "Game Resumed");
+    assert_eq!(told.len(), 1, "{sent:#?}");
+    assert!(
+        told[0]
+            .body
+            .contains("The game was paused for 30 days, the longest a Master may pause it, and resumes by itself. The deadline is"),
+        "{}",
+        told[0].body
+    );
+    assert_eq!(find(&sent, GM, "Game Resumed").len(), 1);
+    let sent = w.mail(GM, "l", "LIST pau\n").await;
+    assert!(
+        reply(&sent, GM).body.contains("Game 'pau': running"),
+        "{sent:#?}"
+    );
+}

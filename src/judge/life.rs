@@ -72,11 +72,13 @@ impl Game {
         self.grace = None;
         self.ready_at = None;
         self.pause_reason = None;
+        self.pause_ends = None;
     }
 
     /// Pauses a running game with the reason (the Master's PAUSE, or herald setting it aside
     /// after a fault), keeping the time left to the deadline (at least an hour).
     pub fn pause(&mut self, reason: String, now: DateTime<Utc>) {
+        self.pause_ends = None;
         if self.status == Status::Running {
             self.paused_left = self.deadline.map(|d| (d - now).num_seconds().max(3600));
         }
@@ -85,11 +87,21 @@ impl Game {
         self.ready_at = None;
     }
 
+    /// Pauses a running game at the Master's word (see [`Game::pause`]); it resumes by itself
+    /// [`LONGEST_PAUSE`] later unless the Master resumes it first. Returns when that is.
+    pub fn pause_by_master(&mut self, now: DateTime<Utc>) -> DateTime<Utc> {
+        self.pause("paused by the Master".into(), now);
+        let ends = deadline::later(now, LONGEST_PAUSE);
+        self.pause_ends = Some(ends);
+        ends
+    }
+
     /// Resumes a paused game: the deadline is the time that was left when it paused (a day
     /// if none was kept) from `now`. Returns the new deadline.
     pub fn resume(&mut self, now: DateTime<Utc>) -> DateTime<Utc> {
         self.status = Status::Running;
         self.pause_reason = None;
+        self.pause_ends = None;
         let left = self.paused_left.take().unwrap_or(86_400);
         let deadline = deadline::later(
             now,
@@ -155,6 +167,21 @@ mod tests {
             assert_eq!(g.resume(later), later + back);
             assert_eq!((g.status, g.pause_reason.clone()), (Status::Running, None));
         }
+    }
+
+    #[test]
+    fn a_masters_pause_ends_at_the_longest_and_any_resume_forgets_the_end() {
+        let now = utc("2026-12-01T10:00:00Z");
+        let mut g = testkit::running_game();
+        g.schedule(now + Duration::days(3), None);
+        assert_eq!(g.pause_by_master(now), now + LONGEST_PAUSE);
+        assert_eq!(g.pause_ends, Some(now + LONGEST_PAUSE));
+        g.resume(now + Duration::days(1));
+        assert_eq!(g.pause_ends, None);
+        // herald setting a game aside sets no end: only the Master's pause has one.
+        g.pause_by_master(now);
+        g.pause("set aside".into(), now);
+        assert_eq!(g.pause_ends, None);
     }
 
     #[test]

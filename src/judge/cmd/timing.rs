@@ -18,12 +18,14 @@ impl Session<'_> {
                     self.error(line, "only a running game can be paused");
                     return true;
                 }
-                g.pause("paused by the Master".into(), now);
-                let notices = judge.notice_all(
-                    self.game(),
-                    "Game Paused",
-                    &["The Master has paused the game: deadlines are stopped.".to_string()],
+                let ends = g.pause_by_master(now);
+                let tz = deadline::zone(&g.settings.zone);
+                let text = format!(
+                    "The Master has paused the game: deadlines are stopped. A pause lasts at most {} days: unless the Master resumes it first, the game resumes by itself on {}.",
+                    crate::judge::life::LONGEST_PAUSE.num_days(),
+                    deadline::show(ends, tz)
                 );
+                let notices = judge.notice_all(self.game(), "Game Paused", &[text]);
                 self.effects.mails.extend(notices);
             }
             Command::Resume => {
