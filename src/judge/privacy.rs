@@ -138,6 +138,20 @@ mod tests {
     }
 
     #[test]
+    fn a_game_stored_before_privacy_loads_as_public_and_named() {
+        let g = testkit::running_game();
+        let mut json = serde_json::to_value(&g).unwrap();
+        json["settings"]
+            .as_object_mut()
+            .unwrap()
+            .remove("privacy")
+            .unwrap();
+        let old: crate::judge::Game = serde_json::from_value(json).unwrap();
+        assert_eq!(old.settings.privacy, Default::default());
+        assert!(old.settings.privacy.reveal && !old.hides_people());
+    }
+
+    #[test]
     fn newcomers_need_the_word_or_an_invitation_and_the_denied_stay_out() {
         let mut g = testkit::running_game();
         assert_eq!(g.entry_refused("a@x.org", false), None);
