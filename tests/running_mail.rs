@@ -47,7 +47,7 @@ async fn orders_for_a_later_phase_are_filed_and_applied_when_it_comes() {
     assert!(!r.contains("these orders are for F1901M"), "{r}");
     // The Master plays Spring; Fall comes, and England is told what of hers was filed.
     let sent = w.mail(GM, "go", "SIGNON Mlat gmpass\nPROCESS!\n").await;
-    let told = find(&sent, ANN, "Orders For F1901M");
+    let told = find(&sent, ANN, "F1901M Orders Sent Earlier");
     assert_eq!(told.len(), 1, "{sent:#?}");
     let body = &told[0].body;
     assert!(body.contains("  A Yor - Nwy\n"), "{body}");
@@ -61,7 +61,7 @@ async fn orders_for_a_later_phase_are_filed_and_applied_when_it_comes() {
     // Nobody else is told of England's orders.
     assert!(sent
         .iter()
-        .filter(|m| m.subject.contains("Orders For"))
+        .filter(|m| m.subject.contains("Orders Sent Earlier"))
         .all(|m| m.to == ANN));
     // England completes Fall by mail; the army lands in Norway.
     order(&mut w, "lat", ANN, 'E', "F Nwg H").await;
@@ -83,6 +83,11 @@ async fn orders_for_a_phase_the_game_passes_by_are_dropped_and_the_player_told()
     // CLEAR after a PHASE line forgets what was filed for that phase.
     let r = order(&mut w, "lap", ANN, 'E', "PHASE F1902M\nA Lvp H").await;
     assert!(r.contains("Orders for F1902M"), "{r}");
+    let r = order(&mut w, "lap", ANN, 'E', "PHASE F1902M\nF Lon H").await;
+    assert!(
+        r.contains("All your orders kept for F1902M:\n  A Lvp H\n  F Lon H\n"),
+        "{r}"
+    );
     let r = order(&mut w, "lap", ANN, 'E', "PHASE F1902M\nCLEAR").await;
     assert!(
         r.contains("your orders filed for F1902M are cleared"),
@@ -90,7 +95,7 @@ async fn orders_for_a_phase_the_game_passes_by_are_dropped_and_the_player_told()
     );
     // Nobody is dislodged in Spring: there is no S1901R, and England is told.
     let sent = w.mail(GM, "go", "SIGNON Mlap gmpass\nPROCESS!\n").await;
-    let told = find(&sent, ANN, "Orders For S1901R");
+    let told = find(&sent, ANN, "F1901M Orders For S1901R Dropped");
     assert_eq!(told.len(), 1, "{sent:#?}");
     assert!(
         told[0].body.contains(
@@ -100,6 +105,11 @@ async fn orders_for_a_phase_the_game_passes_by_are_dropped_and_the_player_told()
         told[0].body
     );
     assert!(find(&sent, ANN, "Orders For F1902M").is_empty());
+    assert_eq!(
+        sent.iter().filter(|m| m.subject.contains("Orders")).count(),
+        1,
+        "{sent:#?}"
+    );
     // A phase already played is refused as over.
     let r = order(&mut w, "lap", ANN, 'E', "PHASE S1901M\nF Lon H").await;
     assert!(

@@ -95,7 +95,7 @@ pub fn arrive(judge: &Judge, game: &mut Game) -> (Vec<Outgoing>, bool) {
         let Some(to) = game.seat_of(entry.power).map(|s| s.member.address.clone()) else {
             continue;
         };
-        let lines = if Some(entry.phase) == current {
+        let (what, lines) = if Some(entry.phase) == current {
             let texts: Vec<(String, Option<String>)> =
                 entry.lines.into_iter().map(|t| (t, None)).collect();
             let (checked, _) = super::orders::submit(judge, game, entry.power, &texts);
@@ -112,7 +112,7 @@ pub fn arrive(judge: &Judge, game: &mut Game) -> (Vec<Outgoing>, bool) {
             lines.push("Orders on file:".into());
             lines.extend(on_file.into_iter().map(|l| format!("  {l}")));
             lines.push(status);
-            lines
+            ("Orders Sent Earlier".to_string(), lines)
         } else {
             let why = match current {
                 Some(c) => format!(
@@ -125,9 +125,10 @@ pub fn arrive(judge: &Judge, game: &mut Game) -> (Vec<Outgoing>, bool) {
                 "The orders you sent earlier for {code} are dropped: {why}. They were:"
             )];
             lines.extend(entry.lines.into_iter().map(|l| format!("  {l}")));
-            lines
+            (format!("Orders For {code} Dropped"), lines)
         };
-        mails.push(judge.notice(game, &to, &format!("Orders For {code}"), &lines));
+        // The subject names the phase now played (see `Judge::subject`).
+        mails.push(judge.notice(game, &to, &what, &lines));
     }
     (mails, applied)
 }
@@ -157,7 +158,7 @@ mod tests {
         assert!(g.later.is_empty());
         assert_eq!(mails.len(), 1);
         assert!(
-            mails[0].subject.contains("Orders For F1901M"),
+            mails[0].subject.ends_with("- F1901M Orders Sent Earlier"),
             "{}",
             mails[0].subject
         );

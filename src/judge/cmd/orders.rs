@@ -108,6 +108,7 @@ impl Session<'_> {
                 }
                 continue;
             }
+            let before = later::filed(g, p, phase).len();
             let (lines, errors) = later::file(judge, g, p, phase, &texts);
             let kept = later::filed(g, p, phase);
             self.lines.push(format!(
@@ -115,7 +116,7 @@ impl Session<'_> {
             ));
             self.lines
                 .extend(lines.into_iter().map(|l| format!("  {l}")));
-            if kept.len() > texts.len() {
+            if before > 0 {
                 self.lines.push(format!("All your orders kept for {code}:"));
                 self.lines
                     .extend(kept.into_iter().map(|l| format!("  {l}")));
