@@ -103,6 +103,8 @@ pub struct TimingSection {
     pub outage: String,
     /// After an outage, passed deadlines move this far ahead.
     pub outage_margin: String,
+    /// A Master's PAUSE lasts at most this long; then the game resumes by itself.
+    pub longest_pause: String,
 }
 
 /// `[imap]`: the judge's mailbox.
@@ -332,6 +334,7 @@ impl Default for TimingSection {
             remind_before: "24h".into(),
             outage: "1h".into(),
             outage_margin: "24h".into(),
+            longest_pause: "30d".into(),
         }
     }
 }
@@ -509,6 +512,8 @@ pub struct Durations {
     pub outage: Duration,
     /// Outage margin.
     pub outage_margin: Duration,
+    /// The longest a Master's PAUSE lasts.
+    pub longest_pause: Duration,
 }
 
 impl TimingSection {
@@ -542,6 +547,7 @@ impl TimingSection {
             remind_before: d("remind_before", &self.remind_before)?,
             outage: d("outage", &self.outage)?,
             outage_margin: d("outage_margin", &self.outage_margin)?,
+            longest_pause: d("longest_pause", &self.longest_pause)?,
         })
     }
 }

@@ -318,8 +318,8 @@ pub struct Game {
     /// Orders filed for later phases, applied when each phase comes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub later: Vec<LaterOrders>,
-    /// When a Master's PAUSE ends by itself (at most [`super::life::LONGEST_PAUSE`] after
-    /// it began); none for a game set aside by herald or not paused.
+    /// When a Master's PAUSE ends by itself (the keeper's `[timing] longest_pause` after it
+    /// began); none for a game set aside by herald or not paused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pause_ends: Option<DateTime<Utc>>,
 }

@@ -8,10 +8,6 @@ use super::deadline;
 use super::game::{Game, Status};
 use crate::game::position::Position;
 
-/// The longest a Master's PAUSE lasts: the game resumes by itself then, and the players are
-/// told so when it pauses.
-pub const LONGEST_PAUSE: Duration = Duration::days(30);
-
 impl Game {
     /// How long grace lasts after a deadline in the phase now being played (within the
     /// limits a Master may set).
@@ -88,10 +84,11 @@ impl Game {
     }
 
     /// Pauses a running game at the Master's word (see [`Game::pause`]); it resumes by itself
-    /// [`LONGEST_PAUSE`] later unless the Master resumes it first. Returns when that is.
-    pub fn pause_by_master(&mut self, now: DateTime<Utc>) -> DateTime<Utc> {
+    /// `longest` later (the keeper's `[timing] longest_pause`) unless the Master resumes it
+    /// first. Returns when that is.
+    pub fn pause_by_master(&mut self, now: DateTime<Utc>, longest: Duration) -> DateTime<Utc> {
         self.pause("paused by the Master".into(), now);
-        let ends = deadline::later(now, LONGEST_PAUSE);
+        let ends = deadline::later(now, longest);
         self.pause_ends = Some(ends);
         ends
     }
@@ -174,12 +171,13 @@ mod tests {
         let now = utc("2026-12-01T10:00:00Z");
         let mut g = testkit::running_game();
         g.schedule(now + Duration::days(3), None);
-        assert_eq!(g.pause_by_master(now), now + LONGEST_PAUSE);
-        assert_eq!(g.pause_ends, Some(now + LONGEST_PAUSE));
+        let longest = Duration::days(30);
+        assert_eq!(g.pause_by_master(now, longest), now + longest);
+        assert_eq!(g.pause_ends, Some(now + longest));
         g.resume(now + Duration::days(1));
         assert_eq!(g.pause_ends, None);
         // herald setting a game aside sets no end: only the Master's pause has one.
-        g.pause_by_master(now);
+        g.pause_by_master(now, longest);
         g.pause("set aside".into(), now);
         assert_eq!(g.pause_ends, None);
     }

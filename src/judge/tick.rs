@@ -251,14 +251,15 @@ pub fn next_due(judge: &Judge, game: &Game) -> Option<DateTime<Utc>> {
     due.into_iter().min()
 }
 
-/// A Master's pause has lasted as long as a pause may ([`super::life::LONGEST_PAUSE`]):
+/// A Master's pause has lasted as long as a pause may (the keeper's `[timing]
+/// longest_pause`):
 /// the game resumes with the time that was left, and everyone is told.
 fn resume_by_itself(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     let deadline = game.resume(now);
     let tz = deadline::zone(&game.settings.zone);
     let text = format!(
-        "The game was paused for {} days, the longest a Master may pause it, and resumes by itself. The deadline is {}.",
-        super::life::LONGEST_PAUSE.num_days(),
+        "The game was paused for {}, the longest a Master may pause it, and resumes by itself. The deadline is {}.",
+        deadline::left(now, now + judge.durations.longest_pause),
         deadline::show(deadline, tz)
     );
     Effects {

@@ -18,11 +18,11 @@ impl Session<'_> {
                     self.error(line, "only a running game can be paused");
                     return true;
                 }
-                let ends = g.pause_by_master(now);
+                let ends = g.pause_by_master(now, judge.durations.longest_pause);
                 let tz = deadline::zone(&g.settings.zone);
                 let text = format!(
-                    "The Master has paused the game: deadlines are stopped. A pause lasts at most {} days: unless the Master resumes it first, the game resumes by itself on {}.",
-                    crate::judge::life::LONGEST_PAUSE.num_days(),
+                    "The Master has paused the game: deadlines are stopped. A pause lasts at most {}: unless the Master resumes it first, the game resumes by itself on {}.",
+                    deadline::left(now, ends),
                     deadline::show(ends, tz)
                 );
                 let notices = judge.notice_all(self.game(), "Game Paused", &[text]);
