@@ -156,6 +156,7 @@ impl Session<'_> {
             changes.push((add, a));
         }
         let p = &mut self.game_mut().settings.privacy;
+        let has_word = p.join_word.is_some();
         let list = if deny { &mut p.deny } else { &mut p.allow };
         for (add, a) in changes {
             list.retain(|x| x != &a);
@@ -172,8 +173,10 @@ impl Session<'_> {
             format!("Kept out of this game (SET DENY): {shown}.")
         } else if list.is_empty() {
             "No allow list: anyone may join (with the join word, if the game has one).".into()
+        } else if has_word {
+            format!("Invited to this game (SET ALLOW): {shown}. Nobody else may come in without the join word.")
         } else {
-            format!("Invited to this game (SET ALLOW): {shown}. Nobody else may join without the join word.")
+            format!("Invited to this game (SET ALLOW): {shown}. Nobody else may come in.")
         };
         self.say(text);
     }
