@@ -231,7 +231,9 @@ fn starttls_parameters(s: &SmtpSettings) -> Result<TlsParameters, String> {
 /// The byte stream under a session: TCP, or TLS over TCP.
 #[derive(Debug)]
 enum Wire {
+    /// Plain TCP: on loopback, or until STARTTLS (lettre then wraps it in TLS itself).
     Plain(TcpStream),
+    /// TLS from the first byte (`security = "tls"`), with the same trust as IMAP's.
     Tls(Box<tokio_rustls::client::TlsStream<TcpStream>>),
 }
 
