@@ -142,6 +142,16 @@ async fn force_begin_starts_with_the_powers_nobody_took_in_civil_disorder() {
         "{body}"
     );
     assert!(body.contains("(T) nobody (civil disorder)"), "{body}");
+    // The Master may order for a dummy (it holds otherwise).
+    let sent = w
+        .mail(GM, "dummy", "SIGNON Mfew gmpass\nBECOME R\nA War-Gal\n")
+        .await;
+    let r = &reply(&sent, GM).body;
+    assert!(
+        r.contains("You act as Russia, which nobody plays, for the rest of this mail"),
+        "{r}"
+    );
+    assert!(r.contains("A War - Gal"), "{r}");
     // Russia and Turkey never make the game wait: the five players' orders are enough.
     for (addr, letter) in five {
         let holds = match letter {
@@ -154,7 +164,14 @@ async fn force_begin_starts_with_the_powers_nobody_took_in_civil_disorder() {
         order(&mut w, "few", addr, *letter, holds).await;
     }
     let sent = w.wait(Duration::minutes(31)).await;
-    assert_eq!(find(&sent, ANN, "S1901M Results").len(), 1, "{sent:#?}");
+    let results = find(&sent, ANN, "S1901M Results");
+    assert_eq!(results.len(), 1, "{sent:#?}");
+    let body = &results[0].body;
+    assert!(
+        body.contains("Russia: Army Warsaw -> Galicia.")
+            && body.contains("Turkey: Army Constantinople HOLD."),
+        "{body}"
+    );
     // LIST shows the dummies; a newcomer may take one over.
     let sent = w.mail(GM, "list", "LIST few\n").await;
     let list = &reply(&sent, GM).body;

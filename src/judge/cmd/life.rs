@@ -93,6 +93,16 @@ impl Session<'_> {
                             map.power(p).name
                         ));
                     }
+                    // A dummy (FORCE BEGIN) holds unless the Master orders for it.
+                    Some(p) if g.dummies(map).contains(&p) => {
+                        self.flush_orders();
+                        self.role = Role::Power(p);
+                        self.became = Some(p);
+                        self.say(format!(
+                            "You act as {}, which nobody plays, for the rest of this mail: the orders you give it are used instead of its default ones.",
+                            map.power(p).name
+                        ));
+                    }
                     _ => self.error(line, format!("no power with letter {letter} in this game")),
                 }
             }
