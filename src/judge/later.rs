@@ -136,7 +136,7 @@ pub fn arrive(judge: &Judge, game: &mut Game) -> (Vec<Outgoing>, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::testkit::{judge, start, started};
+    use crate::judge::testkit::{judge, started};
 
     #[test]
     fn orders_filed_for_a_later_phase_are_checked_when_it_comes() {
