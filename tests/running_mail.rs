@@ -251,6 +251,30 @@ async fn history_from_one_phase_to_another_and_cut_at_a_number_of_lines() {
         "{h}"
     );
     assert!(h.contains("'since 1901' is not part of a HISTORY; write e.g. HISTORY <game> FROM S1902M TO F1903M"), "{h}");
+    // As njudge, FROM and TO take dates too: the game was played on 1 December 2026.
+    let sent = w
+        .mail(
+            "x@example.org",
+            "h",
+            "HISTORY his FROM 2026-12-01 TO 2026-12-01\nHISTORY his FROM 2026-12-02\nHISTORY his FROM Someday\n",
+        )
+        .await;
+    let h = &reply(&sent, "x@example.org").body;
+    assert!(
+        h.contains(
+            "History of game 'his' from Tue Dec 01 2026 00:00 UTC to Tue Dec 01 2026 23:59 UTC:"
+        ) && h.contains("S1901M Results"),
+        "{h}"
+    );
+    assert!(
+        h.contains("Game 'his' has no history from Wed Dec 02 2026 00:00 UTC."),
+        "{h}"
+    );
+    assert!(
+        h.contains("'Someday' is neither a phase of this game (")
+            && h.contains(") nor a date; write e.g."),
+        "{h}"
+    );
 }
 
 #[tokio::test]

@@ -11,7 +11,7 @@ pub const FORMS: &[(&str, &str)] = &[
     ("GET MAP", "GET MAP <variant or game> [SVG], e.g. GET MAP standard"),
     ("GET", "GET <file>, e.g. GET master"),
     ("LIST", "LIST, LIST FULL or LIST <game>"),
-    ("HISTORY", "HISTORY <game> [FROM <phase>] [TO <phase>] [LINES <n>], e.g. HISTORY war FROM S1902M TO F1903M"),
+    ("HISTORY", "HISTORY <game> [FROM <phase or date>] [TO <phase or date>] [LINES <n>], e.g. HISTORY war FROM S1902M TO F1903M"),
     ("SUMMARY", "SUMMARY <game>, e.g. SUMMARY war"),
     ("CREATE", "CREATE ?<game> <password> [<variant>], e.g. CREATE ?war secret standard"),
     ("OBSERVE", "OBSERVE <game> <password>, e.g. OBSERVE war secret"),

@@ -1,19 +1,31 @@
-//! HISTORY <game> [FROM <phase>] [TO <phase>] [LINES <n>]: what observers could read of a
-//! game (results, broadcasts, the notes of rollbacks, the summary), from one phase to
-//! another, cut at a number of lines ([`DEFAULT_LINES`] unless asked, as njudge).
+//! HISTORY <game> [FROM <phase or date>] [TO <phase or date>] [LINES <n>]: what observers
+//! could read of a game (results, broadcasts, the notes of rollbacks, the summary), from one
+//! phase (or day, as njudge) to another, cut at a number of lines ([`DEFAULT_LINES`] unless
+//! asked, as njudge).
+
+use chrono::{DateTime, Utc};
 
 use super::listing::private;
 use crate::game::calendar::Phase;
 use crate::judge::command::Span;
 use crate::judge::game::{Archived, Game};
 use crate::judge::session::Session;
-use crate::judge::Judge;
+use crate::judge::{deadline, Judge};
 
 /// The lines a HISTORY answer holds at most unless LINES asks otherwise (njudge's cap).
 pub const DEFAULT_LINES: usize = 1000;
 
 /// The most lines LINES may ask for.
 pub const MOST_LINES: usize = 20_000;
+
+/// Where a HISTORY starts or ends: at a phase, or (as njudge) at a time.
+#[derive(Clone, Copy)]
+enum Bound {
+    /// A phase code or name.
+    Phase(Phase),
+    /// A date.
+    Time(DateTime<Utc>),
+}
 
 /// The phase an archived mail belongs to, read from its subject (`JUDGE:war - S1901M
 /// Results`); none for what came before the game started.
@@ -36,20 +48,37 @@ impl Session<'_> {
             self.error(line, why);
             return;
         }
-        let form = "write e.g. HISTORY <game> FROM S1902M TO F1903M LINES 2000";
+        let form = "write e.g. HISTORY <game> FROM S1902M TO F1903M LINES 2000, or FROM 2026-12-01";
         if let Some(stray) = &span.stray {
             let why = format!("'{stray}' is not part of a HISTORY; {form}");
             self.error(line, why);
             return;
         }
         let calendar = &judge.variant(g).calendar;
+        let tz = deadline::zone(&g.settings.zone);
         let mut bounds = [None, None];
-        for (bound, text) in bounds.iter_mut().zip([&span.from, &span.to]) {
+        for (i, text) in [&span.from, &span.to].into_iter().enumerate() {
             let Some(text) = text else { continue };
-            match calendar.parse(text) {
-                Ok(p) => *bound = Some(p),
-                Err(e) => {
-                    let why = format!("{e}; {form}");
+            match (
+                calendar.parse(text),
+                deadline::parse_date(text, self.now, tz),
+            ) {
+                (Ok(p), _) => bounds[i] = Some(Bound::Phase(p)),
+                // As njudge: FROM Jan 1 2026 (from the start of that day), TO 2026-12-24.
+                (_, Ok(t)) if i == 0 && !text.contains(':') => {
+                    let day = t.with_timezone(&tz).date_naive();
+                    let start = day
+                        .and_hms_opt(0, 0, 0)
+                        .and_then(|d| d.and_local_timezone(tz).earliest())
+                        .map_or(t, |d| d.with_timezone(&Utc));
+                    bounds[i] = Some(Bound::Time(start));
+                }
+                (_, Ok(t)) => bounds[i] = Some(Bound::Time(t)),
+                (Err(e), Err(_)) => {
+                    let why = format!(
+                        "'{text}' is neither a phase of this game ({}) nor a date; {form}",
+                        e.why
+                    );
                     self.error(line, why);
                     return;
                 }
@@ -68,16 +97,30 @@ impl Session<'_> {
             }
         };
         let [from, to] = bounds;
-        let inside = |a: &Archived| match phase_of(judge, g, a) {
-            Some(p) => from.is_none_or(|f| p >= f) && to.is_none_or(|t| p <= t),
-            None => from.is_none(),
+        let phase = |a: &Archived| phase_of(judge, g, a);
+        let inside = |a: &Archived| {
+            let after = match from {
+                None => true,
+                Some(Bound::Phase(f)) => phase(a).is_some_and(|p| p >= f),
+                Some(Bound::Time(f)) => a.at >= f,
+            };
+            let before = match to {
+                None => true,
+                Some(Bound::Phase(t)) => phase(a).is_none_or(|p| p <= t),
+                Some(Bound::Time(t)) => a.at <= t,
+            };
+            after && before
         };
         let chosen: Vec<&Archived> = g.archive.iter().filter(|a| inside(a)).collect();
+        let show = |b: Bound| match b {
+            Bound::Phase(p) => calendar.code(p),
+            Bound::Time(t) => deadline::show(t, tz),
+        };
         let range = match (from, to) {
             (None, None) => String::new(),
-            (Some(f), None) => format!(" from {}", calendar.code(f)),
-            (None, Some(t)) => format!(" up to {}", calendar.code(t)),
-            (Some(f), Some(t)) => format!(" from {} to {}", calendar.code(f), calendar.code(t)),
+            (Some(f), None) => format!(" from {}", show(f)),
+            (None, Some(t)) => format!(" up to {}", show(t)),
+            (Some(f), Some(t)) => format!(" from {} to {}", show(f), show(t)),
         };
         if chosen.is_empty() {
             let what = if range.is_empty() { " yet" } else { &range };
