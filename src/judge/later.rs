@@ -138,6 +138,24 @@ mod tests {
     use super::*;
     use crate::judge::testkit::{judge, started};
 
+    /// A game stored before issue 18's point 4 (no later orders, pause end, comment or minor
+    /// press in its JSON) loads with none of them and minor press on.
+    #[test]
+    fn a_game_stored_before_these_fields_loads() {
+        let j = judge();
+        let games = started(&j);
+        let mut json = serde_json::to_value(&games["g"]).unwrap();
+        let game = json.as_object_mut().unwrap();
+        game.remove("later");
+        game.remove("pause_ends");
+        let settings = game["settings"].as_object_mut().unwrap();
+        settings.remove("comment");
+        settings.remove("minor_press");
+        let old: Game = serde_json::from_value(json).unwrap();
+        assert!(old.later.is_empty() && old.pause_ends.is_none());
+        assert!(old.settings.comment.is_none() && old.settings.minor_press);
+    }
+
     #[test]
     fn orders_filed_for_a_later_phase_are_checked_when_it_comes() {
         let j = judge();
