@@ -9,38 +9,8 @@ use super::game::{Game, SeatState};
 use crate::game::ids::PowerId;
 use crate::game::map::Map;
 use crate::game::position::Position;
-use serde::{Deserialize, Serialize};
 
-/// Which endings by agreement a game allows (SET DIAS / NODIAS, SET CONCESSIONS /
-/// NOCONCESSIONS).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DrawRules {
-    /// Draws include all survivors (true), or the voters name who shares it.
-    pub dias: bool,
-    /// Powers may concede the game to the largest power.
-    pub concessions: bool,
-}
-
-impl Default for DrawRules {
-    fn default() -> DrawRules {
-        DrawRules {
-            dias: true,
-            concessions: true,
-        }
-    }
-}
-
-/// A power's standing vote for an ending, kept on its seat until the phase ends.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Vote {
-    /// No vote.
-    #[default]
-    None,
-    /// A draw shared by these powers (in map order).
-    Draw(Vec<PowerId>),
-    /// The game conceded to this power.
-    Concede(PowerId),
-}
+pub use super::votes::{DrawRules, Vote};
 
 /// How a game ends by agreement.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -70,7 +70,7 @@ pub struct Seat {
     pub wait: bool,
     /// Vote for a draw or concession this phase (SET DRAW, SET CONCEDE).
     #[serde(default)]
-    pub vote: super::draws::Vote,
+    pub vote: super::votes::Vote,
     /// Absences (from, to), at most 3.
     pub absences: Vec<(DateTime<Utc>, DateTime<Utc>)>,
     /// SET MAP ON: each order reply carries a picture of this player's orders on file.
@@ -137,7 +137,7 @@ pub struct Settings {
     pub privacy: Privacy,
     /// Which endings by agreement are allowed (SET DIAS / NODIAS, SET CONCESSIONS).
     #[serde(default)]
-    pub draws: super::draws::DrawRules,
+    pub draws: super::votes::DrawRules,
     /// The Master's comment shown with the game in LIST (SET COMMENT), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,

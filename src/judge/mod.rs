@@ -51,6 +51,7 @@ pub mod summary;
 pub mod testkit;
 pub mod text;
 pub mod tick;
+pub mod votes;
 pub mod warnings;
 
 use std::collections::BTreeMap;
