@@ -186,7 +186,7 @@ async fn junk_mail_in_a_players_name_does_not_silence_their_order_confirmations(
     start_game(&mut w, GM, "junk", "standard", &SEVEN).await;
     // 70 forged mails from Bob's address in one hour: unknown commands, games that do not
     // exist, and two wrong passwords. Only 59 are answered: with the reply to his join,
-    // that is the 60 replies an address gets an hour.
+    // that is the 60 replies an address gets an hour. One notice says so.
     let mut junk: Vec<(&str, &str, String)> = Vec::new();
     for i in 0..70 {
         let body = match i % 3 {
@@ -200,7 +200,13 @@ async fn junk_mail_in_a_players_name_does_not_silence_their_order_confirmations(
     let batch: Vec<(&str, &str, &str)> =
         junk.iter().map(|(a, s, b)| (*a, *s, b.as_str())).collect();
     let sent = w.mails(&batch).await;
-    assert_eq!(sent.iter().filter(|s| s.to == BOB).count(), 59);
+    let to_bob: Vec<_> = sent.iter().filter(|s| s.to == BOB).collect();
+    let notices = to_bob
+        .iter()
+        .filter(|s| s.subject == "Reply limit reached (60 an hour)")
+        .count();
+    assert_eq!(notices, 1);
+    assert_eq!(to_bob.len(), 59 + 1);
 
     // Bob's real orders still get their confirmation.
     w.wait(Duration::minutes(10)).await;
