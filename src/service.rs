@@ -146,6 +146,17 @@ impl std::fmt::Display for GameSummary {
     }
 }
 
+/// Every game, by name: for the notices that go to each game an address is in (a bounce, a
+/// mail the server refused).
+async fn every_game(tx: &mut crate::store::Tx) -> Result<Games, ServiceError> {
+    Ok(tx
+        .all_games::<judge::Game>()
+        .await?
+        .into_iter()
+        .map(|g| (g.name.clone(), g))
+        .collect())
+}
+
 /// Where a tick's time comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Clock {
@@ -496,12 +507,7 @@ impl Service {
             if let Some(gone) = &letter.bounce_for {
                 tx.record_bounce(gone, letter.automatic.as_deref().unwrap_or("bounce"), ts)
                     .await?;
-                let all: Games = tx
-                    .all_games::<judge::Game>()
-                    .await?
-                    .into_iter()
-                    .map(|g| (g.name.clone(), g))
-                    .collect();
+                let all = every_game(&mut tx).await?;
                 mails.extend(judge::incidents::bounced(&self.judge, &all, gone));
                 warn!(address = %gone, "a bounce came back");
                 records.push(record("ignored: a bounce"));
@@ -840,12 +846,7 @@ impl Service {
         tx.mark_failed(id, why).await?;
         if !mail.subject.contains(judge::incidents::UNDELIVERABLE) {
             tx.record_bounce(&mail.to, why, ts).await?;
-            let all: Games = tx
-                .all_games::<judge::Game>()
-                .await?
-                .into_iter()
-                .map(|g| (g.name.clone(), g))
-                .collect();
+            let all = every_game(&mut tx).await?;
             let reports =
                 judge::incidents::refused(&self.judge, &all, &mail.to, &mail.subject, why);
             tx.queue_many(&reports, ts).await?;
