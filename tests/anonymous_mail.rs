@@ -468,3 +468,37 @@ async fn in_a_quiet_game_only_the_master_hears_who_resigns_and_who_takes_over() 
         find(&sent, STRANGER, "Re: mine")[0].body
     );
 }
+
+#[tokio::test]
+async fn the_allow_list_is_not_copied_to_a_player_the_master_becomes() {
+    // What follows BECOME is copied to that power's player, so the Master's lists of
+    // addresses are refused there, before they are shown.
+    let mut w = World::new("invite-become").await;
+    start_game(&mut w, GM, "ib", "standard", &SEVEN).await;
+    let sent = w
+        .mail(
+            GM,
+            "b",
+            "SIGNON Mib gmpass\nBECOME E\nSET ALLOW secret-friend@example.org\n",
+        )
+        .await;
+    for m in &sent {
+        assert!(
+            !m.body.contains("secret-friend@example.org") || m.to == GM,
+            "{} got {}",
+            m.to,
+            m.body
+        );
+    }
+    let reply = sent
+        .iter()
+        .find(|m| m.to == GM && m.subject.starts_with("Re:"))
+        .unwrap();
+    assert!(
+        reply
+            .body
+            .contains("SET ALLOW and SET DENY come before BECOME"),
+        "{}",
+        reply.body
+    );
+}

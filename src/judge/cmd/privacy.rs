@@ -70,6 +70,16 @@ impl Session<'_> {
                     "This game is public: listed, and no join word is needed.".into(),
                 );
             }
+            // Everything after BECOME is copied to that power's player: the lists of
+            // addresses stay the Master's.
+            // (The line is echoed without its addresses, for the same reason.)
+            Command::Invite { .. } if self.became.is_some() => {
+                let words: Vec<&str> = line.split_whitespace().take(2).collect();
+                self.error(
+                    &format!("{} ****", words.join(" ")),
+                    "SET ALLOW and SET DENY come before BECOME: what follows BECOME is copied to the power's player",
+                )
+            }
             Command::Invite {
                 deny,
                 add,
