@@ -5,7 +5,6 @@
 
 use chrono::{DateTime, Utc};
 
-use super::listing::private;
 use crate::game::calendar::Phase;
 use crate::judge::command::Span;
 use crate::judge::game::{Archived, Game};
@@ -39,15 +38,10 @@ impl Session<'_> {
     /// Answers HISTORY for a game.
     pub(in crate::judge) fn history(&mut self, line: &str, name: &str, span: Span) {
         let judge = self.judge;
-        let Some(g) = self.games.get(&name.to_ascii_lowercase()) else {
-            self.error(line, format!("there is no game '{name}'"));
+        let Some(key) = self.game_to_show(line, name) else {
             return;
         };
-        if !g.listed_for(&self.reader()) {
-            let why = private(&g.name);
-            self.error(line, why);
-            return;
-        }
+        let g = &self.games[&key];
         let form = "write e.g. HISTORY <game> FROM S1902M TO F1903M LINES 2000, or FROM 2026-12-01";
         if let Some(stray) = &span.stray {
             let why = format!("'{stray}' is not part of a HISTORY; {form}");

@@ -76,17 +76,13 @@ impl Session<'_> {
             }
             Command::ListFull => self.list(line, None, true),
             Command::History(name, span) => self.history(line, &name, span),
-            Command::Summary(name) => match self.games.get(&name.to_ascii_lowercase()) {
-                None => self.error(line, format!("there is no game '{name}'")),
-                Some(g) if !g.listed_for(&self.reader()) => {
-                    let why = private(&g.name);
-                    self.error(line, why)
-                }
-                Some(g) => {
+            Command::Summary(name) => {
+                if let Some(key) = self.game_to_show(line, &name) {
+                    let g = &self.games[&key];
                     let text = crate::judge::summary::summary_text(self.judge, g, &self.reader());
                     self.lines.extend(text);
                 }
-            },
+            }
             _ => {}
         }
         true

@@ -12,6 +12,19 @@ pub(super) fn private(name: &str) -> String {
 }
 
 impl Session<'_> {
+    /// The key of game `name` when the sender may look into it (LIST, HISTORY, SUMMARY of
+    /// a game); otherwise `None`, with the line refused: no such game, or a private one.
+    pub(super) fn game_to_show(&mut self, line: &str, name: &str) -> Option<String> {
+        let key = name.to_ascii_lowercase();
+        let why = match self.games.get(&key) {
+            None => format!("there is no game '{name}'"),
+            Some(g) if !g.listed_for(&self.reader()) => private(&g.name),
+            Some(_) => return Some(key),
+        };
+        self.error(line, why);
+        None
+    }
+
     /// Whose view of a game this mail's reply may show: the sender's, or while the Master
     /// acts for a power (BECOME), that power's player's, who gets a copy of the reply.
     pub(super) fn reader(&self) -> String {
@@ -27,16 +40,10 @@ impl Session<'_> {
         match name {
             None => self.list_games(full),
             Some(name) => {
-                let Some(g) = self.games.get(&name.to_ascii_lowercase()) else {
-                    self.error(line, format!("there is no game '{name}'"));
+                let Some(key) = self.game_to_show(line, name) else {
                     return;
                 };
-                if !g.listed_for(&self.reader()) {
-                    let why = private(&g.name);
-                    self.error(line, why);
-                    return;
-                }
-                let out = self.describe(g);
+                let out = self.describe(&self.games[&key]);
                 self.lines.extend(out);
             }
         }
