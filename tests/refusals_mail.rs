@@ -164,3 +164,22 @@ async fn every_refused_line_is_echoed_with_a_reason() {
         assert!(why.len() > 12, "'{line}': '{why}'");
     }
 }
+
+#[tokio::test]
+async fn far_phases_and_long_words_are_refused_briefly() {
+    let mut w = World::new("refusals-far").await;
+    start_game(&mut w, GM, "far", "standard", &SEVEN).await;
+    let long = "Q".repeat(300);
+    let mail = format!("SIGNON Ffar pwF\nSET CONCEDE {long}\nPHASE S1999M\nA Par-Bur\n");
+    let sent = w.mail("bob@example.org", "far", &mail).await;
+    let body = &reply(&sent, "bob@example.org").body;
+    // A word of the sender's is quoted clipped, not echoed whole a second time.
+    let why = refusal(body, &format!("SET CONCEDE {long}")).unwrap_or_else(|| panic!("{body}"));
+    assert!(why.len() < 150 && why.contains("names no power"), "{why}");
+    // Orders are kept for later phases up to five years ahead (njudge's limit), no further.
+    let why = refusal(body, "A Par-Bur").unwrap_or_else(|| panic!("{body}"));
+    assert_eq!(
+        why,
+        "orders are kept for phases at most 5 years ahead, and S1999M is further; the game is at S1901M"
+    );
+}

@@ -40,6 +40,14 @@ pub fn largest(map: &Map, pos: &Position) -> Vec<PowerId> {
         .collect()
 }
 
+/// A word of the sender's as a refusal quotes it: at most 30 characters.
+pub fn clipped(word: &str) -> String {
+    match word.char_indices().nth(30) {
+        Some((cut, _)) => format!("{}…", &word[..cut]),
+        None => word.to_string(),
+    }
+}
+
 /// Reads a draw's list of powers (`AFG`, or names and letters with spaces, commas or
 /// slashes between them), in map order, or says what is wrong with it.
 pub fn parse_powers(map: &Map, text: &str) -> Result<Vec<PowerId>, String> {
@@ -59,7 +67,8 @@ pub fn parse_powers(map: &Map, text: &str) -> Result<Vec<PowerId>, String> {
                 Some(q) => out.push(q),
                 None => {
                     return Err(format!(
-                        "'{w}' names no power ('{c}' is no power's letter); give letters as AFG or names"
+                        "'{}' names no power ('{c}' is no power's letter); give letters as AFG or names",
+                        clipped(w)
                     ))
                 }
             }

@@ -12,6 +12,9 @@ use crate::game::calendar::Phase;
 use crate::game::ids::PowerId;
 use crate::game::order::parse_order;
 
+/// How many years ahead of the current phase orders may be kept for (njudge's limit).
+pub const YEARS_AHEAD: i32 = 5;
+
 /// Files one mail's order lines of a power for a later phase: each line that reads as an
 /// order is kept (after any kept before for that phase); each that does not is refused now.
 /// Returns the reply lines (each order as understood, or the text with `*** why` below it)

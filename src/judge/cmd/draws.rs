@@ -77,7 +77,7 @@ impl<'a> Session<'a> {
         }
         let top = largest(map, &pos);
         let Some(winner) = map.power_by_word(to.trim()) else {
-            return self.error(line, format!("'{}' names no power of this game; concede to the largest power by name or letter", to.trim()));
+            return self.error(line, format!("'{}' names no power of this game; concede to the largest power by name or letter", crate::judge::draws::clipped(to.trim())));
         };
         if winner == me {
             return self.error(line, "a power cannot concede to itself");

@@ -50,7 +50,23 @@ impl Session<'_> {
                 let cal = &judge.variant(g).calendar;
                 match cal.parse(&text) {
                     Ok(p) if p == pos.phase => self.wrong_phase = None,
-                    // As on njudge, orders for a phase to come are filed for it.
+                    // As on njudge, orders for a phase to come are filed for it, up to
+                    // five years ahead.
+                    Ok(p)
+                        if p.year
+                            > pos
+                                .phase
+                                .year
+                                .saturating_add(crate::judge::later::YEARS_AHEAD) =>
+                    {
+                        let why = format!(
+                            "orders are kept for phases at most {} years ahead, and {} is further; the game is at {}",
+                            crate::judge::later::YEARS_AHEAD,
+                            cal.code(p),
+                            cal.code(pos.phase)
+                        );
+                        self.wrong_phase = Some(why);
+                    }
                     Ok(p) if p > pos.phase => {
                         self.wrong_phase = None;
                         self.later_phase = Some(p);
