@@ -51,6 +51,10 @@ pub struct JudgeSection {
 pub struct StorageSection {
     /// The SQLite file.
     pub database: PathBuf,
+    /// Where herald writes what the keeper must put right when mail cannot be sent or read
+    /// (a login refused, a server that does not answer): a route that needs no mail server.
+    /// The file is removed once mail goes out (or is read) again.
+    pub attention_file: PathBuf,
 }
 
 /// `[inbox]`
@@ -134,6 +138,13 @@ pub struct ImapSection {
     /// waiting in IDLE; 0: IDLE. Dovecot 2.3 tells an IDLE client of new mail only 500 ms
     /// after it lands; a server on the same machine can be asked every 50 ms for nothing.
     pub check_ms: u64,
+    /// Seconds any one IMAP operation (connecting, logging in, searching, fetching one
+    /// batch, marking mail handled, ending IDLE) may take before herald drops the
+    /// connection and tries again later.
+    pub timeout_seconds: u64,
+    /// At most this many bytes of mail are fetched in one batch (never less than one mail
+    /// of `[inbox] max_bytes`).
+    pub batch_bytes: usize,
 }
 
 /// `[smtp]`: the server herald sends through.
@@ -158,6 +169,9 @@ pub struct SmtpSection {
     /// A PEM file of extra certificates to trust for TLS (a private CA).
     #[serde(deserialize_with = "optional_path")]
     pub ca_file: Option<PathBuf>,
+    /// Seconds connecting (greeting, TLS, login) or sending one mail may take; a server
+    /// that takes longer ends this round of sending, and the queue waits for the next.
+    pub timeout_seconds: u64,
 }
 
 impl Default for ImapSection {
@@ -173,6 +187,8 @@ impl Default for ImapSection {
             handled_folder: String::new(),
             ca_file: None,
             check_ms: 0,
+            timeout_seconds: 30,
+            batch_bytes: 4 * 1024 * 1024,
         }
     }
 }
@@ -188,6 +204,7 @@ impl Default for SmtpSection {
             password_env: String::new(),
             retry_seconds: 60,
             ca_file: None,
+            timeout_seconds: 30,
         }
     }
 }
@@ -297,6 +314,7 @@ impl Default for StorageSection {
     fn default() -> Self {
         StorageSection {
             database: "var/herald.db".into(),
+            attention_file: "var/attention.txt".into(),
         }
     }
 }
@@ -449,6 +467,11 @@ impl Config {
             |section: &str, key: &str| given.get(section).and_then(|s| s.get(key)).is_some();
         for (section, key, path) in [
             ("storage", "database", &mut self.storage.database),
+            (
+                "storage",
+                "attention_file",
+                &mut self.storage.attention_file,
+            ),
             ("inbox", "maildir", &mut self.inbox.maildir),
             ("outbox", "maildir", &mut self.outbox.maildir),
         ] {
@@ -626,6 +649,10 @@ mod tests {
         // defaults do when herald is started there.
         for (path, default) in [
             (&mut shipped.storage.database, &default.storage.database),
+            (
+                &mut shipped.storage.attention_file,
+                &default.storage.attention_file,
+            ),
             (&mut shipped.inbox.maildir, &default.inbox.maildir),
             (&mut shipped.outbox.maildir, &default.outbox.maildir),
         ] {

@@ -14,7 +14,7 @@ use herald::catalog::Catalog;
 use herald::config::{Config, InboxKind, OutboxKind};
 use herald::game::map::check::check_map;
 use herald::mail::maildir::Maildir;
-use herald::service::Service;
+use herald::service::{LockError, RunLock, Service};
 
 #[derive(Parser)]
 #[command(name = "herald", version, about = "A play-by-email Diplomacy judge")]
@@ -164,20 +164,45 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Ok(Config::load(&path, must)?)
     };
     match cli.command {
-        Command::Run => runtime()?.block_on(async {
-            let service = Service::open(config()?).await?;
-            herald::daemon::run(&service, shutdown_signal()).await;
-            Ok(ExitCode::SUCCESS)
-        }),
+        Command::Run => {
+            let config = config()?;
+            // One herald reads and sends for a database; a second would send twice.
+            let _lock = RunLock::take(&config.storage.database, "run")?;
+            let rt = runtime()?;
+            let done = rt.block_on(async {
+                let service = std::sync::Arc::new(Service::open(config).await?);
+                herald::daemon::run(&service, shutdown_signal()).await;
+                Ok(ExitCode::SUCCESS)
+            });
+            // Work still running on a thread (a DNS lookup, a long render) does not hold
+            // the exit up: SIGTERM is obeyed within a second.
+            rt.shutdown_timeout(std::time::Duration::from_millis(300));
+            done
+        }
         Command::Ingest { now } => {
             let now = parse_now(now.as_deref())?;
             let mut raw = Vec::new();
             std::io::stdin()
                 .read_to_end(&mut raw)
                 .context("reading the mail from standard input")?;
+            let config = config()?;
+            // While a daemon runs, it sends what this mail queued: two senders would send
+            // some replies twice.
+            let lock = match RunLock::take(&config.storage.database, "ingest") {
+                Ok(lock) => Some(lock),
+                Err(LockError::Held { holder, .. }) => {
+                    println!("herald ({holder}) is running and sends the replies");
+                    None
+                }
+                Err(e) => return Err(e.into()),
+            };
             runtime()?.block_on(async {
-                let service = Service::open(config()?).await?;
+                let service = Service::open(config).await?;
                 let outcome = service.ingest(&raw, now).await?;
+                if lock.is_none() {
+                    println!("{outcome:?}; the replies are queued");
+                    return Ok(ExitCode::SUCCESS);
+                }
                 let sent = service.deliver(now).await?;
                 println!(
                     "{outcome:?}; {sent} mail(s) written to {}",
@@ -194,8 +219,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 herald::service::Clock::Wall
             };
             let now = parse_now(now.as_deref())?;
+            let config = config()?;
+            let _lock = RunLock::take(&config.storage.database, "tick")?;
             runtime()?.block_on(async {
-                let service = Service::open(config()?).await?;
+                let service = Service::open(config).await?;
                 let read = service.poll_inbox(now).await?;
                 let ticked = service.tick_at(now, clock).await?;
                 let sent = service.deliver(now).await?;
