@@ -568,3 +568,118 @@ async fn an_imap_mail_over_max_bytes_is_not_downloaded_and_batches_are_bounded()
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A configuration file for the `herald` command in `dir`: Maildir in and out, then `extra`.
+fn config_file(dir: &Path, extra: &str) -> PathBuf {
+    let path = dir.join("herald.toml");
+    let text = format!(
+        "[judge]\naddress = \"judge@herald.test\"\n\
+         [storage]\ndatabase = \"{0}/herald.db\"\nattention_file = \"{0}/attention.txt\"\n\
+         [inbox]\nmaildir = \"{0}/inbox\"\npoll_seconds = 1\n\
+         [outbox]\nmaildir = \"{0}/outbox\"\n{extra}",
+        dir.display()
+    );
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Runs `herald --config <file> <args>`; returns whether it succeeded, and its stderr.
+fn herald(file: &Path, args: &[&str]) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_herald"))
+        .arg("--config")
+        .arg(file)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Starts `herald run` in the background.
+fn daemon_process(file: &Path) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_herald"))
+        .arg("--config")
+        .arg(file)
+        .arg("run")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// Sends SIGTERM and waits (at most [`PATIENCE`], a generous bound) for the process to end.
+fn terminate(child: &mut std::process::Child) -> std::process::ExitStatus {
+    std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let end = std::time::Instant::now() + PATIENCE;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if std::time::Instant::now() > end {
+            let _ = child.kill();
+            panic!("herald did not stop on SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_second_daemon_or_a_tick_on_the_same_database_is_refused_with_a_clear_message() {
+    // "Two `herald run` on one database, or `herald tick` while the daemon runs, send
+    // replies twice": the second is refused, and says why and who holds the database.
+    let dir = dir("lock");
+    let file = config_file(&dir, "");
+    let mut first = daemon_process(&file);
+    let lock = herald::service::lock_path(&dir.join("herald.db"));
+    let end = std::time::Instant::now() + PATIENCE;
+    while !std::fs::read_to_string(&lock).is_ok_and(|t| t.contains("herald run")) {
+        assert!(std::time::Instant::now() < end, "the daemon never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = format!("pid {}", first.id());
+    for command in ["tick", "run"] {
+        let (ok, err) = herald(&file, &[command]);
+        assert!(!ok, "herald {command} must not start beside the daemon");
+        assert!(
+            err.contains("another herald")
+                && err.contains(&pid)
+                && err.contains(&format!(
+                    "`herald {command}` would send every reply a second time"
+                )),
+            "{err}"
+        );
+    }
+    assert!(terminate(&mut first).success());
+    // The daemon gone, its lock went with it.
+    let (ok, err) = herald(&file, &["tick"]);
+    assert!(ok, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn sigterm_is_obeyed_while_the_imap_server_stalls() {
+    let dir = dir("sigterm");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let file = config_file(
+        &dir,
+        &format!(
+            "[imap]\nport = {port}\nuser = \"judge\"\npassword = \"pw\"\ntimeout_seconds = 3600\n"
+        ),
+    );
+    let text = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("[inbox]\n", "[inbox]\nkind = \"imap\"\n");
+    std::fs::write(&file, text).unwrap();
+    let mut child = daemon_process(&file);
+    // The reader connected and waits for a greeting that never comes.
+    let (_held, _) = listener.accept().unwrap();
+    let status = terminate(&mut child);
+    assert!(status.success(), "{status:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
