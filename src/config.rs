@@ -53,7 +53,8 @@ pub struct StorageSection {
     pub database: PathBuf,
     /// Where herald writes what the keeper must put right when mail cannot be sent or read
     /// (a login refused, a server that does not answer): a route that needs no mail server.
-    /// The file is removed once mail goes out (or is read) again.
+    /// The file is removed once mail goes out (or is read) again. Empty: `attention.txt`
+    /// beside the database.
     pub attention_file: PathBuf,
 }
 
@@ -314,7 +315,7 @@ impl Default for StorageSection {
     fn default() -> Self {
         StorageSection {
             database: "var/herald.db".into(),
-            attention_file: "var/attention.txt".into(),
+            attention_file: PathBuf::new(),
         }
     }
 }
@@ -467,17 +468,16 @@ impl Config {
             |section: &str, key: &str| given.get(section).and_then(|s| s.get(key)).is_some();
         for (section, key, path) in [
             ("storage", "database", &mut self.storage.database),
-            (
-                "storage",
-                "attention_file",
-                &mut self.storage.attention_file,
-            ),
             ("inbox", "maildir", &mut self.inbox.maildir),
             ("outbox", "maildir", &mut self.outbox.maildir),
         ] {
             if written(section, key) {
                 from_dir(path);
             }
+        }
+        // Empty: beside the database (see `Service::open`).
+        if !self.storage.attention_file.as_os_str().is_empty() {
+            from_dir(&mut self.storage.attention_file);
         }
         // These have no default: a path there was written in the file.
         for path in [
@@ -649,10 +649,6 @@ mod tests {
         // defaults do when herald is started there.
         for (path, default) in [
             (&mut shipped.storage.database, &default.storage.database),
-            (
-                &mut shipped.storage.attention_file,
-                &default.storage.attention_file,
-            ),
             (&mut shipped.inbox.maildir, &default.inbox.maildir),
             (&mut shipped.outbox.maildir, &default.outbox.maildir),
         ] {

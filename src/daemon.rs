@@ -17,6 +17,9 @@ use tracing::{error, info};
 
 use crate::service::Service;
 
+/// How long the workers are given to stop.
+const STOPPING: Duration = Duration::from_millis(400);
+
 /// The longest pause after failed rounds.
 const MAX_BACKOFF: Duration = Duration::from_secs(60);
 
@@ -45,8 +48,13 @@ pub async fn run(service: &Arc<Service>, shutdown: impl Future<Output = ()>) {
         // rather than go on without it.
         ended = workers.join_next() => error!(?ended, "a worker of the daemon stopped; herald stops"),
     }
+    // A task is stopped at its next await; one busy on a thread (a long render) is not
+    // waited for longer than this, so that SIGTERM is obeyed within a second.
     workers.abort_all();
-    while workers.join_next().await.is_some() {}
+    let _ = tokio::time::timeout(STOPPING, async {
+        while workers.join_next().await.is_some() {}
+    })
+    .await;
     if let Err(e) = service.record_sent().await {
         error!(error = %e, "mails that went out could not be recorded as sent; they will be sent again at the next start");
     }

@@ -166,12 +166,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Run => {
             let config = config()?;
-            // One herald reads and sends for a database; a second would send twice.
-            let _lock = RunLock::take(&config.storage.database, "run")?;
             let rt = runtime()?;
             let done = rt.block_on(async {
-                let service = std::sync::Arc::new(Service::open(config).await?);
-                herald::daemon::run(&service, shutdown_signal()).await;
+                // Heard from now on, while the database opens too.
+                let shutdown = shutdown_signal();
+                tokio::pin!(shutdown);
+                // One herald reads and sends for a database; a second would send twice.
+                let _lock = RunLock::take(&config.storage.database, "run")?;
+                let service = tokio::select! {
+                    service = Service::open(config) => std::sync::Arc::new(service?),
+                    _ = &mut shutdown => return Ok(ExitCode::SUCCESS),
+                };
+                herald::daemon::run(&service, shutdown).await;
                 Ok(ExitCode::SUCCESS)
             });
             // Work still running on a thread (a DNS lookup, a long render) does not hold
@@ -442,23 +448,36 @@ fn parse_now(now: Option<&str>) -> Result<DateTime<Utc>> {
     }
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Resolves on Ctrl-C or SIGTERM. The handlers are installed when this is called (inside the
+/// runtime), not when it is first awaited, so a signal that comes early is not missed.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
+    let (term, int) = {
+        use tokio::signal::unix::{signal, SignalKind};
+        (
+            signal(SignalKind::terminate()).ok(),
+            signal(SignalKind::interrupt()).ok(),
+        )
     };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {}
-        _ = term => {}
+    async move {
+        #[cfg(unix)]
+        {
+            let wait = |s: Option<tokio::signal::unix::Signal>| async move {
+                match s {
+                    Some(mut s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                _ = wait(term) => {}
+                _ = wait(int) => {}
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }

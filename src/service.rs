@@ -319,7 +319,12 @@ impl Service {
             passwords: Default::default(),
             painter: Default::default(),
         };
-        let attention = Attention::new(config.storage.attention_file.clone());
+        let attention = Attention::new(match &config.storage.attention_file {
+            p if p.as_os_str().is_empty() => {
+                config.storage.database.with_file_name("attention.txt")
+            }
+            p => p.clone(),
+        });
         Ok(Service {
             config,
             judge,

@@ -218,7 +218,7 @@ impl ImapInbox {
             .into_iter()
             .collect();
         uids.sort_unstable();
-        let mut out = Vec::with_capacity(uids.len());
+        let mut sizes = std::collections::HashMap::new();
         for chunk in uids.chunks(500) {
             let fetched: Vec<_> = timed(t, "asking sizes", async {
                 session
@@ -228,15 +228,22 @@ impl ImapInbox {
                     .await
             })
             .await?;
-            out.extend(fetched.iter().filter_map(|f| {
-                Some(Waiting {
-                    uid: f.uid?,
-                    size: f.size? as usize,
-                })
-            }));
+            sizes.extend(
+                fetched
+                    .iter()
+                    .filter_map(|f| Some((f.uid?, f.size? as usize))),
+            );
         }
-        out.sort_by_key(|w| w.uid);
-        Ok(out)
+        // A size the server did not give is taken as `max_bytes`: the mail is still fetched
+        // as a partial, so no more than that comes, and a longer one is refused by what came.
+        let max = self.settings.max_bytes;
+        Ok(uids
+            .into_iter()
+            .map(|uid| Waiting {
+                uid,
+                size: sizes.get(&uid).copied().unwrap_or(max),
+            })
+            .collect())
     }
 
     /// Splits waiting mail into batches to fetch: at most [`BATCH_MAILS`] mails and

@@ -29,7 +29,11 @@ impl Service {
         let result = self.deliver_due(now).await;
         match &result {
             Ok(_) => self.attention.clear("sending"),
-            Err(e @ (ServiceError::SmtpServer { .. } | ServiceError::Config(_))) => {
+            Err(
+                e @ (ServiceError::SmtpServer { .. }
+                | ServiceError::Config(_)
+                | ServiceError::Mailbox { .. }),
+            ) => {
                 self.attention.raise("sending", &e.to_string(), now);
             }
             Err(_) => {}
