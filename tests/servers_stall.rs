@@ -537,24 +537,24 @@ async fn an_imap_mail_over_max_bytes_is_not_downloaded_and_batches_are_bounded()
     let service = Service::open(c).await.unwrap();
     let now = Utc::now();
     assert_eq!(service.poll_inbox(now).await.unwrap(), 5);
-    let h = handed.lock().unwrap();
+    let (batches, mut seen) = {
+        let h = handed.lock().unwrap();
+        (h.batches.clone(), h.seen.clone())
+    };
     // The big mail was never downloaded: no more than its head left the server for it, and
     // no batch held more than batch_bytes (or one mail).
-    let total: usize = h.batches.iter().sum();
+    let total: usize = batches.iter().sum();
     assert!(
         total < big_size,
-        "sent {total} bytes, the big mail alone is {big_size}: {h:?}"
+        "sent {total} bytes, the big mail alone is {big_size}: {batches:?}"
     );
     assert!(
-        h.batches.iter().all(|b| *b <= 150_000.max(max)),
-        "{:?}",
-        h.batches
+        batches.iter().all(|b| *b <= 150_000.max(max)),
+        "{batches:?}"
     );
-    assert!(h.batches.len() >= 3, "{:?}", h.batches);
-    let mut seen = h.seen.clone();
+    assert!(batches.len() >= 3, "{batches:?}");
     seen.sort_unstable();
     assert_eq!(seen, vec![1, 2, 3, 4, 5], "every mail marked handled");
-    drop(h);
     // Its sender is told it was too large, with its size.
     service.deliver(now).await.unwrap();
     let out = written(&dir.join("outbox"));
