@@ -172,7 +172,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 let shutdown = shutdown_signal();
                 tokio::pin!(shutdown);
                 // One herald reads and sends for a database; a second would send twice.
-                let _lock = RunLock::take(&config.storage.database, "run")?;
+                let _lock = lock(&config.storage.database, "run").await?;
                 let service = tokio::select! {
                     service = Service::open(config) => std::sync::Arc::new(service?),
                     _ = &mut shutdown => return Ok(ExitCode::SUCCESS),
@@ -226,8 +226,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let now = parse_now(now.as_deref())?;
             let config = config()?;
-            let _lock = RunLock::take(&config.storage.database, "tick")?;
             runtime()?.block_on(async {
+                let _lock = lock(&config.storage.database, "tick").await?;
                 let service = Service::open(config).await?;
                 let read = service.poll_inbox(now).await?;
                 let ticked = service.tick_at(now, clock).await?;
@@ -445,6 +445,20 @@ fn parse_now(now: Option<&str>) -> Result<DateTime<Utc>> {
                 format!("--now '{text}': expected an RFC 3339 time like 2026-12-01T18:00:00Z")
             })?
             .with_timezone(&Utc)),
+    }
+}
+
+/// The database's lock for `command`: a `herald ingest` holding it (a mail handed over by
+/// procmail) is waited for, up to half a minute; any other holder is refused at once.
+async fn lock(database: &Path, command: &'static str) -> Result<RunLock, LockError> {
+    let end = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        match RunLock::take(database, command) {
+            Err(e) if e.held_briefly() && tokio::time::Instant::now() < end => {
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            taken => return taken,
+        }
     }
 }
 

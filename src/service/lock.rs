@@ -36,6 +36,14 @@ pub enum LockError {
     },
 }
 
+impl LockError {
+    /// Whether the holder is a `herald ingest`, which lets go in a moment: worth waiting for
+    /// rather than refusing to start.
+    pub fn held_briefly(&self) -> bool {
+        matches!(self, LockError::Held { holder, .. } if holder.ends_with("herald ingest"))
+    }
+}
+
 /// The lock, held until dropped (or the process ends).
 #[derive(Debug)]
 pub struct RunLock {
@@ -91,5 +99,32 @@ impl RunLock {
         file.rewind().map_err(io)?;
         writeln!(file, "pid {}, herald {command}", std::process::id()).map_err(io)?;
         Ok(RunLock { _file: file })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_taker_is_refused_and_told_who_holds_it_and_whether_to_wait() {
+        let dir = std::env::temp_dir().join(format!("herald-lock-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let db = dir.join("herald.db");
+        for (holder, brief) in [("ingest", true), ("run", false), ("tick", false)] {
+            let held = RunLock::take(&db, holder).ok();
+            assert!(held.is_some(), "{holder} takes the free lock");
+            let refused = RunLock::take(&db, "run").map(|_| ()).unwrap_err();
+            let text = refused.to_string();
+            assert!(
+                text.contains(&format!("pid {}, herald {holder}", std::process::id()))
+                    && text.contains("`herald run` would send every reply a second time"),
+                "{text}"
+            );
+            assert_eq!(refused.held_briefly(), brief, "{holder}");
+            drop(held);
+            assert!(RunLock::take(&db, "tick").is_ok(), "let go when dropped");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
