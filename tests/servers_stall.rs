@@ -180,6 +180,39 @@ async fn a_silent_imap_server_does_not_hold_up_a_deadlines_results() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_imap_server_that_never_answers_costs_one_timeout_and_the_keeper_is_told() {
+    let dir = dir("imap-timeout");
+    let (port, accepted) = silent_server().await;
+    let mut c = config(&dir);
+    c.inbox.kind = InboxKind::Imap;
+    c.imap.port = port;
+    c.imap.user = "judge".into();
+    c.imap.password = "pw".into();
+    c.imap.timeout_seconds = 1;
+    let service = Service::open(c).await.unwrap();
+    // Each look at the inbox ends, with why, after one connection: no operation waits
+    // for ever.
+    for round in 1..=2 {
+        let err = tokio::time::timeout(PATIENCE, service.poll_inbox(Utc::now()))
+            .await
+            .expect("a look at the inbox ends")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("reading the greeting") && err.contains("no answer within 1 s"),
+            "{err}"
+        );
+        assert_eq!(accepted.load(Ordering::SeqCst), round);
+    }
+    let told = std::fs::read_to_string(dir.join("attention.txt")).unwrap();
+    assert!(
+        told.contains("herald cannot go on reading") && told.contains("no answer within 1 s"),
+        "{told}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_silent_smtp_server_does_not_hold_up_reading() {
     let dir = dir("smtp-read");
     let (port, accepted) = silent_server().await;
