@@ -51,6 +51,11 @@ pub struct JudgeSection {
 pub struct StorageSection {
     /// The SQLite file.
     pub database: PathBuf,
+    /// Where herald writes what the keeper must put right when mail cannot be sent or read
+    /// (a login refused, a server that does not answer): a route that needs no mail server.
+    /// The file is removed once mail goes out (or is read) again. Empty: `attention.txt`
+    /// beside the database.
+    pub attention_file: PathBuf,
 }
 
 /// `[inbox]`
@@ -134,6 +139,13 @@ pub struct ImapSection {
     /// waiting in IDLE; 0: IDLE. Dovecot 2.3 tells an IDLE client of new mail only 500 ms
     /// after it lands; a server on the same machine can be asked every 50 ms for nothing.
     pub check_ms: u64,
+    /// Seconds any one IMAP operation (connecting, logging in, searching, fetching one
+    /// batch, marking mail handled, ending IDLE) may take before herald drops the
+    /// connection and tries again later.
+    pub timeout_seconds: u64,
+    /// At most this many bytes of mail are fetched in one batch (never less than one mail
+    /// of `[inbox] max_bytes`).
+    pub batch_bytes: usize,
 }
 
 /// `[smtp]`: the server herald sends through.
@@ -158,6 +170,9 @@ pub struct SmtpSection {
     /// A PEM file of extra certificates to trust for TLS (a private CA).
     #[serde(deserialize_with = "optional_path")]
     pub ca_file: Option<PathBuf>,
+    /// Seconds connecting (greeting, TLS, login) or sending one mail may take; a server
+    /// that takes longer ends this round of sending, and the queue waits for the next.
+    pub timeout_seconds: u64,
 }
 
 impl Default for ImapSection {
@@ -173,6 +188,8 @@ impl Default for ImapSection {
             handled_folder: String::new(),
             ca_file: None,
             check_ms: 0,
+            timeout_seconds: 30,
+            batch_bytes: 4 * 1024 * 1024,
         }
     }
 }
@@ -188,6 +205,7 @@ impl Default for SmtpSection {
             password_env: String::new(),
             retry_seconds: 60,
             ca_file: None,
+            timeout_seconds: 30,
         }
     }
 }
@@ -297,6 +315,7 @@ impl Default for StorageSection {
     fn default() -> Self {
         StorageSection {
             database: "var/herald.db".into(),
+            attention_file: PathBuf::new(),
         }
     }
 }
@@ -455,6 +474,10 @@ impl Config {
             if written(section, key) {
                 from_dir(path);
             }
+        }
+        // Empty: beside the database (see `Service::open`).
+        if !self.storage.attention_file.as_os_str().is_empty() {
+            from_dir(&mut self.storage.attention_file);
         }
         // These have no default: a path there was written in the file.
         for path in [

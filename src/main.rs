@@ -14,7 +14,7 @@ use herald::catalog::Catalog;
 use herald::config::{Config, InboxKind, OutboxKind};
 use herald::game::map::check::check_map;
 use herald::mail::maildir::Maildir;
-use herald::service::Service;
+use herald::service::{LockError, RunLock, Service};
 
 #[derive(Parser)]
 #[command(name = "herald", version, about = "A play-by-email Diplomacy judge")]
@@ -164,20 +164,51 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Ok(Config::load(&path, must)?)
     };
     match cli.command {
-        Command::Run => runtime()?.block_on(async {
-            let service = Service::open(config()?).await?;
-            herald::daemon::run(&service, shutdown_signal()).await;
-            Ok(ExitCode::SUCCESS)
-        }),
+        Command::Run => {
+            let config = config()?;
+            let rt = runtime()?;
+            let done = rt.block_on(async {
+                // Heard from now on, while the database opens too.
+                let shutdown = shutdown_signal();
+                tokio::pin!(shutdown);
+                // One herald reads and sends for a database; a second would send twice.
+                let _lock = lock(&config.storage.database, "run").await?;
+                let service = tokio::select! {
+                    service = Service::open(config) => std::sync::Arc::new(service?),
+                    _ = &mut shutdown => return Ok(ExitCode::SUCCESS),
+                };
+                herald::daemon::run(&service, shutdown).await;
+                Ok(ExitCode::SUCCESS)
+            });
+            // Work still running on a thread (a DNS lookup, a long render) does not hold
+            // the exit up: SIGTERM is obeyed within a second.
+            rt.shutdown_timeout(std::time::Duration::from_millis(300));
+            done
+        }
         Command::Ingest { now } => {
             let now = parse_now(now.as_deref())?;
             let mut raw = Vec::new();
             std::io::stdin()
                 .read_to_end(&mut raw)
                 .context("reading the mail from standard input")?;
+            let config = config()?;
+            // While a daemon runs, it sends what this mail queued: two senders would send
+            // some replies twice.
+            let lock = match RunLock::take(&config.storage.database, "ingest") {
+                Ok(lock) => Some(lock),
+                Err(LockError::Held { holder, .. }) => {
+                    println!("herald ({holder}) is running and sends the replies");
+                    None
+                }
+                Err(e) => return Err(e.into()),
+            };
             runtime()?.block_on(async {
-                let service = Service::open(config()?).await?;
+                let service = Service::open(config).await?;
                 let outcome = service.ingest(&raw, now).await?;
+                if lock.is_none() {
+                    println!("{outcome:?}; the replies are queued");
+                    return Ok(ExitCode::SUCCESS);
+                }
                 let sent = service.deliver(now).await?;
                 println!(
                     "{outcome:?}; {sent} mail(s) written to {}",
@@ -194,8 +225,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 herald::service::Clock::Wall
             };
             let now = parse_now(now.as_deref())?;
+            let config = config()?;
             runtime()?.block_on(async {
-                let service = Service::open(config()?).await?;
+                let _lock = lock(&config.storage.database, "tick").await?;
+                let service = Service::open(config).await?;
                 let read = service.poll_inbox(now).await?;
                 let ticked = service.tick_at(now, clock).await?;
                 let sent = service.deliver(now).await?;
@@ -415,23 +448,50 @@ fn parse_now(now: Option<&str>) -> Result<DateTime<Utc>> {
     }
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
+/// The database's lock for `command`: a `herald ingest` holding it (a mail handed over by
+/// procmail) is waited for, up to half a minute; any other holder is refused at once.
+async fn lock(database: &Path, command: &'static str) -> Result<RunLock, LockError> {
+    let end = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        match RunLock::take(database, command) {
+            Err(e) if e.held_briefly() && tokio::time::Instant::now() < end => {
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
             }
-            Err(_) => std::future::pending::<()>().await,
+            taken => return taken,
         }
+    }
+}
+
+/// Resolves on Ctrl-C or SIGTERM. The handlers are installed when this is called (inside the
+/// runtime), not when it is first awaited, so a signal that comes early is not missed.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+    #[cfg(unix)]
+    let (term, int) = {
+        use tokio::signal::unix::{signal, SignalKind};
+        (
+            signal(SignalKind::terminate()).ok(),
+            signal(SignalKind::interrupt()).ok(),
+        )
     };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {}
-        _ = term => {}
+    async move {
+        #[cfg(unix)]
+        {
+            let wait = |s: Option<tokio::signal::unix::Signal>| async move {
+                match s {
+                    Some(mut s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                _ = wait(term) => {}
+                _ = wait(int) => {}
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }

@@ -18,7 +18,13 @@ use crate::mail::smtp::{SendError, SmtpOutbox, SmtpSettings};
 use crate::mail::{read_letter, Outgoing};
 use crate::store::{Store, StoreError};
 
+mod attention;
+mod lock;
+mod servers;
 mod sweep;
+
+pub use attention::Attention;
+pub use lock::{lock_path, LockError, RunLock};
 
 /// How many times a mail that keeps failing with a transient error is tried before herald
 /// gives up on it and reports it (with retries doubling up to an hour apart, about a day).
@@ -56,6 +62,16 @@ pub enum ServiceError {
         /// What is wrong.
         reason: String,
     },
+    /// The SMTP server cannot take mail now (no answer in time, login or TLS refused): the
+    /// mail stays queued and is tried again next round.
+    #[error("the SMTP server cannot take mail now, so the mail stays queued: {reason}")]
+    SmtpServer {
+        /// What the server did.
+        reason: String,
+    },
+    /// Another herald holds the database's lock.
+    #[error(transparent)]
+    Lock(#[from] LockError),
     /// A mailbox.
     #[error("mailbox {path}: {source}")]
     Mailbox {
@@ -183,6 +199,8 @@ pub struct Service {
     pub imap: Option<tokio::sync::Mutex<ImapInbox>>,
     /// The SMTP sender, when `[outbox] kind = "smtp"`.
     pub smtp: Option<SmtpOutbox>,
+    /// What the keeper must put right, in the log and `[storage] attention_file`.
+    pub attention: Attention,
     /// This database's own random mark, made once and kept in it: part of every Message-ID
     /// herald writes, so that outbox row numbers, which start again in every new database,
     /// never make two different mails share one.
@@ -266,6 +284,9 @@ impl Service {
                 handled_folder: c.handled_folder.clone(),
                 ca_file: c.ca_file.clone(),
                 check: (c.check_ms > 0).then(|| std::time::Duration::from_millis(c.check_ms)),
+                timeout: std::time::Duration::from_secs(c.timeout_seconds.max(1)),
+                max_bytes: config.inbox.max_bytes,
+                batch_bytes: c.batch_bytes,
             })))
         } else {
             None
@@ -280,7 +301,11 @@ impl Service {
                 password: crate::config::password(&c.password, &c.password_env)?,
                 ca_file: c.ca_file.clone(),
             };
-            Some(SmtpOutbox::new(&settings).map_err(|reason| ServiceError::Smtp { reason })?)
+            Some(
+                SmtpOutbox::new(&settings)
+                    .map_err(|reason| ServiceError::Smtp { reason })?
+                    .with_timeout(std::time::Duration::from_secs(c.timeout_seconds.max(1))),
+            )
         } else {
             None
         };
@@ -294,6 +319,12 @@ impl Service {
             passwords: Default::default(),
             painter: Default::default(),
         };
+        let attention = Attention::new(match &config.storage.attention_file {
+            p if p.as_os_str().is_empty() => {
+                config.storage.database.with_file_name("attention.txt")
+            }
+            p => p.clone(),
+        });
         Ok(Service {
             config,
             judge,
@@ -302,6 +333,7 @@ impl Service {
             outbox,
             imap,
             smtp,
+            attention,
             instance,
             unrecorded: Default::default(),
         })
@@ -358,10 +390,23 @@ impl Service {
     /// identity, every state change and every outgoing mail are committed together, and
     /// nothing is sent (or marked handled in the Maildir) before that commit. A crash before
     /// the commit means the mails are read again; their Message-IDs make that harmless.
-    #[instrument(skip_all, fields(mails = raws.len()))]
     pub async fn ingest_batch(
         &self,
         raws: &[&[u8]],
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Ingested>, ServiceError> {
+        let sizes: Vec<usize> = raws.iter().map(|r| r.len()).collect();
+        self.ingest_sized(raws, &sizes, now).await
+    }
+
+    /// [`Service::ingest_batch`] for mails of which only a part may have been read: each
+    /// mail's whole size is given apart (an IMAP mail over `max_bytes` is fetched only up
+    /// to its head, and refused as too large by its size).
+    #[instrument(skip_all, fields(mails = raws.len()))]
+    pub(crate) async fn ingest_sized(
+        &self,
+        raws: &[&[u8]],
+        sizes: &[usize],
         now: DateTime<Utc>,
     ) -> Result<Vec<Ingested>, ServiceError> {
         let ts = now.timestamp();
@@ -450,7 +495,8 @@ impl Service {
             mails.push(mail);
             true
         };
-        for (raw, letter) in raws.iter().zip(&letters) {
+        for ((raw, letter), size) in raws.iter().zip(&letters).zip(sizes) {
+            let size = (*size).max(raw.len());
             let Some(letter) = letter else {
                 tx.quarantine(raw, "not a readable mail", ts).await?;
                 outcomes.push(Ingested::Quarantined("not a readable mail".into()));
@@ -489,14 +535,14 @@ impl Service {
                     outcome.to_string(),
                 )
             };
-            if raw.len() > self.config.inbox.max_bytes
+            if size > self.config.inbox.max_bytes
                 && letter.automatic.is_none()
                 && letter.from != self.judge.address
             {
                 let refusal = judge::incidents::too_large(
                     &self.judge,
                     letter,
-                    raw.len(),
+                    size,
                     self.config.inbox.max_bytes,
                 );
                 let n = reply(refusal, None, &mut mails, &mut replied) as usize;
@@ -655,38 +701,6 @@ impl Service {
         Ok(n)
     }
 
-    /// Reads new mail over IMAP, handles it, and only then marks it handled on the server.
-    async fn poll_imap(
-        &self,
-        imap: &tokio::sync::Mutex<ImapInbox>,
-        now: DateTime<Utc>,
-    ) -> Result<usize, ServiceError> {
-        let mut inbox = imap.lock().await;
-        let fetched = match inbox.fetch_new().await {
-            Ok(f) => f,
-            Err(e) => {
-                inbox.reset();
-                return Err(e.into());
-            }
-        };
-        if !fetched.is_empty() {
-            crate::failpoint::hit("after-fetch");
-        }
-        let mut n = 0;
-        for batch in fetched.chunks(100) {
-            let refs: Vec<&[u8]> = batch.iter().map(|(_, raw)| raw.as_slice()).collect();
-            self.ingest_batch(&refs, now).await?;
-            crate::failpoint::hit("after-commit");
-            let uids: Vec<u32> = batch.iter().map(|(uid, _)| *uid).collect();
-            if let Err(e) = inbox.mark_handled(&uids).await {
-                inbox.reset();
-                return Err(e.into());
-            }
-            n += batch.len();
-        }
-        Ok(n)
-    }
-
     /// Games as stored: name, status, state and when each next needs the clock.
     fn rows<'a>(
         &self,
@@ -722,17 +736,8 @@ impl Service {
         }
     }
 
-    /// Sends queued mail that is due (SMTP, or files in the outbox Maildir); returns how many
-    /// went out. Each attempt is recorded before it is made, so a crash between sending and
-    /// recording resends with the same Message-ID rather than losing the mail; a file is
-    /// named after its outbox row, so one written before such a crash is found and not
-    /// written twice. A transient failure is retried with backoff (`[smtp] retry_seconds`,
-    /// doubling, at most an hour); a permanent one is kept with the server's answer and
-    /// reported in the log, as is a mail that cannot be written (no valid recipient). A mail
-    /// that went out but could not be recorded as sent (the database refusing to write) is
-    /// kept in memory and its record retried first, next time, before anything else is
-    /// sent: the record is retried, never the send.
-    pub async fn deliver(&self, now: DateTime<Utc>) -> Result<usize, ServiceError> {
+    /// [`Service::deliver`] without telling the keeper of the faults that stop it.
+    pub(crate) async fn deliver_due(&self, now: DateTime<Utc>) -> Result<usize, ServiceError> {
         self.record_sent().await?;
         let mut n = 0;
         let ts = now.timestamp();
@@ -747,6 +752,11 @@ impl Service {
             let batch = self.store.unsent(ts, 200).await?;
             if batch.is_empty() {
                 return Ok(n);
+            }
+            if let Some(smtp) = &self.smtp {
+                if let Err(why) = smtp.ready().await {
+                    return Err(servers::server_fault(why));
+                }
             }
             let mut stalled = false;
             for (id, mail) in batch {
@@ -818,6 +828,11 @@ impl Service {
                                 tracing::error!(id, to = %mail.to, error = %why, "the server refused a mail for good");
                                 self.give_up(id, &mail, &why, ts).await?;
                                 continue;
+                            }
+                            // The server stalled or dropped the session: the rest waits
+                            // for the next round rather than a timeout each.
+                            Err(why @ SendError::Server(_)) => {
+                                return Err(servers::server_fault(why))
                             }
                         }
                     }

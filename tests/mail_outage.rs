@@ -108,7 +108,6 @@ async fn smtp_and_imap_outages_lose_nothing_and_send_nothing_twice() {
     let stack = Stack::new("out");
     let daemon = Daemon::start(&stack, "out", |c| c.smtp.retry_seconds = 1).await;
     let d = Stack::dir();
-    let smtp_conf = d.join("smtpd.conf");
 
     // SMTP down while a reply is due (subjects carry this run's token: mailboxes outlive runs).
     let during = format!("during the smtp outage {}", stack.game);
@@ -122,10 +121,11 @@ async fn smtp_and_imap_outages_lose_nothing_and_send_nothing_twice() {
         daemon.service.store.outbox_count().await.unwrap() >= 1,
         "the reply is queued"
     );
+    // start.sh's own way: in a mount namespace with this stack's queue and control socket.
     start(
         "smtp",
-        "smtpd",
-        &["-d", "-f", smtp_conf.to_str().unwrap()],
+        d.join("smtpd.sh").to_str().unwrap(),
+        &[],
         stack.smtp_port,
         "220",
     );

@@ -9,15 +9,15 @@
 #   MAILSTACK_DIR=... scripts/mailstack/stop.sh
 #
 # Users (MAIL_USERS, "name:password ..."): mail to name@herald.test, IMAP login "name".
+#
+# Several stacks run side by side on one machine, each in its own MAILSTACK_DIR: ports not
+# given (SMTP_PORT, IMAP_PORT, ...) are the first free set among 10025/10143/... plus a
+# multiple of 1000, and OpenSMTPD, whose queue (/var/spool/smtpd) and control socket
+# (/var/run/smtpd.sock) are fixed when it is built, runs in a mount namespace of its own
+# (unshare) where both are directories of $MAILSTACK_DIR ($D/smtpd.sh starts it so).
 set -euo pipefail
 
 D=${MAILSTACK_DIR:?set MAILSTACK_DIR to an empty directory, e.g. \$(mktemp -d /tmp/ms.XXXXXX)}
-SMTP_PORT=${SMTP_PORT:-10025}
-IMAP_PORT=${IMAP_PORT:-10143}
-LMTP_PORT=${LMTP_PORT:-10024}
-IMAPS_PORT=${IMAPS_PORT:-10993}
-SUBMISSION_PORT=${SUBMISSION_PORT:-10587}
-SUBMISSIONS_PORT=${SUBMISSIONS_PORT:-10465}
 MAIL_USERS=${MAIL_USERS:-"judge:judgepw gm:gmpw p1:pw1 p2:pw2 p3:pw3 p4:pw4 p5:pw5 p6:pw6 p7:pw7"}
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -36,6 +36,32 @@ fi
 trap '"$here/stop.sh"' ERR
 mkdir -p "$D"
 chmod 755 "$D"
+
+# One start at a time chooses ports (until its servers listen on them); the servers must not
+# inherit the lock (9>&- below), or it would be held for as long as they run.
+exec 9> /tmp/herald-mailstack.lock
+flock 9
+free() { # port: nothing listens there
+  ! { exec 3<> "/dev/tcp/127.0.0.1/$1"; } 2>/dev/null || { exec 3<&- 3>&-; return 1; }
+}
+given=${SMTP_PORT:-}${IMAP_PORT:-}${LMTP_PORT:-}${IMAPS_PORT:-}${SUBMISSION_PORT:-}${SUBMISSIONS_PORT:-}
+for k in $(seq 0 40); do
+  o=$((k * 1000))
+  SMTP_PORT=${SMTP_PORT:-$((10025 + o))} IMAP_PORT=${IMAP_PORT:-$((10143 + o))}
+  LMTP_PORT=${LMTP_PORT:-$((10024 + o))} IMAPS_PORT=${IMAPS_PORT:-$((10993 + o))}
+  SUBMISSION_PORT=${SUBMISSION_PORT:-$((10587 + o))}
+  SUBMISSIONS_PORT=${SUBMISSIONS_PORT:-$((10465 + o))}
+  if [ -n "$given" ]; then break; fi
+  if free $SMTP_PORT && free $IMAP_PORT && free $LMTP_PORT && free $IMAPS_PORT \
+    && free $SUBMISSION_PORT && free $SUBMISSIONS_PORT; then
+    break
+  fi
+  unset SMTP_PORT IMAP_PORT LMTP_PORT IMAPS_PORT SUBMISSION_PORT SUBMISSIONS_PORT
+done
+if [ -z "${SMTP_PORT:-}" ]; then
+  echo "mailstack: no free set of ports" >&2
+  exit 1
+fi
 uid=$(id -u dovecot)
 gid=$(id -g dovecot)
 
@@ -154,14 +180,27 @@ wait_for() { # port, greeting prefix
   return 1
 }
 
-dovecot -F -c "$D/dovecot.conf" >> "$D/dovecot.out" 2>&1 &
+dovecot -F -c "$D/dovecot.conf" >> "$D/dovecot.out" 2>&1 9>&- &
 echo $! > "$D/dovecot.pid"
 wait_for "$IMAP_PORT" "* OK"
 wait_for "$LMTP_PORT" "220"
 wait_for "$SUBMISSION_PORT" "220"
 doveadm -c "$D/dovecot.conf" auth test judge "$(echo "$MAIL_USERS" | tr ' ' '\n' | grep '^judge:' | cut -d: -f2)" >/dev/null
 
-smtpd -d -f "$D/smtpd.conf" > "$D/smtp.log" 2>&1 &
+# OpenSMTPD's queue and control socket, private to this stack: in its own mount namespace,
+# $D/smtpd-spool is /var/spool/smtpd and $D/run is /run (so /var/run/smtpd.sock is
+# $D/run/smtpd.sock). Every step execs the next, so the pid is smtpd's own.
+mkdir -p "$D/run" /var/spool/smtpd
+mkdir -m 711 -p "$D/smtpd-spool"
+cat > "$D/smtpd.sh" <<SH
+#!/bin/sh
+exec unshare --mount --propagation private sh -c '
+  mount --bind "$D/smtpd-spool" /var/spool/smtpd &&
+  mount --bind "$D/run" /run &&
+  exec smtpd -d -f "$D/smtpd.conf"'
+SH
+chmod 755 "$D/smtpd.sh"
+"$D/smtpd.sh" > "$D/smtp.log" 2>&1 9>&- &
 echo $! > "$D/smtp.pid"
 wait_for "$SMTP_PORT" "220"
 

@@ -2,6 +2,12 @@
 //! elsewhere, LOGIN. New mail is the mail not yet marked handled; a message is marked
 //! (\Seen, or moved to a folder) only after the transaction that handled it committed, so a
 //! crash in between means it is read again and its Message-ID makes that harmless.
+//!
+//! Every operation has a time limit (`[imap] timeout_seconds`): a server that accepts and
+//! never answers costs one timeout, after which the connection is dropped and made anew at
+//! the next try. A mail's size (RFC822.SIZE) is asked before the mail is fetched: one over
+//! `[inbox] max_bytes` is not downloaded (only its head, to answer it), and one batch holds
+//! at most `[imap] batch_bytes` of mail.
 
 use std::time::Duration;
 
@@ -45,6 +51,39 @@ pub struct ImapSettings {
     pub ca_file: Option<std::path::PathBuf>,
     /// While waiting, ask the server this often (NOOP) instead of waiting in IDLE.
     pub check: Option<Duration>,
+    /// How long any one operation may take.
+    pub timeout: Duration,
+    /// Mails larger than this are not downloaded, only their first [`HEAD_BYTES`].
+    pub max_bytes: usize,
+    /// One batch of fetched mail holds at most this many bytes (or one mail).
+    pub batch_bytes: usize,
+}
+
+/// What is fetched of a mail over `max_bytes`: enough for its header, to answer it.
+pub const HEAD_BYTES: usize = 64 * 1024;
+
+/// Mails in one batch, at most.
+const BATCH_MAILS: usize = 100;
+
+/// A mail waiting in the inbox: its UID and size as the server gives them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Waiting {
+    /// The UID.
+    pub uid: u32,
+    /// RFC822.SIZE.
+    pub size: usize,
+}
+
+/// A mail fetched: its UID, its bytes (only the head when it is over `max_bytes`), and its
+/// whole size.
+#[derive(Clone, Debug)]
+pub struct Fetched {
+    /// The UID.
+    pub uid: u32,
+    /// The bytes fetched.
+    pub raw: Vec<u8>,
+    /// The mail's whole size.
+    pub size: usize,
 }
 
 /// An IMAP failure, with what was being done.
@@ -63,6 +102,21 @@ fn err<E: std::error::Error + Send + Sync + 'static>(
     move |e| ImapError {
         what,
         source: Box::new(e),
+    }
+}
+
+/// Runs one operation within `limit`: its own failure, or a timeout, as an [`ImapError`].
+async fn timed<T, E: std::error::Error + Send + Sync + 'static>(
+    limit: Duration,
+    what: &'static str,
+    op: impl std::future::Future<Output = Result<T, E>>,
+) -> Result<T, ImapError> {
+    match tokio::time::timeout(limit, op).await {
+        Ok(done) => done.map_err(err(what)),
+        Err(_) => Err(ImapError {
+            what,
+            source: format!("no answer within {} s", limit.as_secs_f64()).into(),
+        }),
     }
 }
 
@@ -104,49 +158,49 @@ impl ImapInbox {
             return Ok(session);
         }
         let s = &self.settings;
-        let tcp = TcpStream::connect((s.host.as_str(), s.port))
-            .await
-            .map_err(err("connecting"))?;
+        let t = s.timeout;
+        let tcp = timed(
+            t,
+            "connecting",
+            TcpStream::connect((s.host.as_str(), s.port)),
+        )
+        .await?;
         let stream: Stream = match s.security {
             Security::None => Box::new(tcp),
-            Security::Tls => Box::new(tls(&s.host, s.ca_file.as_deref(), tcp).await?),
+            Security::Tls => Box::new(tls(&s.host, s.ca_file.as_deref(), tcp, t).await?),
             Security::StartTls => {
                 let mut client = async_imap::Client::new(tcp);
-                client
-                    .read_response()
-                    .await
-                    .map_err(err("reading the greeting"))?;
-                client
-                    .run_command_and_check_ok("STARTTLS", None)
-                    .await
-                    .map_err(err("STARTTLS"))?;
-                Box::new(tls(&s.host, s.ca_file.as_deref(), client.into_inner()).await?)
+                timed(t, "reading the greeting", client.read_response()).await?;
+                timed(
+                    t,
+                    "STARTTLS",
+                    client.run_command_and_check_ok("STARTTLS", None),
+                )
+                .await?;
+                Box::new(tls(&s.host, s.ca_file.as_deref(), client.into_inner(), t).await?)
             }
         };
         let mut client = async_imap::Client::new(stream);
         if s.security != Security::StartTls {
-            client
-                .read_response()
-                .await
-                .map_err(err("reading the greeting"))?
+            timed(t, "reading the greeting", client.read_response())
+                .await?
                 .ok_or_else(|| ImapError {
                     what: "reading the greeting",
                     source: "the server closed the connection".into(),
                 })?;
         }
-        let mut session = client
-            .login(&s.user, &s.password)
-            .await
-            .map_err(|(e, _)| err("logging in")(e))?;
-        let caps = session
-            .capabilities()
-            .await
-            .map_err(err("reading capabilities"))?;
+        let mut session = match tokio::time::timeout(t, client.login(&s.user, &s.password)).await {
+            Ok(done) => done.map_err(|(e, _)| err("logging in")(e))?,
+            Err(_) => {
+                return Err(ImapError {
+                    what: "logging in",
+                    source: format!("no answer within {} s", t.as_secs_f64()).into(),
+                })
+            }
+        };
+        let caps = timed(t, "reading capabilities", session.capabilities()).await?;
         self.idle = caps.has_str("IDLE");
-        session
-            .select(&s.folder)
-            .await
-            .map_err(err("selecting the folder"))?;
+        timed(t, "selecting the folder", session.select(&s.folder)).await?;
         Ok(session)
     }
 
@@ -155,37 +209,111 @@ impl ImapInbox {
         self.session = None;
     }
 
-    /// The mails not yet handled, oldest first, as (UID, raw bytes).
-    pub async fn fetch_new(&mut self) -> Result<Vec<(u32, Vec<u8>)>, ImapError> {
+    /// The mails not yet handled, oldest first, with their sizes (nothing downloaded).
+    pub async fn waiting(&mut self) -> Result<Vec<Waiting>, ImapError> {
+        let t = self.settings.timeout;
         let session = self.connect().await?;
-        let mut uids: Vec<u32> = session
-            .uid_search("UNSEEN")
-            .await
-            .map_err(err("searching"))?
+        let mut uids: Vec<u32> = timed(t, "searching", session.uid_search("UNSEEN"))
+            .await?
             .into_iter()
             .collect();
         uids.sort_unstable();
-        let mut out = Vec::new();
-        for chunk in uids.chunks(100) {
-            let set = chunk
-                .iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join(",");
-            let fetched: Vec<_> = session
-                .uid_fetch(&set, "(UID BODY.PEEK[])")
-                .await
-                .map_err(err("fetching"))?
-                .try_collect()
-                .await
-                .map_err(err("fetching"))?;
-            for f in fetched {
-                if let (Some(uid), Some(body)) = (f.uid, f.body()) {
-                    out.push((uid, body.to_vec()));
+        let mut sizes = std::collections::HashMap::new();
+        for chunk in uids.chunks(500) {
+            let fetched: Vec<_> = timed(t, "asking sizes", async {
+                session
+                    .uid_fetch(uid_set(chunk), "(UID RFC822.SIZE)")
+                    .await?
+                    .try_collect()
+                    .await
+            })
+            .await?;
+            sizes.extend(
+                fetched
+                    .iter()
+                    .filter_map(|f| Some((f.uid?, f.size? as usize))),
+            );
+        }
+        // A size the server did not give is taken as `max_bytes`: the mail is still fetched
+        // as a partial, so no more than that comes, and a longer one is refused by what came.
+        let max = self.settings.max_bytes;
+        Ok(uids
+            .into_iter()
+            .map(|uid| Waiting {
+                uid,
+                size: sizes.get(&uid).copied().unwrap_or(max),
+            })
+            .collect())
+    }
+
+    /// Splits waiting mail into batches to fetch: at most [`BATCH_MAILS`] mails and
+    /// `batch_bytes` bytes each (a mail over `max_bytes` counts as its head), always at
+    /// least one mail.
+    pub fn batches(&self, waiting: &[Waiting]) -> Vec<Vec<Waiting>> {
+        let mut out: Vec<Vec<Waiting>> = Vec::new();
+        let mut bytes = 0;
+        for w in waiting {
+            let cost = self.fetched_bytes(w.size);
+            match out.last_mut() {
+                Some(batch)
+                    if batch.len() < BATCH_MAILS && bytes + cost <= self.settings.batch_bytes =>
+                {
+                    batch.push(*w);
+                    bytes += cost;
+                }
+                _ => {
+                    out.push(vec![*w]);
+                    bytes = cost;
                 }
             }
         }
-        out.sort_by_key(|(uid, _)| *uid);
+        out
+    }
+
+    /// How many bytes of a mail of `size` are fetched: all of it, or its head when it is
+    /// over `max_bytes`.
+    fn fetched_bytes(&self, size: usize) -> usize {
+        if size > self.settings.max_bytes {
+            HEAD_BYTES
+        } else {
+            size
+        }
+    }
+
+    /// Fetches one batch, oldest first. Each mail is fetched as a partial (`<0.n>`), so the
+    /// server can never hand herald more than `max_bytes` (or [`HEAD_BYTES`]) of one mail
+    /// whatever size it claimed.
+    pub async fn fetch(&mut self, batch: &[Waiting]) -> Result<Vec<Fetched>, ImapError> {
+        let t = self.settings.timeout;
+        let max = self.settings.max_bytes;
+        let (big, small): (Vec<Waiting>, Vec<Waiting>) = batch.iter().partition(|w| w.size > max);
+        let session = self.connect().await?;
+        let mut out = Vec::with_capacity(batch.len());
+        for (group, limit) in [(small, max + 1), (big, HEAD_BYTES)] {
+            if group.is_empty() {
+                continue;
+            }
+            let uids: Vec<u32> = group.iter().map(|w| w.uid).collect();
+            let fetched: Vec<_> = timed(t, "fetching", async {
+                session
+                    .uid_fetch(uid_set(&uids), format!("(UID BODY.PEEK[]<0.{limit}>)"))
+                    .await?
+                    .try_collect()
+                    .await
+            })
+            .await?;
+            for f in fetched {
+                if let (Some(uid), Some(body)) = (f.uid, f.body()) {
+                    let claimed = group.iter().find(|w| w.uid == uid).map_or(0, |w| w.size);
+                    out.push(Fetched {
+                        uid,
+                        raw: body.to_vec(),
+                        size: claimed.max(body.len()),
+                    });
+                }
+            }
+        }
+        out.sort_by_key(|f| f.uid);
         Ok(out)
     }
 
@@ -195,25 +323,20 @@ impl ImapInbox {
             return Ok(());
         }
         let folder = self.settings.handled_folder.clone();
+        let t = self.settings.timeout;
         let session = self.connect().await?;
-        let set = uids
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(",");
+        let set = uid_set(uids);
         if folder.is_empty() {
-            let _: Vec<_> = session
-                .uid_store(&set, "+FLAGS.SILENT (\\Seen)")
-                .await
-                .map_err(err("flagging handled mail"))?
-                .try_collect()
-                .await
-                .map_err(err("flagging handled mail"))?;
+            let _: Vec<_> = timed(t, "flagging handled mail", async {
+                session
+                    .uid_store(&set, "+FLAGS.SILENT (\\Seen)")
+                    .await?
+                    .try_collect()
+                    .await
+            })
+            .await?;
         } else {
-            session
-                .uid_mv(&set, &folder)
-                .await
-                .map_err(err("moving handled mail"))?;
+            timed(t, "moving handled mail", session.uid_mv(&set, &folder)).await?;
         }
         Ok(())
     }
@@ -223,7 +346,8 @@ impl ImapInbox {
     pub async fn wait(&mut self, timeout: Duration) -> Result<(), ImapError> {
         let mut session = self.take_session().await?;
         if let Some(every) = self.settings.check {
-            let result = check_until_news(&mut session, every, timeout).await;
+            let result =
+                check_until_news(&mut session, every, timeout, self.settings.timeout).await;
             self.session = Some(session);
             return result;
         }
@@ -232,11 +356,12 @@ impl ImapInbox {
             tokio::time::sleep(timeout).await;
             return Ok(());
         }
+        let t = self.settings.timeout;
         let mut idle = session.idle();
-        idle.init().await.map_err(err("starting IDLE"))?;
+        timed(t, "starting IDLE", idle.init()).await?;
         let (wait, _stop) = idle.wait_with_timeout(timeout);
         let result = wait.await;
-        let session = idle.done().await.map_err(err("ending IDLE"))?;
+        let session = timed(t, "ending IDLE", idle.done()).await?;
         self.session = Some(session);
         match result.map_err(err("waiting in IDLE"))? {
             IdleResponse::NewData(_) | IdleResponse::Timeout | IdleResponse::ManualInterrupt => {
@@ -253,6 +378,7 @@ async fn check_until_news(
     session: &mut Session<Stream>,
     every: Duration,
     timeout: Duration,
+    limit: Duration,
 ) -> Result<(), ImapError> {
     use async_imap::types::UnsolicitedResponse;
     let end = tokio::time::Instant::now() + timeout;
@@ -268,10 +394,7 @@ async fn check_until_news(
             return Ok(());
         }
         tokio::time::sleep(every.min(end - tokio::time::Instant::now())).await;
-        session
-            .noop()
-            .await
-            .map_err(err("asking for news (NOOP)"))?;
+        timed(limit, "asking for news (NOOP)", session.noop()).await?;
     }
 }
 
@@ -279,16 +402,22 @@ async fn tls(
     host: &str,
     ca_file: Option<&std::path::Path>,
     tcp: TcpStream,
+    limit: Duration,
 ) -> Result<tokio_rustls::client::TlsStream<TcpStream>, ImapError> {
     let connector = tls_connector(ca_file).map_err(|e| ImapError {
         what: "setting up TLS",
         source: e.into(),
     })?;
     let name = rustls_pki_types_name(host)?;
-    connector
-        .connect(name, tcp)
-        .await
-        .map_err(err("TLS handshake"))
+    timed(limit, "TLS handshake", connector.connect(name, tcp)).await
+}
+
+/// `1,2,3`: a UID set for a command.
+fn uid_set(uids: &[u32]) -> String {
+    uids.iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 fn rustls_pki_types_name(

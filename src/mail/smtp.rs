@@ -1,6 +1,9 @@
 //! The outbox over SMTP (lettre on tokio): plain on loopback, STARTTLS or TLS elsewhere,
-//! with authentication. A 4xx answer or a dropped connection is transient (the mail stays
-//! queued and is retried with backoff); a 5xx is permanent (recorded and reported).
+//! with authentication. A 4xx answer to a mail is transient (the mail stays queued and is
+//! retried with backoff); a 5xx is permanent (recorded and reported). Trouble with the
+//! server itself — no connection, no answer within the timeout, a greeting, TLS or login
+//! refused (535 after a changed password), a dropped connection — is no fault of any mail:
+//! it is [`SendError::Server`], and every mail stays queued until the server takes mail again.
 //!
 //! herald keeps one connection open and sends mail after mail over it, with TCP_NODELAY
 //! set: lettre writes a mail's end-of-data marker as a write of its own, and with Nagle's
@@ -49,6 +52,10 @@ pub enum SendError {
     Transient(String),
     /// The server refused for good (5xx, a bad address).
     Permanent(String),
+    /// The server, or herald's settings for it, cannot take any mail now (no connection, no
+    /// answer in time, login or TLS refused): not this mail's fault, so it is neither
+    /// counted against the mail nor given up; sending stops until the next round.
+    Server(String),
 }
 
 /// Mails sent over one connection before herald opens a new one: servers limit messages
@@ -60,7 +67,8 @@ const PER_CONNECTION: u32 = 90;
 /// connection would wait for its retry.
 const IDLE_CHECK: Duration = Duration::from_secs(2);
 
-/// How long connecting, or sending one mail, may take.
+/// How long connecting, or sending one mail, may take, unless set otherwise
+/// ([`SmtpOutbox::with_timeout`], `[smtp] timeout_seconds`).
 const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// An SMTP client.
@@ -72,6 +80,8 @@ pub struct SmtpOutbox {
     /// The connection kept open between mails, how many mails it carried and when it was
     /// last used; `None` before the first mail and after a failure.
     open: tokio::sync::Mutex<Option<Open>>,
+    /// How long connecting, or sending one mail, may take.
+    timeout: Duration,
 }
 
 /// A connection kept open.
@@ -106,7 +116,14 @@ impl SmtpOutbox {
             settings: s.clone(),
             starttls,
             open: tokio::sync::Mutex::new(None),
+            timeout: TIMEOUT,
         })
+    }
+
+    /// The same client with another limit on connecting and on sending one mail.
+    pub fn with_timeout(mut self, timeout: Duration) -> SmtpOutbox {
+        self.timeout = timeout.max(Duration::from_millis(1));
+        self
     }
 
     /// A new session: TCP (TCP_NODELAY set), TLS from the first byte or STARTTLS as
@@ -114,7 +131,7 @@ impl SmtpOutbox {
     async fn connect(&self) -> Result<AsyncSmtpConnection, SendError> {
         let s = &self.settings;
         let trouble = |what: &str, e: &dyn std::fmt::Display| {
-            SendError::Transient(format!("{what} {}:{}: {e}", s.host, s.port))
+            SendError::Server(format!("{what} {}:{}: {e}", s.host, s.port))
         };
         let tcp = TcpStream::connect((s.host.as_str(), s.port))
             .await
@@ -138,19 +155,57 @@ impl SmtpOutbox {
         let hello = ClientId::default();
         let mut conn = AsyncSmtpConnection::connect_with_transport(stream, &hello)
             .await
-            .map_err(classify)?;
+            .map_err(|e| trouble("the greeting of", &e))?;
         if let Some(params) = &self.starttls {
             conn.starttls(params.clone(), &hello)
                 .await
-                .map_err(classify)?;
+                .map_err(|e| trouble("STARTTLS with", &e))?;
         }
         if !s.user.is_empty() {
             let credentials = Credentials::new(s.user.clone(), s.password.clone());
             conn.auth(&[Mechanism::Plain, Mechanism::Login], &credentials)
                 .await
-                .map_err(classify)?;
+                .map_err(|e| trouble(&format!("logging in as '{}' to", s.user), &e))?;
         }
         Ok(conn)
+    }
+
+    /// Makes sure a session is open and answering (connecting, with TLS and login, when
+    /// none is), so that a server that cannot take mail is found before any mail is
+    /// claimed for it. Costs at most one timeout.
+    pub async fn ready(&self) -> Result<(), SendError> {
+        let mut open = self.open.lock().await;
+        let current = self.session(&mut open).await?;
+        *open = Some(current);
+        Ok(())
+    }
+
+    /// The open session if it still answers, else a new one; `open` is left empty.
+    async fn session(&self, open: &mut Option<Open>) -> Result<Open, SendError> {
+        if let Some(mut old) = open.take() {
+            if old.sent >= PER_CONNECTION {
+                let _ = tokio::time::timeout(self.timeout, old.conn.quit()).await;
+            } else if old.used.elapsed() < IDLE_CHECK
+                || tokio::time::timeout(self.timeout, old.conn.test_connected())
+                    .await
+                    .unwrap_or(false)
+            {
+                return Ok(old);
+            }
+        }
+        match tokio::time::timeout(self.timeout, self.connect()).await {
+            Ok(conn) => Ok(Open {
+                conn: conn?,
+                sent: 0,
+                used: Instant::now(),
+            }),
+            Err(_) => Err(SendError::Server(format!(
+                "{}:{} did not finish greeting and login within {} s",
+                self.settings.host,
+                self.settings.port,
+                self.timeout.as_secs_f64()
+            ))),
+        }
     }
 
     /// Sends one rendered mail from `from` to `to`, over the open connection when there is
@@ -165,29 +220,8 @@ impl SmtpOutbox {
         let envelope = Envelope::new(Some(from), vec![rcpt])
             .map_err(|e| SendError::Permanent(e.to_string()))?;
         let mut open = self.open.lock().await;
-        if let Some(mut old) = open.take() {
-            if old.sent >= PER_CONNECTION {
-                let _ = tokio::time::timeout(TIMEOUT, old.conn.quit()).await;
-            } else if old.used.elapsed() < IDLE_CHECK
-                || tokio::time::timeout(TIMEOUT, old.conn.test_connected())
-                    .await
-                    .unwrap_or(false)
-            {
-                *open = Some(old);
-            }
-        }
-        let mut current = match open.take() {
-            Some(o) => o,
-            None => match tokio::time::timeout(TIMEOUT, self.connect()).await {
-                Ok(conn) => Open {
-                    conn: conn?,
-                    sent: 0,
-                    used: Instant::now(),
-                },
-                Err(_) => return Err(SendError::Transient("connecting timed out".into())),
-            },
-        };
-        let result = tokio::time::timeout(TIMEOUT, current.conn.send(&envelope, bytes)).await;
+        let mut current = self.session(&mut open).await?;
+        let result = tokio::time::timeout(self.timeout, current.conn.send(&envelope, bytes)).await;
         match result {
             Ok(Ok(_)) => {
                 current.sent += 1;
@@ -205,16 +239,30 @@ impl SmtpOutbox {
                 }
                 Err(classify(e))
             }
-            Err(_) => Err(SendError::Transient("sending timed out".into())),
+            Err(_) => Err(SendError::Server(format!(
+                "{}:{} did not take a mail within {} s",
+                self.settings.host,
+                self.settings.port,
+                self.timeout.as_secs_f64()
+            ))),
         }
     }
 }
 
+/// What a failed send means: a refusal of this mail (4xx: later; 5xx: never), or trouble
+/// with the server (the connection broke without an answer, an answer that cannot be read,
+/// or an answer that herald must log in or that its login was refused: 530, 534, 535, 538),
+/// which no mail is to blame for.
 fn classify(e: lettre::transport::smtp::Error) -> SendError {
-    if e.is_permanent() {
-        SendError::Permanent(e.to_string())
-    } else {
-        SendError::Transient(e.to_string())
+    let code = e.status().map(u16::from);
+    match code {
+        Some(530 | 534 | 535 | 538) => SendError::Server(e.to_string()),
+        Some(_) if e.is_permanent() => SendError::Permanent(e.to_string()),
+        Some(_) => SendError::Transient(e.to_string()),
+        None if !e.is_client() => SendError::Server(e.to_string()),
+        // A fault lettre found in the mail itself before sending it (8-bit text to a
+        // server without 8BITMIME): this mail's, tried again until given up.
+        None => SendError::Transient(e.to_string()),
     }
 }
 

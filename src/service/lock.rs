@@ -1,0 +1,130 @@
+//! One herald at a time reads and sends for a database. Two `herald run` on one database, or
+//! `herald tick` while the daemon runs, sent replies twice (issue 24: 454 of 500); now the
+//! one that reads the inbox and sends holds an exclusive lock on `<database>.lock` (an
+//! advisory file lock, which the system drops when the process ends, however it ends), and
+//! a second is refused with a message that says who holds it.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{Read, Seek, Write};
+use std::path::{Path, PathBuf};
+
+/// Why the lock was not taken.
+#[derive(Debug, thiserror::Error)]
+pub enum LockError {
+    /// Another herald holds it.
+    #[error(
+        "another herald ({holder}) is already reading and sending mail for the database {}; \
+         `herald {command}` would send every reply a second time, so it does not start. \
+         Stop the other one first (the daemon does every round of `tick` by itself)",
+        database.display()
+    )]
+    Held {
+        /// The database.
+        database: PathBuf,
+        /// What the lock file says of its holder (its pid and command).
+        holder: String,
+        /// The command refused.
+        command: &'static str,
+    },
+    /// The lock file cannot be made or locked.
+    #[error("the lock file {}: {source}", path.display())]
+    Io {
+        /// The lock file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+impl LockError {
+    /// Whether the holder is a `herald ingest`, which lets go in a moment: worth waiting for
+    /// rather than refusing to start.
+    pub fn held_briefly(&self) -> bool {
+        matches!(self, LockError::Held { holder, .. } if holder.ends_with("herald ingest"))
+    }
+}
+
+/// The lock, held until dropped (or the process ends).
+#[derive(Debug)]
+pub struct RunLock {
+    /// The locked file.
+    _file: File,
+}
+
+/// The lock file of a database.
+pub fn lock_path(database: &Path) -> PathBuf {
+    let mut name = database.as_os_str().to_owned();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+impl RunLock {
+    /// Takes the lock for `command` (run, tick, ingest), or says who has it.
+    pub fn take(database: &Path, command: &'static str) -> Result<RunLock, LockError> {
+        let path = lock_path(database);
+        let io = |source| LockError::Io {
+            path: path.clone(),
+            source,
+        };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(io)?;
+        }
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(io)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                let mut holder = String::new();
+                // Bounded: the holder writes one short line.
+                let _ = (&file).take(200).read_to_string(&mut holder);
+                let holder = holder.trim();
+                return Err(LockError::Held {
+                    database: database.to_path_buf(),
+                    holder: if holder.is_empty() {
+                        "its pid unknown".into()
+                    } else {
+                        holder.to_string()
+                    },
+                    command,
+                });
+            }
+            Err(TryLockError::Error(e)) => return Err(io(e)),
+        }
+        file.set_len(0).map_err(io)?;
+        file.rewind().map_err(io)?;
+        writeln!(file, "pid {}, herald {command}", std::process::id()).map_err(io)?;
+        Ok(RunLock { _file: file })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_taker_is_refused_and_told_who_holds_it_and_whether_to_wait() {
+        let dir = std::env::temp_dir().join(format!("herald-lock-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let db = dir.join("herald.db");
+        for (holder, brief) in [("ingest", true), ("run", false), ("tick", false)] {
+            let held = RunLock::take(&db, holder).ok();
+            assert!(held.is_some(), "{holder} takes the free lock");
+            let refused = RunLock::take(&db, "run").map(|_| ()).unwrap_err();
+            let text = refused.to_string();
+            assert!(
+                text.contains(&format!("pid {}, herald {holder}", std::process::id()))
+                    && text.contains("`herald run` would send every reply a second time"),
+                "{text}"
+            );
+            assert_eq!(refused.held_briefly(), brief, "{holder}");
+            drop(held);
+            assert!(RunLock::take(&db, "tick").is_ok(), "let go when dropped");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
