@@ -95,6 +95,9 @@ pub enum Ingested {
     Quarantined(String),
 }
 
+/// How often a Maildir inbox is looked at while waiting for mail.
+const MAILDIR_LOOK: std::time::Duration = std::time::Duration::from_millis(50);
+
 /// Under this key, the notices to an address whose replies passed the hourly limit are
 /// counted (one an hour).
 fn told_key(address: &str) -> String {
@@ -718,7 +721,9 @@ impl Service {
             .collect()
     }
 
-    /// Waits for new mail (IMAP IDLE where the server offers it) or for `timeout`.
+    /// Waits for new mail (IMAP IDLE where the server offers it) or for `timeout`. A Maildir
+    /// is looked at every [`MAILDIR_LOOK`] (a directory listing, cheap), so a mail dropped in
+    /// `new/` is read within that time rather than after a whole `poll_seconds`.
     pub async fn wait_for_mail(&self, timeout: std::time::Duration) -> Result<(), ServiceError> {
         match &self.imap {
             Some(imap) => {
@@ -730,7 +735,16 @@ impl Service {
                 Ok(())
             }
             None => {
-                tokio::time::sleep(timeout).await;
+                // New mail is more entries than at the start: a file the reader left
+                // (unreadable) does not wake it 20 times a second.
+                let before = self.inbox.waiting_count();
+                let until = tokio::time::Instant::now() + timeout;
+                while tokio::time::Instant::now() < until {
+                    tokio::time::sleep(MAILDIR_LOOK.min(timeout)).await;
+                    if self.inbox.waiting_count() > before {
+                        break;
+                    }
+                }
                 Ok(())
             }
         }

@@ -32,6 +32,12 @@ impl Maildir {
         &self.root
     }
 
+    /// How many entries `new/` holds (0 when it cannot be read: the reader reports that).
+    /// Cheaper than [`Maildir::waiting`]: nothing is collected or sorted.
+    pub fn waiting_count(&self) -> usize {
+        std::fs::read_dir(self.root.join("new")).map_or(0, |entries| entries.count())
+    }
+
     /// The files waiting in `new/`, oldest name first.
     pub fn waiting(&self) -> std::io::Result<Vec<PathBuf>> {
         let mut files: Vec<PathBuf> = std::fs::read_dir(self.root.join("new"))?
