@@ -813,6 +813,56 @@ impl Tx {
         Ok(())
     }
 
+    /// Whether any of these outbox rows is a mail herald queued to `to` (a bounce for `to`
+    /// that names one is about herald's own mail, not a forgery).
+    pub async fn queued_to(&mut self, ids: &[i64], to: &str) -> Result<bool, StoreError> {
+        if ids.is_empty() {
+            return Ok(false);
+        }
+        let mut q = QueryBuilder::<Sqlite>::new("SELECT COUNT(*) FROM outbox WHERE id IN (");
+        let mut list = q.separated(", ");
+        for id in ids {
+            list.push_bind(id);
+        }
+        q.push(") AND lower(recipient) = lower(");
+        q.push_bind(to);
+        q.push(")");
+        let n: i64 = q
+            .build_query_scalar()
+            .fetch_one(&mut *self.conn)
+            .await
+            .map_err(db("looking for the mail a bounce names"))?;
+        Ok(n > 0)
+    }
+
+    /// Whether a Master was told of a bounce for `address` after `since`.
+    pub async fn bounce_told_since(
+        &mut self,
+        address: &str,
+        since: i64,
+    ) -> Result<bool, StoreError> {
+        let at: Option<i64> = sqlx::query_scalar("SELECT at FROM bounce_notices WHERE address = ?")
+            .bind(address.to_ascii_lowercase())
+            .fetch_optional(&mut *self.conn)
+            .await
+            .map_err(db("reading when a bounce was told"))?;
+        Ok(at.is_some_and(|at| at > since))
+    }
+
+    /// Notes that the Masters were told of a bounce for `address` at `now`.
+    pub async fn record_bounce_told(&mut self, address: &str, now: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO bounce_notices (address, at) VALUES (?, ?) \
+             ON CONFLICT (address) DO UPDATE SET at = excluded.at",
+        )
+        .bind(address.to_ascii_lowercase())
+        .bind(now)
+        .execute(&mut *self.conn)
+        .await
+        .map_err(db("recording that a bounce was told"))?;
+        Ok(())
+    }
+
     /// Keeps a mail that could not be handled, with the reason, in this transaction.
     pub async fn quarantine(
         &mut self,

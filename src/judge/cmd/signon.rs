@@ -79,6 +79,10 @@ impl Session<'_> {
                 return;
             }
         }
+        // A new game's password is a stranger's argon2 run like any other (issue 24).
+        let Some(master_password) = self.new_hash(line, password, false) else {
+            return;
+        };
         let d = self.judge.durations;
         let timing = |(next, grace): (Duration, Duration)| Timing {
             next: next.num_minutes(),
@@ -92,7 +96,7 @@ impl Session<'_> {
             status: Status::Forming,
             master: Member {
                 address: self.letter.reply_to.clone(),
-                password: self.judge.passwords.hash(password),
+                password: master_password,
             },
             seats: Vec::new(),
             observers: Vec::new(),
@@ -195,7 +199,7 @@ impl Session<'_> {
                             self.game = None;
                             return false;
                         }
-                        let Some(hash) = self.new_hash(line, password) else {
+                        let Some(hash) = self.new_hash(line, password, false) else {
                             self.game = None;
                             return false;
                         };
@@ -226,12 +230,10 @@ impl Session<'_> {
                 let another = judge.rules(g).several_powers;
                 let seat_name = format!("the player at {from}");
                 let mut matching = None;
-                if !mine.is_empty() && self.signon_locked(line, &seat_name) {
-                    self.game = None;
-                    return false;
-                }
+                // The seats are this address's own: no lock refuses it (issue 24); its
+                // checks draw on its own allowance.
                 for (i, stored) in &mine {
-                    match self.check_password(line, stored, password) {
+                    match self.check_password(line, stored, password, true) {
                         None => {
                             self.game = None;
                             return false;
@@ -271,7 +273,7 @@ impl Session<'_> {
                         self.game = None;
                         return false;
                     }
-                    let Some(hash) = self.new_hash(line, password) else {
+                    let Some(hash) = self.new_hash(line, password, false) else {
                         self.game = None;
                         return false;
                     };
@@ -358,7 +360,7 @@ impl Session<'_> {
                             self.game = None;
                             return false;
                         }
-                        let Some(hash) = self.new_hash(line, password) else {
+                        let Some(hash) = self.new_hash(line, password, false) else {
                             self.game = None;
                             return false;
                         };
