@@ -482,7 +482,7 @@ async fn a_player_takes_no_second_power_unless_the_game_allows_several() {
     let sent = w.mail(BOB, "take", "SIGNON Ione bobpw2\n").await;
     let text = &reply(&sent, BOB).body;
     assert!(
-        text.contains("bob@example.org already plays France in game 'one', and one player holds one power here (the rule switch several_powers allows more): Italy was not taken over"),
+        text.contains("bob@example.org already holds France in game 'one', and one player holds one power here (the rule switch several_powers allows more): Italy was not taken over"),
         "{text}"
     );
     assert!(!text.contains("You have taken over"), "{text}");
@@ -517,7 +517,7 @@ async fn a_player_takes_no_second_power_unless_the_game_allows_several() {
     let to_gm = find(&sent, GM, "Returning Player Signon");
     assert_eq!(to_gm.len(), 1, "{sent:#?}");
     assert!(
-        to_gm[0].body.contains("Italy has been taken over by bob@example.org, who already plays France in this game (several_powers allows it): not a new player."),
+        to_gm[0].body.contains("Italy has been taken over by bob@example.org, who already holds France in this game (several_powers allows it): not a new player."),
         "{}",
         to_gm[0].body
     );

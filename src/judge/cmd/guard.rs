@@ -12,7 +12,7 @@ impl Session<'_> {
     }
     /// Whether this mail comes from `holder`, a seat's registered address: no lock refuses
     /// it, and its checks for that seat draw on its own allowance only.
-    pub(in crate::judge) fn from_holder(&self, holder: &str) -> bool {
+    pub(in crate::judge) fn sent_by(&self, holder: &str) -> bool {
         self.letter.reply_to.eq_ignore_ascii_case(holder)
     }
     /// Checks a password for a seat of the signed-on game within the limits on guessing
@@ -31,7 +31,7 @@ impl Session<'_> {
     ) -> bool {
         // "Guessing limits apply per sender …, never to the seat's registered address with
         // the right password nor to the Master's" (issue 24).
-        let own = self.from_holder(holder);
+        let own = self.sent_by(holder);
         if !own && self.signon_locked(line, seat) {
             return false;
         }

@@ -348,7 +348,7 @@ impl Session<'_> {
                         let several = judge.rules(self.game()).several_powers;
                         if !held.is_empty() && !several {
                             let why = format!(
-                                "{from} already plays {} in game '{}', and one player holds one power here (the rule switch several_powers allows more): {pname} was not taken over",
+                                "{from} already holds {} in game '{}', and one player holds one power here (the rule switch several_powers allows more): {pname} was not taken over",
                                 held.join(", "),
                                 self.game().name
                             );
@@ -420,7 +420,7 @@ impl Session<'_> {
                                 &master,
                                 "Returning Player Signon",
                                 &[format!(
-                                    "{pname} has been taken over by {from}, who already plays {} in this game (several_powers allows it): not a new player.",
+                                    "{pname} has been taken over by {from}, who already holds {} in this game (several_powers allows it): not a new player.",
                                     held.join(", ")
                                 )],
                             ));
