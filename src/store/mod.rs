@@ -95,6 +95,11 @@ impl<T> OrClose<T> for Result<T, sqlx::Error> {
 }
 
 /// Lower-case hex, for digests.
+/// The `meta` key under which the last bounce notice for `address` is kept.
+fn bounce_told_key(address: &str) -> String {
+    format!("bounce told: {}", address.to_ascii_lowercase())
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -835,28 +840,32 @@ impl Tx {
         Ok(n > 0)
     }
 
-    /// Whether a Master was told of a bounce for `address` after `since`.
+    /// Whether a Master was told of a bounce for `address` after `since`. Kept in the
+    /// `meta` table under `bounce told: <address>` (one row per address that ever bounced,
+    /// which only addresses herald mailed can be).
     pub async fn bounce_told_since(
         &mut self,
         address: &str,
         since: i64,
     ) -> Result<bool, StoreError> {
-        let at: Option<i64> = sqlx::query_scalar("SELECT at FROM bounce_notices WHERE address = ?")
-            .bind(address.to_ascii_lowercase())
+        let at: Option<String> = sqlx::query_scalar("SELECT value FROM meta WHERE key = ?")
+            .bind(bounce_told_key(address))
             .fetch_optional(&mut *self.conn)
             .await
             .map_err(db("reading when a bounce was told"))?;
-        Ok(at.is_some_and(|at| at > since))
+        Ok(at
+            .and_then(|at| at.parse::<i64>().ok())
+            .is_some_and(|at| at > since))
     }
 
     /// Notes that the Masters were told of a bounce for `address` at `now`.
     pub async fn record_bounce_told(&mut self, address: &str, now: i64) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO bounce_notices (address, at) VALUES (?, ?) \
-             ON CONFLICT (address) DO UPDATE SET at = excluded.at",
+            "INSERT INTO meta (key, value) VALUES (?, ?) \
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
         )
-        .bind(address.to_ascii_lowercase())
-        .bind(now)
+        .bind(bounce_told_key(address))
+        .bind(now.to_string())
         .execute(&mut *self.conn)
         .await
         .map_err(db("recording that a bounce was told"))?;
