@@ -190,19 +190,28 @@ async fn a_spent_hour_of_password_checks_refuses_strangers_but_not_a_seats_own_a
             .take(now, Sender { key, holder: false });
     }
 
-    // A new observer's password needs hashing: refused as busy.
+    // A sign-on as France from another address needs a stranger's check: refused as busy.
+    let elsewhere = "bob@elsewhere.example";
     let sent = w
-        .mail("obs@example.org", "watch", "OBSERVE hour watchpw\n")
+        .mail(elsewhere, "orders", "SIGNON Fhour pwF\nA Par-Bur\n")
         .await;
-    let reply = &to(&sent, "obs@example.org").body;
+    let reply = &to(&sent, elsewhere).body;
     assert!(
         reply.contains(
             "herald is busy checking passwords; try again after Tue Dec 01 2026 11:00 UTC"
         ),
         "{reply}"
     );
+    assert!(!reply.contains("Orders received"), "{reply}");
     // Not a wrong password: nothing recorded, nobody told.
     assert_eq!(sent.len(), 1, "{sent:#?}");
+
+    // A newcomer's new password is hashed from its own allowance: it observes.
+    let sent = w
+        .mail("obs@example.org", "watch", "OBSERVE hour watchpw\n")
+        .await;
+    let reply = &to(&sent, "obs@example.org").body;
+    assert!(reply.contains("You now observe 'hour'"), "{reply}");
 
     // Bob has not signed on as France yet: his check draws on his own allowance, which no
     // stranger can spend (issue 24: "no one sender can spend another's").
@@ -218,14 +227,14 @@ async fn a_spent_hour_of_password_checks_refuses_strangers_but_not_a_seats_own_a
         to(&sent, GM).body
     );
 
-    // The next hour has checks again.
+    // The next hour has checks again: a stranger's wrong guess is checked and refused.
     w.wait(Duration::minutes(60)).await;
-    let sent = w
-        .mail("obs@example.org", "watch", "OBSERVE hour watchpw\n")
-        .await;
-    assert!(to(&sent, "obs@example.org")
-        .body
-        .contains("You now observe 'hour'"));
+    let sent = w.mail(elsewhere, "orders", "SIGNON Fhour guess\n").await;
+    let reply = &to(&sent, elsewhere).body;
+    assert!(
+        reply.contains("Invalid password or power ID specified."),
+        "{reply}"
+    );
 }
 
 /// "the argon2 budget is shared out per sender so no one sender can spend another's" (issue

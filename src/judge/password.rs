@@ -17,10 +17,11 @@
 //! - Each sender may make [`PER_SENDER`] argon2 computations an hour (checks not answered
 //!   from memory, and new hashes): what bounds guessing from a seat's own address, which no
 //!   lock stops.
-//! - Strangers (every check but a seat's registered address checking that seat's password)
-//!   share [`CHECKS_PER_HOUR`] an hour judge-wide, so guessing across many games and
-//!   addresses (anyone can CREATE) cannot use up the machine; a registered address checking
-//!   its own seat draws on its own allowance alone, so strangers cannot spend it.
+//! - Strangers' password checks (every check but a seat's registered address checking that
+//!   seat's password) share [`CHECKS_PER_HOUR`] an hour judge-wide, so guessing across many
+//!   games and addresses cannot use up the machine; a registered address checking its own
+//!   seat, and every new hash (one a mail at most: CREATE, a join, SET PASSWORD), draw on
+//!   the sender's own allowance alone, so strangers cannot spend them.
 //!
 //! The hourly counts are kept in memory only: a restart starts them from zero.
 
@@ -50,10 +51,10 @@ pub const WINDOW_MINUTES: i64 = 60;
 /// it ends the failures that tripped it no longer count.
 pub const LOCKOUT_MINUTES: i64 = 60;
 
-/// argon2 computations (password checks not answered from memory, and new hashes) made for
-/// strangers in one hour, over all games: every check but a seat's registered address
-/// checking that seat's password. At the few milliseconds each takes on a small server that
-/// is seconds of work an hour; it is still enough for a hundred games to form in an hour.
+/// argon2 password checks (not answered from memory) made for strangers in one hour, over
+/// all games: every check but a seat's registered address checking that seat's password.
+/// At the few milliseconds each takes on a small server that is seconds of work an hour,
+/// and what bounds guessing from many addresses at once.
 pub const CHECKS_PER_HOUR: u32 = 1000;
 
 /// argon2 computations one sender may have made in one hour, whatever for: enough for a
@@ -81,8 +82,9 @@ pub fn sender_key(address: &str, host: Option<&str>) -> String {
 pub struct Sender<'a> {
     /// The sender's key ([`sender_key`]).
     pub key: &'a str,
-    /// Whether this is a seat's registered address checking (or changing) that seat's own
-    /// password: drawn from its own allowance only, never from the strangers' hour.
+    /// Whether this run draws on the sender's own allowance only, never on the strangers'
+    /// hour: a seat's registered address checking that seat's password, and every new
+    /// hash ([`Passwords::hash_at`]).
     pub holder: bool,
 }
 
@@ -242,15 +244,12 @@ impl Passwords {
         Self::argon_hash(password)
     }
 
-    /// The stored form of a password, if `sender` has an argon2 run left in the hour of
-    /// `now`.
-    pub fn hash_at(
-        &self,
-        password: &str,
-        now: DateTime<Utc>,
-        sender: Sender<'_>,
-    ) -> Result<String, Busy> {
-        self.take(now, sender)?;
+    /// The stored form of a new password, if the sender `key` has an argon2 run left in the
+    /// hour of `now`. A new password is one run per mail and guesses nothing, so it draws
+    /// on the sender's own allowance alone: strangers who spent their shared hour cannot
+    /// keep a newcomer from joining.
+    pub fn hash_at(&self, password: &str, now: DateTime<Utc>, key: &str) -> Result<String, Busy> {
+        self.take(now, Sender { key, holder: true })?;
         Ok(Self::argon_hash(password))
     }
 
@@ -438,14 +437,15 @@ mod tests {
     fn the_hourly_budget_refuses_checks_until_the_next_hour_but_not_remembered_ones() {
         let p = Passwords::with_budget(3);
         let now = t0();
-        let h = p.hash_at("secret", now, stranger("a@x")).unwrap();
+        let h = p.hash("secret");
         assert_eq!(p.check(&h, "secret", now, stranger("b@x")), Ok(true));
         assert_eq!(p.check(&h, "wrong", now, stranger("c@x")), Ok(false));
+        assert_eq!(p.check(&h, "wrong2", now, stranger("c@x")), Ok(false));
         let busy = p.check(&h, "guess", now, stranger("d@x")).unwrap_err();
         assert_eq!(busy.until.to_rfc3339(), "2026-12-01T11:00:00+00:00");
         assert!(
-            p.hash_at("x", now, stranger("e@x")).is_err(),
-            "hashing counts too"
+            p.hash_at("x", now, "e@x").is_ok(),
+            "a new hash draws on its sender's own allowance"
         );
         assert_eq!(
             p.check(&h, "secret", now, stranger("d@x")),
@@ -459,7 +459,8 @@ mod tests {
             holder: true,
         };
         assert_eq!(p.check(&h, "wrong", now, holder), Ok(false));
-        assert_eq!(p.used(now), 4);
+        assert_eq!(p.used(now), 5);
+        assert_eq!(p.used_by(now, "e@x"), 1);
         assert!(
             p.take(now + Duration::minutes(40), stranger("d@x")).is_ok(),
             "a new hour starts from zero"
@@ -473,10 +474,13 @@ mod tests {
         let p = Passwords::default();
         let now = t0();
         let mut taken = 0;
-        for _ in 0..1000 {
-            if p.take(now, stranger("junk@x")).is_ok() {
-                taken += 1;
-            }
+        for i in 0..1000 {
+            let ok = if i % 2 == 0 {
+                p.take(now, stranger("junk@x")).is_ok()
+            } else {
+                p.hash_at("pw", now, "junk@x").is_ok()
+            };
+            taken += u32::from(ok);
         }
         assert_eq!(taken, PER_SENDER);
         assert!(p.take(now, stranger("ann@x")).is_ok());

@@ -90,17 +90,10 @@ impl Session<'_> {
         }
     }
     /// A new password's hash, or None (and said) when this sender's password work for this
-    /// hour is spent (or, for a stranger, herald's). `holder`: the sender changes a password
-    /// of its own seat.
-    pub(in crate::judge) fn new_hash(
-        &mut self,
-        line: &str,
-        password: &str,
-        holder: bool,
-    ) -> Option<String> {
+    /// hour is spent.
+    pub(in crate::judge) fn new_hash(&mut self, line: &str, password: &str) -> Option<String> {
         let key = self.sender_key();
-        let sender = Sender { key: &key, holder };
-        match self.judge.passwords.hash_at(password, self.now, sender) {
+        match self.judge.passwords.hash_at(password, self.now, &key) {
             Ok(hash) => Some(hash),
             Err(busy) => {
                 self.password_busy(line, busy);

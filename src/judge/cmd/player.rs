@@ -59,7 +59,7 @@ impl Session<'_> {
             },
             Command::Password(pw) => {
                 // From the sender's own allowance of argon2 runs, like every hash a mail asks.
-                let Some(hash) = self.new_hash(line, &pw, true) else {
+                let Some(hash) = self.new_hash(line, &pw) else {
                     return true;
                 };
                 match role {

@@ -50,7 +50,7 @@ impl Session<'_> {
                 self.parameter_change(text.into());
             }
             Command::JoinWord(word) => {
-                let Some(hash) = self.new_hash(line, &word, true) else {
+                let Some(hash) = self.new_hash(line, &word) else {
                     return true;
                 };
                 let p = &mut self.game_mut().settings.privacy;

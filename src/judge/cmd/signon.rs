@@ -79,8 +79,8 @@ impl Session<'_> {
                 return;
             }
         }
-        // A new game's password is a stranger's argon2 run like any other (issue 24).
-        let Some(master_password) = self.new_hash(line, password, false) else {
+        // A new game's password is an argon2 run of its sender's (issue 24).
+        let Some(master_password) = self.new_hash(line, password) else {
             return;
         };
         let d = self.judge.durations;
@@ -199,7 +199,7 @@ impl Session<'_> {
                             self.game = None;
                             return false;
                         }
-                        let Some(hash) = self.new_hash(line, password, false) else {
+                        let Some(hash) = self.new_hash(line, password) else {
                             self.game = None;
                             return false;
                         };
@@ -273,7 +273,7 @@ impl Session<'_> {
                         self.game = None;
                         return false;
                     }
-                    let Some(hash) = self.new_hash(line, password, false) else {
+                    let Some(hash) = self.new_hash(line, password) else {
                         self.game = None;
                         return false;
                     };
@@ -360,7 +360,7 @@ impl Session<'_> {
                             self.game = None;
                             return false;
                         }
-                        let Some(hash) = self.new_hash(line, password, false) else {
+                        let Some(hash) = self.new_hash(line, password) else {
                             self.game = None;
                             return false;
                         };
