@@ -24,6 +24,12 @@ pub struct Letter {
     pub automatic: Option<String>,
     /// For a bounce: the address that could not be reached (its Final-Recipient).
     pub bounce_for: Option<String>,
+    /// For a bounce: the Message-IDs it refers to (In-Reply-To, References, and those of
+    /// the returned mail's headers), at most a few; how herald knows it sent the mail.
+    pub bounce_refs: Vec<String>,
+    /// The host the mail came from, where the topmost `Received:` header (written by the
+    /// server that delivered it to herald) names it: part of who is guessing passwords.
+    pub host: Option<String>,
 }
 
 /// Whether `text` is one well-formed mail address (an addr-spec such as `ann@example.org`):

@@ -30,6 +30,9 @@ pub use lock::{lock_path, LockError, RunLock};
 /// gives up on it and reports it (with retries doubling up to an hour apart, about a day).
 pub const MAX_ATTEMPTS: i64 = 30;
 
+/// How often a bounce for one address brings the Masters a notice at most: once a day.
+pub const BOUNCE_NOTICE_SECONDS: i64 = 24 * 3600;
+
 /// Why the service failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ServiceError {
@@ -554,10 +557,30 @@ impl Service {
                 continue;
             }
             if let Some(gone) = &letter.bounce_for {
+                // "forged bounces cannot make herald mail the Master more than once a day
+                // per address (and only bounces that match a Message-ID herald sent count)"
+                // (issue 24).
+                let ids: Vec<i64> = letter
+                    .bounce_refs
+                    .iter()
+                    .filter_map(|r| self.outbox_id(r))
+                    .collect();
+                if !tx.queued_to(&ids, gone).await? {
+                    warn!(address = %gone, "a bounce that names no mail herald sent there; ignored");
+                    records.push(record("ignored: a bounce naming no mail herald sent"));
+                    outcomes.push(Ingested::Ignored(format!("bounce for {gone}")));
+                    continue;
+                }
                 tx.record_bounce(gone, letter.automatic.as_deref().unwrap_or("bounce"), ts)
                     .await?;
-                let all = every_game(&mut tx).await?;
-                mails.extend(judge::incidents::bounced(&self.judge, &all, gone));
+                if !tx
+                    .bounce_told_since(gone, ts - BOUNCE_NOTICE_SECONDS)
+                    .await?
+                {
+                    let all = every_game(&mut tx).await?;
+                    mails.extend(judge::incidents::bounced(&self.judge, &all, gone));
+                    tx.record_bounce_told(gone, ts).await?;
+                }
                 warn!(address = %gone, "a bounce came back");
                 records.push(record("ignored: a bounce"));
                 outcomes.push(Ingested::Ignored(format!("bounce for {gone}")));
@@ -748,6 +771,18 @@ impl Service {
                 Ok(())
             }
         }
+    }
+
+    /// The outbox row a Message-ID names, if herald (this database's instance) wrote it:
+    /// [`Service::deliver`] sends each mail as `outbox-<row>.<instance>@<domain of the judge's
+    /// address>`.
+    fn outbox_id(&self, message_id: &str) -> Option<i64> {
+        let domain = self.judge.address.split('@').nth(1).unwrap_or("localhost");
+        let (row, rest) = message_id.trim().strip_prefix("outbox-")?.split_once('.')?;
+        let (instance, at) = rest.split_once('@')?;
+        (instance == self.instance && at.eq_ignore_ascii_case(domain))
+            .then(|| row.parse().ok())
+            .flatten()
     }
 
     /// [`Service::deliver`] without telling the keeper of the faults that stop it.

@@ -92,8 +92,8 @@ async fn grey_press_names_its_sender_in_no_copy() {
     assert_eq!(other.subject, copies[0].subject);
     assert_eq!(other.body, copies[0].body);
 
-    // To all but Turkey: the Master's copy names Russia, the players' and the observer's
-    // copies do not.
+    // To all but Turkey: the Master's copy names Russia, the players' copies do not. ALL BUT
+    // is partial press: not to the observers (issue 24, part 4).
     let sent = w
         .mail(
             FAY,
@@ -102,12 +102,12 @@ async fn grey_press_names_its_sender_in_no_copy() {
         )
         .await;
     let copies: Vec<&Sent> = sent.iter().filter(|s| s.to != FAY && s.to != GM).collect();
-    assert_eq!(copies.len(), 6, "five powers and the observer: {sent:#?}");
-    assert!(copies.iter().any(|c| c.to == OBS));
+    assert_eq!(copies.len(), 5, "five powers, no observer: {sent:#?}");
+    assert!(copies.iter().all(|c| c.to != OBS));
     assert_anonymous(&copies, FAY, "Message from an anonymous power in 'g':");
     let master = &to(&sent, GM).body;
     assert!(
-        master.contains("Grey press from Russia to England, France, Germany, Italy, Austria, the Master, the observers in 'g' (only the Master's copy names the sender):"),
+        master.contains("Grey press from Russia to England, France, Germany, Italy, Austria, the Master in 'g' (only the Master's copy names the sender):"),
         "{master}"
     );
     assert_eq!(to(&sent, GM).subject, copies[0].subject);
@@ -243,4 +243,56 @@ async fn an_intercepted_grey_message_stays_anonymous_and_narrows_nothing() {
     let caught = find(&sent, BOB, "Intercepted Russia-Turkey");
     assert_eq!(caught.len(), 1, "{sent:#?}");
     assert!(!caught[0].body.contains("To Turkey."), "{}", caught[0].body);
+}
+
+/// "Partial press (`ALL BUT`, lists) never reaches the observers unless the sender names
+/// them; HISTORY holds results and broadcasts only" (issue 24, part 4): `PRESS TO ALL BUT G`
+/// went to the observers by default, was archived, and HISTORY gave it to Germany and to
+/// any stranger.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn partial_press_reaches_no_observer_unnamed_and_stays_out_of_history() {
+    let mut w = World::new("partial-press").await;
+    start_game(&mut w, GM, "pp", "standard", &SEVEN).await;
+    w.mail(OBS, "watch", "OBSERVE pp watchpw\n").await;
+
+    let sent = w
+        .mail(
+            BOB,
+            "p",
+            "SIGNON Fpp pwF\nPRESS TO ALL BUT G\nLet us take Munich.\nENDPRESS\n",
+        )
+        .await;
+    assert!(
+        find(&sent, OBS, "Press").is_empty(),
+        "ALL BUT leaves the observers out: {sent:#?}"
+    );
+    assert!(find(&sent, CAT, "Press").is_empty(), "{sent:#?}");
+    assert_eq!(find(&sent, DAN, "Press").len(), 1, "{sent:#?}");
+    assert_eq!(find(&sent, GM, "Press").len(), 1, "{sent:#?}");
+
+    // Named, the observers get partial press; it is still not kept for HISTORY.
+    let sent = w
+        .mail(
+            BOB,
+            "p",
+            "SIGNON Fpp pwF\nPRESS TO IO\nItaly and the gallery only.\nENDPRESS\n",
+        )
+        .await;
+    assert_eq!(find(&sent, OBS, "Press").len(), 1, "{sent:#?}");
+
+    // A broadcast is kept.
+    w.mail(
+        BOB,
+        "b",
+        "SIGNON Fpp pwF\nBROADCAST\nHello all.\nENDPRESS\n",
+    )
+    .await;
+
+    for who in [CAT, "stranger@example.org"] {
+        let sent = w.mail(who, "h", "HISTORY pp\n").await;
+        let history = &to(&sent, who).body;
+        assert!(history.contains("Hello all."), "{history}");
+        assert!(!history.contains("Munich"), "{history}");
+        assert!(!history.contains("gallery"), "{history}");
+    }
 }

@@ -515,18 +515,99 @@ async fn after_an_outage_deadlines_move_and_nobody_is_put_in_disorder() {
     );
 }
 
+/// The Message-ID of a mail herald wrote, without its angle brackets.
+fn message_id(mail: &support::Sent) -> String {
+    mail.raw
+        .lines()
+        .find_map(|l| l.strip_prefix("Message-ID: <"))
+        .and_then(|l| l.strip_suffix('>'))
+        .unwrap()
+        .to_string()
+}
+
+/// A delivery report for `gone` that returns the headers of the mail with Message-ID `id`.
+fn bounce_report(gone: &str, id: &str) -> String {
+    format!("--b\nContent-Type: text/plain\n\nDelivery failed.\n--b\nContent-Type: message/delivery-status\n\nReporting-MTA: dns; mx.example.org\n\nFinal-Recipient: rfc822; {gone}\nAction: failed\nStatus: 5.1.1\n--b\nContent-Type: text/rfc822-headers\n\nFrom: herald <judge@herald.test>\nTo: {gone}\nSubject: Re: join\nMessage-ID: <{id}>\n--b--\n")
+}
+
+/// "forged bounces cannot make herald mail the Master more than once a day per address (and
+/// only bounces that match a Message-ID herald sent count)" (issue 24, part 3): every forged
+/// bounce mailed the Master a notice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forged_bounces_tell_nobody_and_real_ones_the_master_once_a_day() {
+    let mut w = World::new("bounce-forged").await;
+    let created = w.mail(GM, "new", "CREATE ?fb gmpass\n").await;
+    let joined = w.mail("ann@example.org", "join", "SIGNON ?fb pw\n").await;
+    let id = message_id(to(&joined, "ann@example.org"));
+    let ct = "Content-Type: multipart/report; report-type=delivery-status; boundary=b\r\n";
+    // Forged: no Message-ID, one herald never wrote, and herald's own Message-ID of a mail
+    // to someone else (the Master's reply to CREATE).
+    let strangers_id = message_id(to(&created, GM));
+    assert_ne!(strangers_id, id);
+    for forged in [
+        bounce_report("ann@example.org", "nothing@forger.example"),
+        bounce_report("ann@example.org", &id.replacen("outbox-", "outbox-9", 1)),
+        bounce_report("ann@example.org", &strangers_id),
+        "--b\nContent-Type: message/delivery-status\n\nFinal-Recipient: rfc822; ann@example.org\nAction: failed\n--b--\n".to_string(),
+    ] {
+        let sent = w
+            .mail_with_headers("MAILER-DAEMON@example.org", "Undelivered", ct, &forged)
+            .await;
+        assert!(sent.is_empty(), "{forged}\n{sent:#?}");
+    }
+    assert!(w.service.store.bounced().await.unwrap().is_empty());
+    // A real one (In-Reply-To naming herald's mail is enough): the Master is told once.
+    let headers = format!("{ct}In-Reply-To: <{id}>\r\n");
+    let report = bounce_report("ann@example.org", "x@y");
+    let sent = w
+        .mail_with_headers(
+            "MAILER-DAEMON@example.org",
+            "Undelivered",
+            &headers,
+            &report,
+        )
+        .await;
+    assert_eq!(find(&sent, GM, "Bouncing Address").len(), 1, "{sent:#?}");
+    // Again and again the same day: no more notices.
+    for _ in 0..5 {
+        w.wait(Duration::hours(4)).await;
+        let sent = w
+            .mail_with_headers(
+                "MAILER-DAEMON@example.org",
+                "Undelivered",
+                ct,
+                &bounce_report("ann@example.org", &id),
+            )
+            .await;
+        assert!(sent.is_empty(), "{sent:#?}");
+    }
+    // A day after the notice, one more.
+    w.wait(Duration::hours(4)).await;
+    let sent = w
+        .mail_with_headers(
+            "MAILER-DAEMON@example.org",
+            "Undelivered",
+            ct,
+            &bounce_report("ann@example.org", &id),
+        )
+        .await;
+    assert_eq!(find(&sent, GM, "Bouncing Address").len(), 1, "{sent:#?}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bounce_marks_the_address_and_tells_the_master() {
     let mut w = World::new("bounce").await;
     w.mail(GM, "new", "CREATE ?bnc gmpass\n").await;
-    w.mail("ann@example.org", "join", "SIGNON ?bnc pw\n").await;
-    let report = "--b\nContent-Type: text/plain\n\nDelivery failed.\n--b\nContent-Type: message/delivery-status\n\nReporting-MTA: dns; mx.example.org\n\nFinal-Recipient: rfc822; ann@example.org\nAction: failed\nStatus: 5.1.1\n--b--\n";
+    let joined = w.mail("ann@example.org", "join", "SIGNON ?bnc pw\n").await;
+    // The report returns the headers of herald's mail: only that makes it count (issue 24).
+    let id = message_id(to(&joined, "ann@example.org"));
+    let report = bounce_report("ann@example.org", &id);
     let sent = w
         .mail_with_headers(
             "MAILER-DAEMON@example.org",
             "Undelivered Mail",
             "Content-Type: multipart/report; report-type=delivery-status; boundary=b\r\n",
-            report,
+            &report,
         )
         .await;
     assert_eq!(sent.len(), 1, "only the Master hears of it: {sent:#?}");

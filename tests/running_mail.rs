@@ -467,3 +467,65 @@ async fn a_masters_pause_ends_by_itself_after_thirty_days_and_the_players_are_to
         "{sent:#?}"
     );
 }
+
+/// "One player holds one power unless `several_powers` is set, and a takeover from an
+/// address already in the game is refused (or, with the switch, announced to the Master as
+/// such)" (issue 24, part 4): France's player took over the resigned Italy from the same
+/// address and everyone was told "a new player".
+#[tokio::test]
+async fn a_player_takes_no_second_power_unless_the_game_allows_several() {
+    const BOB: &str = "bob@example.org"; // France
+    const DAN: &str = "dan@example.org"; // Italy
+    let mut w = World::new("second-seat").await;
+    start_game(&mut w, GM, "one", "standard", &SEVEN).await;
+    w.mail(DAN, "bye", "SIGNON Ione pwI\nRESIGN\n").await;
+    let sent = w.mail(BOB, "take", "SIGNON Ione bobpw2\n").await;
+    let text = &reply(&sent, BOB).body;
+    assert!(
+        text.contains("bob@example.org already holds France in game 'one', and one player holds one power here (the rule switch several_powers allows more): Italy was not taken over"),
+        "{text}"
+    );
+    assert!(!text.contains("You have taken over"), "{text}");
+    assert_eq!(sent.len(), 1, "nobody else is told: {sent:#?}");
+    // The Master's address is in the game too.
+    let sent = w.mail(GM, "take", "SIGNON Ione gmpw2\n").await;
+    assert!(reply(&sent, GM).body.contains("Italy was not taken over"));
+    // A newcomer may.
+    let sent = w
+        .mail("new@example.org", "take", "SIGNON Ione newpw\n")
+        .await;
+    assert!(reply(&sent, "new@example.org")
+        .body
+        .contains("You have taken over Italy"));
+
+    // With several_powers the takeover is allowed and the Master is told who it is.
+    let mut w = World::new("second-seat-several").await;
+    w.mail(GM, "new", "CREATE ?two gmpass standard several_powers\n")
+        .await;
+    for (addr, letter) in SEVEN {
+        w.mail(
+            addr,
+            "join",
+            &format!("SIGNON ?two pw{letter}\nSET PREFERENCE {letter}\n"),
+        )
+        .await;
+    }
+    w.mail(GM, "start", "SIGNON Mtwo gmpass\nSTART\n").await;
+    w.mail(DAN, "bye", "SIGNON Itwo pwI\nRESIGN\n").await;
+    let sent = w.mail(BOB, "take", "SIGNON Itwo bobpw2\n").await;
+    assert!(reply(&sent, BOB).body.contains("You have taken over Italy"));
+    let to_gm = find(&sent, GM, "Returning Player Signon");
+    assert_eq!(to_gm.len(), 1, "{sent:#?}");
+    assert!(
+        to_gm[0].body.contains("Italy has been taken over by bob@example.org, who already holds France in this game (several_powers allows it): not a new player."),
+        "{}",
+        to_gm[0].body
+    );
+    let to_ann = find(&sent, ANN, "Returning Player Signon");
+    assert_eq!(to_ann.len(), 1, "{sent:#?}");
+    assert!(to_ann[0].body.contains("Italy has been taken over."));
+    assert!(
+        sent.iter().all(|m| !m.body.contains("by a new player")),
+        "{sent:#?}"
+    );
+}

@@ -1,7 +1,10 @@
-//! Password guessing by mail is limited (issue 13, point 3): five wrong passwords lock a
-//! seat for an hour and twenty lock the game, the right password included, with one notice
-//! to the holder and the Master; herald's hourly budget of password checks refuses further
-//! sign-ons as busy; and junk mail in a player's name cannot use up the replies to them.
+//! Password guessing by mail is limited (issue 13, point 3), in ways a forger cannot turn
+//! against the players (issue 24, part 3): five wrong passwords lock a seat for an hour and
+//! twenty lock the game, with one notice to the holder and the Master, against every address
+//! but the seat's own registered one (the Master's for the Master), which signs on with the
+//! right password as before; argon2 work is counted per sender, so one sender's junk cannot
+//! spend another's; a join word is one word, checked once; and junk mail in a player's name
+//! cannot use up the replies to them.
 
 // Test code throughout, helpers included: a panic is a failed test with its line.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
@@ -9,7 +12,10 @@
 mod support;
 
 use chrono::Duration;
-use herald::judge::password::{GAME_FAILURES, LOCKOUT_MINUTES, SEAT_FAILURES, WINDOW_MINUTES};
+use herald::judge::password::{
+    Sender, CHECKS_PER_HOUR, GAME_FAILURES, LOCKOUT_MINUTES, PER_SENDER, SEAT_FAILURES,
+    WINDOW_MINUTES,
+};
 use support::{find, start_game, to, World, SEVEN};
 
 const GM: &str = "gm@example.org";
@@ -54,18 +60,22 @@ async fn wrong_passwords_lock_a_seat_then_the_game_and_tell_the_holder_and_the_m
             "{body}"
         );
         assert!(
-            body.contains("Sign-on as France is refused, right password or not, until Tue Dec 01 2026 11:05 UTC."),
+            body.contains("Sign-on as France is refused from other addresses, right password or not, until Tue Dec 01 2026 11:05 UTC; each seat's own registered address (the Master's too) signs on as before."),
             "{body}"
         );
     }
     assert_eq!(sent.len(), 3, "{sent:#?}");
 
-    // While locked even the right password is refused, unchecked, and nobody is told again.
+    // While locked, another address is refused unchecked, the right password or not, and
+    // nobody is told again.
     let passwords = &w.service.judge.passwords;
     let checks = passwords.used(w.now);
-    let sent = w.mail(BOB, "orders", "SIGNON Flock pwF\nA Par-Bur\n").await;
+    let elsewhere = "bob@elsewhere.example";
+    let sent = w
+        .mail(elsewhere, "orders", "SIGNON Flock pwF\nA Par-Bur\n")
+        .await;
     assert_eq!(sent.len(), 1, "{sent:#?}");
-    let reply = &to(&sent, BOB).body;
+    let reply = &to(&sent, elsewhere).body;
     assert!(
         reply.contains("too many wrong passwords for France in game 'lock': try again after Tue Dec 01 2026 11:05 UTC"),
         "{reply}"
@@ -77,12 +87,27 @@ async fn wrong_passwords_lock_a_seat_then_the_game_and_tell_the_holder_and_the_m
         "no password check while locked"
     );
 
+    // Bob, from France's registered address with the right password, signs on during the
+    // forger's lockout (issue 24: "never to the seat's registered address with the right
+    // password"). This is his first sign-on as France: the check is his own.
+    let sent = w.mail(BOB, "orders", "SIGNON Flock pwF\nA Par-Bur\n").await;
+    let reply = &to(&sent, BOB).body;
+    assert!(reply.contains("Orders received"), "{reply}");
+    assert!(reply.contains("A Par - Bur"), "{reply}");
+    assert_eq!(w.service.judge.passwords.used(w.now), checks + 1);
+    // A wrong password from his address is still wrong.
+    let sent = w.mail(BOB, "orders", "SIGNON Flock pwX\nA Par H\n").await;
+    assert!(to(&sent, BOB)
+        .body
+        .contains("Invalid password or power ID specified."));
+
     // Germany is not locked.
     let sent = w.mail(CAT, "orders", "SIGNON Glock pwG\nA Mun H\n").await;
     assert!(to(&sent, CAT).body.contains("Orders received"));
 
     // Fifteen more wrong guesses over other seats (four at most each, so no seat locks)
-    // make twenty for the game: the whole game locks, the Master and the holders are told.
+    // make twenty-one for the game, Bob's own counted: the whole game locks at the
+    // twentieth, the Master and the holders are told.
     let mut sent_all = Vec::new();
     for (k, letter) in ['E', 'G', 'I', 'A'].iter().enumerate() {
         let n = if k < 3 { 4 } else { 3 };
@@ -104,7 +129,7 @@ async fn wrong_passwords_lock_a_seat_then_the_game_and_tell_the_holder_and_the_m
     let to_gm: Vec<_> = game_notices.iter().filter(|s| s.to == GM).collect();
     assert_eq!(to_gm.len(), 1, "{game_notices:#?}");
     assert!(
-        to_gm[0].body.contains("20 wrong passwords for its seats in game 'lock' within 60 minutes, from x0@evil.example, x1@evil.example, x2@evil.example, x3@evil.example, x4@evil.example and 1 more."),
+        to_gm[0].body.contains("20 wrong passwords for its seats in game 'lock' within 60 minutes, from x0@evil.example, x1@evil.example, x2@evil.example, x3@evil.example, x4@evil.example and 2 more."),
         "{}",
         to_gm[0].body
     );
@@ -121,14 +146,25 @@ async fn wrong_passwords_lock_a_seat_then_the_game_and_tell_the_holder_and_the_m
             "{holder}: {game_notices:#?}"
         );
     }
-    let sent = w.mail(GM, "gm", "SIGNON Mlock gmpass\nPAUSE\n").await;
-    let reply = &to(&sent, GM).body;
+    // The whole game is locked to other addresses, the right password or not ...
+    let sent = w
+        .mail("gm@elsewhere.example", "gm", "SIGNON Mlock gmpass\n")
+        .await;
+    let reply = &to(&sent, "gm@elsewhere.example").body;
     assert!(
         reply.contains(
             "too many wrong passwords in game 'lock': try again after Tue Dec 01 2026 11:05 UTC"
         ),
         "{reply}"
     );
+    // ... but not to the Master's own address ("nor to the Master's", issue 24), nor to a
+    // player's.
+    let sent = w.mail(GM, "gm", "SIGNON Mlock gmpass\nLIST lock\n").await;
+    let reply = &to(&sent, GM).body;
+    assert!(!reply.contains("too many wrong passwords"), "{reply}");
+    assert!(reply.contains("Game 'lock'"), "{reply}");
+    let sent = w.mail(CAT, "orders", "SIGNON Glock pwG\nA Mun H\n").await;
+    assert!(to(&sent, CAT).body.contains("Orders received"));
 
     // An hour after it tripped, the lock is over and France signs on again.
     w.wait(Duration::minutes(60)).await;
@@ -139,15 +175,27 @@ async fn wrong_passwords_lock_a_seat_then_the_game_and_tell_the_holder_and_the_m
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_spent_hour_of_password_checks_refuses_new_checks_but_not_remembered_ones() {
+async fn a_spent_hour_of_password_checks_refuses_strangers_but_not_a_seats_own_address() {
+    assert_eq!((CHECKS_PER_HOUR, PER_SENDER), (1000, 20));
     let mut w = World::new("signon-busy").await;
     start_game(&mut w, GM, "hour", "standard", &SEVEN).await;
-    // The Master's password was checked at START; Bob has not signed on as France yet.
+    // Strangers from many addresses spend the strangers' hour (a thousand junk joins did).
     let now = w.now;
-    while w.service.judge.passwords.take(now).is_ok() {}
+    let keys: Vec<String> = (0..2000).map(|i| format!("x{i}@evil.example")).collect();
+    for key in &keys {
+        let _ = w
+            .service
+            .judge
+            .passwords
+            .take(now, Sender { key, holder: false });
+    }
 
-    let sent = w.mail(BOB, "orders", "SIGNON Fhour pwF\nA Par-Bur\n").await;
-    let reply = &to(&sent, BOB).body;
+    // A sign-on as France from another address needs a stranger's check: refused as busy.
+    let elsewhere = "bob@elsewhere.example";
+    let sent = w
+        .mail(elsewhere, "orders", "SIGNON Fhour pwF\nA Par-Bur\n")
+        .await;
+    let reply = &to(&sent, elsewhere).body;
     assert!(
         reply.contains(
             "herald is busy checking passwords; try again after Tue Dec 01 2026 11:00 UTC"
@@ -158,13 +206,18 @@ async fn a_spent_hour_of_password_checks_refuses_new_checks_but_not_remembered_o
     // Not a wrong password: nothing recorded, nobody told.
     assert_eq!(sent.len(), 1, "{sent:#?}");
 
-    // A new observer's password needs hashing: refused too.
+    // A newcomer's new password is hashed from its own allowance: it observes.
     let sent = w
         .mail("obs@example.org", "watch", "OBSERVE hour watchpw\n")
         .await;
-    assert!(to(&sent, "obs@example.org")
-        .body
-        .contains("herald is busy checking passwords"));
+    let reply = &to(&sent, "obs@example.org").body;
+    assert!(reply.contains("You now observe 'hour'"), "{reply}");
+
+    // Bob has not signed on as France yet: his check draws on his own allowance, which no
+    // stranger can spend (issue 24: "no one sender can spend another's").
+    let sent = w.mail(BOB, "orders", "SIGNON Fhour pwF\nA Par-Bur\n").await;
+    let reply = &to(&sent, BOB).body;
+    assert!(reply.contains("Orders received"), "{reply}");
 
     // A password that signed on before needs no new check.
     let sent = w.mail(GM, "gm", "SIGNON Mhour gmpass\n").await;
@@ -174,10 +227,89 @@ async fn a_spent_hour_of_password_checks_refuses_new_checks_but_not_remembered_o
         to(&sent, GM).body
     );
 
-    // The next hour has checks again.
+    // The next hour has checks again: a stranger's wrong guess is checked and refused.
     w.wait(Duration::minutes(60)).await;
-    let sent = w.mail(BOB, "orders", "SIGNON Fhour pwF\nA Par-Bur\n").await;
-    assert!(to(&sent, BOB).body.contains("Orders received"));
+    let sent = w.mail(elsewhere, "orders", "SIGNON Fhour guess\n").await;
+    let reply = &to(&sent, elsewhere).body;
+    assert!(
+        reply.contains("Invalid password or power ID specified."),
+        "{reply}"
+    );
+}
+
+/// "the argon2 budget is shared out per sender so no one sender can spend another's" (issue
+/// 24, part 3): ~1,000 junk mails from one sender spent the judge's whole hour.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_senders_junk_cannot_spend_another_senders_password_checks() {
+    let mut w = World::new("signon-share").await;
+    let junk = "junk@evil.example";
+    // Each CREATE hashes a password: a thousand of them, in batches of a hundred (what
+    // herald reads at once), from one sender.
+    for batch in 0..10 {
+        let bodies: Vec<String> = (0..100)
+            .map(|i| format!("CREATE ?junk{batch}x{i} pw{i}\n"))
+            .collect();
+        let mails: Vec<(&str, &str, &str)> =
+            bodies.iter().map(|b| (junk, "new", b.as_str())).collect();
+        w.mails(&mails).await;
+    }
+    let passwords = &w.service.judge.passwords;
+    assert_eq!(passwords.used_by(w.now, junk), PER_SENDER);
+    assert_eq!(
+        passwords.used(w.now),
+        PER_SENDER,
+        "the rest were refused unchecked"
+    );
+    w.wait(Duration::minutes(1)).await;
+    // Another sender creates, joins and observes as usual.
+    let (created, _) = start_game(&mut w, GM, "fine", "standard", &SEVEN).await;
+    assert!(
+        created.contains("Game 'fine' (standard) created"),
+        "{created}"
+    );
+    let sent = w
+        .mail("obs@example.org", "watch", "OBSERVE fine watchpw\n")
+        .await;
+    assert!(to(&sent, "obs@example.org")
+        .body
+        .contains("You now observe 'fine'"));
+}
+
+/// "one join word per line, checked once" (issue 24, part 3): one SIGNON line carrying 991
+/// join-word guesses brute-forced a private game's join word in one mail.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_join_word_is_one_word_checked_once() {
+    let mut w = World::new("signon-word").await;
+    w.mail(GM, "new", "CREATE ?priv gmpass\nSET PRIVATE sesame\n")
+        .await;
+    let stranger = "guess@evil.example";
+    let mut guesses: Vec<String> = (0..990).map(|i| format!("w{i}")).collect();
+    guesses.push("sesame".into());
+    let line = format!("SIGNON ?priv pw {}\n", guesses.join(" "));
+    let before = w.service.judge.passwords.used(w.now);
+    let sent = w.mail(stranger, "join", &line).await;
+    let reply = &to(&sent, stranger).body;
+    assert!(
+        reply.contains("write one join word after the password"),
+        "{reply}"
+    );
+    assert!(!reply.contains("You joined"), "{reply}");
+    assert_eq!(
+        w.service.judge.passwords.used(w.now),
+        before,
+        "not one join word checked"
+    );
+    // One wrong word: one check, refused.
+    let sent = w.mail(stranger, "join", "SIGNON ?priv pw nope\n").await;
+    assert!(!to(&sent, stranger).body.contains("You joined"));
+    assert_eq!(w.service.judge.passwords.used(w.now), before + 1);
+    // One right word: in.
+    let sent = w
+        .mail("ann@example.org", "join", "SIGNON ?priv pwE sesame\n")
+        .await;
+    assert!(to(&sent, "ann@example.org")
+        .body
+        .contains("You joined 'priv'"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -3,16 +3,29 @@
 //! A verification that succeeded is remembered in memory (as a digest of hash and password),
 //! so a player who mails often costs one argon2 run per daemon start, not one per mail.
 //!
-//! Guessing is limited in two ways. Each game keeps its recent wrong passwords in a
-//! [`Guard`], stored with the game: [`SEAT_FAILURES`] for one seat, or [`GAME_FAILURES`] for
-//! the whole game, within [`WINDOW_MINUTES`] lock that seat (or the game) for
-//! [`LOCKOUT_MINUTES`]. While locked, sign-ons there are refused without looking at the
-//! password, right or wrong, so guessing cannot go on. And the judge as a whole runs at most
-//! [`CHECKS_PER_HOUR`] argon2 computations in an hour of `now` (checks not answered from
-//! memory, and new hashes), so guessing across many games (anyone can CREATE one) cannot
-//! use up the machine. That count is kept in memory only: a restart starts it from zero.
+//! Guessing is limited per sender, so that a forger's guesses hold up nobody but the forger
+//! (issue 24: "Guessing limits apply per sender …, never to the seat's registered address
+//! with the right password nor to the Master's"). A sender is the mail's reply address and,
+//! where the mail shows it, the host it came from ([`sender_key`]).
+//!
+//! - Each game keeps its recent wrong passwords in a [`Guard`], stored with the game:
+//!   [`SEAT_FAILURES`] for one seat, or [`GAME_FAILURES`] for the whole game, within
+//!   [`WINDOW_MINUTES`] lock that seat (or the game) for [`LOCKOUT_MINUTES`] against every
+//!   address but the seat's own registered one (the Master's, for the Master). While locked,
+//!   sign-ons from other addresses are refused without looking at the password, so guessing
+//!   from new addresses cannot go on; the registered address is still checked.
+//! - Each sender may make [`PER_SENDER`] argon2 computations an hour (checks not answered
+//!   from memory, and new hashes): what bounds guessing from a seat's own address, which no
+//!   lock stops.
+//! - Strangers' password checks (every check but a seat's registered address checking that
+//!   seat's password) share [`CHECKS_PER_HOUR`] an hour judge-wide, so guessing across many
+//!   games and addresses cannot use up the machine; a registered address checking its own
+//!   seat, and every new hash (one a mail at most: CREATE, a join, SET PASSWORD), draw on
+//!   the sender's own allowance alone, so strangers cannot spend them.
+//!
+//! The hourly counts are kept in memory only: a restart starts them from zero.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
@@ -38,27 +51,72 @@ pub const WINDOW_MINUTES: i64 = 60;
 /// it ends the failures that tripped it no longer count.
 pub const LOCKOUT_MINUTES: i64 = 60;
 
-/// argon2 computations (password checks not answered from memory, and new hashes) the
-/// judge makes in one hour, over all games. At the few milliseconds each takes on a small
-/// server that is seconds of work an hour; it is still enough for every player of a
-/// hundred games to sign on once after a restart.
+/// argon2 password checks (not answered from memory) made for strangers in one hour, over
+/// all games: every check but a seat's registered address checking that seat's password.
+/// At the few milliseconds each takes on a small server that is seconds of work an hour,
+/// and what bounds guessing from many addresses at once.
 pub const CHECKS_PER_HOUR: u32 = 1000;
 
-/// The judge's argon2 work for this hour is spent: no more until `until`.
+/// argon2 computations one sender may have made in one hour, whatever for: enough for a
+/// Master who creates and starts several games in an hour, or a player in ten games signing
+/// on after a restart; few enough that guessing from one address (even a seat's own, which
+/// no lock stops) gets nowhere.
+pub const PER_SENDER: u32 = 20;
+
+/// Senders counted in one hour at most; past it, new strangers wait for the next hour (the
+/// shared [`CHECKS_PER_HOUR`] runs out first, so this only bounds the memory).
+const SENDERS_PER_HOUR: usize = 100_000;
+
+/// The key a sender is counted and locked under: the address (lower case), and the sending
+/// host in brackets where the mail shows one (`ann@example.org [192.0.2.7]`).
+pub fn sender_key(address: &str, host: Option<&str>) -> String {
+    let address = address.to_ascii_lowercase();
+    match host {
+        Some(h) if !h.is_empty() => format!("{address} [{h}]"),
+        _ => address,
+    }
+}
+
+/// Whom an argon2 computation is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sender<'a> {
+    /// The sender's key ([`sender_key`]).
+    pub key: &'a str,
+    /// Whether this run draws on the sender's own allowance only, never on the strangers'
+    /// hour: a seat's registered address checking that seat's password, and every new
+    /// hash ([`Passwords::hash_at`]).
+    pub holder: bool,
+}
+
+/// The judge's argon2 work for this hour is spent, for this sender or for strangers: no more
+/// until `until`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Busy {
     /// The start of the next hour.
     pub until: DateTime<Utc>,
 }
 
-/// Hashes and checks passwords, within [`CHECKS_PER_HOUR`].
+/// The hour being counted and the argon2 runs in it.
+#[derive(Debug, Default)]
+struct Spent {
+    /// Seconds since the epoch / 3600.
+    hour: i64,
+    /// Runs for strangers.
+    shared: u32,
+    /// Runs for holders of a seat (not in `shared`).
+    holders: u32,
+    /// Runs by sender key.
+    by_sender: HashMap<String, u32>,
+}
+
+/// Hashes and checks passwords, within [`PER_SENDER`] and [`CHECKS_PER_HOUR`].
 #[derive(Debug)]
 pub struct Passwords {
     /// Digests of (hash, password) pairs that verified, so a repeat costs no argon2 run.
     verified: Mutex<HashSet<[u8; 32]>>,
-    /// The hour (seconds since the epoch / 3600) being counted and the argon2 runs in it.
-    spent: Mutex<(i64, u32)>,
-    /// argon2 runs allowed an hour.
+    /// This hour's runs.
+    spent: Mutex<Spent>,
+    /// argon2 runs allowed an hour for strangers.
     per_hour: u32,
 }
 
@@ -84,7 +142,7 @@ fn digest(stored: &str, password: &str) -> [u8; 32] {
 }
 
 impl Passwords {
-    /// Hashing and checking with `per_hour` argon2 runs an hour instead of
+    /// Hashing and checking with `per_hour` argon2 runs an hour for strangers instead of
     /// [`CHECKS_PER_HOUR`].
     pub fn with_budget(per_hour: u32) -> Passwords {
         Passwords {
@@ -94,38 +152,61 @@ impl Passwords {
         }
     }
 
-    /// Takes one argon2 run from the hour of `now`, or says when the next hour starts.
-    pub fn take(&self, now: DateTime<Utc>) -> Result<(), Busy> {
+    fn spent(&self) -> std::sync::MutexGuard<'_, Spent> {
+        // A panic while the counts were held leaves them whole (each change is one step).
+        self.spent.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Takes one argon2 run for `sender` from the hour of `now`, or says when the next hour
+    /// starts: refused when the sender's own [`PER_SENDER`] is spent, or (for a stranger)
+    /// the strangers' hour.
+    pub fn take(&self, now: DateTime<Utc>, sender: Sender<'_>) -> Result<(), Busy> {
         let hour = now.timestamp().div_euclid(3600);
-        let mut spent = self.spent.lock().unwrap_or_else(|e| e.into_inner());
-        if hour > spent.0 {
-            *spent = (hour, 0);
+        let mut spent = self.spent();
+        if hour > spent.hour {
+            *spent = Spent {
+                hour,
+                ..Spent::default()
+            };
         }
-        if spent.1 >= self.per_hour {
-            let next = (spent.0 + 1) * 3600;
-            return Err(Busy {
+        let busy = || {
+            let next = (hour.max(spent.hour) + 1) * 3600;
+            Busy {
                 until: DateTime::from_timestamp(next, 0).unwrap_or(now + Duration::hours(1)),
-            });
+            }
+        };
+        let mine = spent.by_sender.get(sender.key).copied().unwrap_or(0);
+        let crowded = mine == 0 && spent.by_sender.len() >= SENDERS_PER_HOUR;
+        if mine >= PER_SENDER || crowded || (!sender.holder && spent.shared >= self.per_hour) {
+            return Err(busy());
         }
-        spent.1 += 1;
+        *spent.by_sender.entry(sender.key.to_string()).or_insert(0) += 1;
+        if sender.holder {
+            spent.holders = spent.holders.saturating_add(1);
+        } else {
+            spent.shared += 1;
+        }
         Ok(())
     }
 
-    /// The argon2 runs counted in the hour of `now` so far.
+    /// The argon2 runs counted in the hour of `now` so far, for everyone.
     pub fn used(&self, now: DateTime<Utc>) -> u32 {
-        let spent = self.spent.lock().unwrap_or_else(|e| e.into_inner());
-        if spent.0 == now.timestamp().div_euclid(3600) {
-            spent.1
+        let spent = self.spent();
+        if spent.hour == now.timestamp().div_euclid(3600) {
+            spent.shared.saturating_add(spent.holders)
         } else {
             0
         }
     }
 
-    /// Counts one argon2 run in the hour last seen, without refusing it (work the caller
-    /// cannot turn down, such as CREATE's hash).
-    fn charge(&self) {
-        let mut spent = self.spent.lock().unwrap_or_else(|e| e.into_inner());
-        spent.1 = spent.1.saturating_add(1);
+    /// The argon2 runs counted for one sender key in the hour of `now` so far.
+    pub fn used_by(&self, now: DateTime<Utc>, key: &str) -> u32 {
+        let spent = self.spent();
+        if spent.hour == now.timestamp().div_euclid(3600) {
+            spent.by_sender.get(key).copied().unwrap_or(0)
+        } else {
+            0
+        }
     }
 
     // Hashing fails only on a salt it did not make, parameters out of range (checked when
@@ -157,27 +238,28 @@ impl Passwords {
             .unwrap_or(false)
     }
 
-    /// The stored form of a password. Counts toward the hour's argon2 runs but is never
-    /// refused.
+    /// The stored form of a password, uncounted: for the keeper's tools and tests, never
+    /// for what a mail asks.
     pub fn hash(&self, password: &str) -> String {
-        self.charge();
         Self::argon_hash(password)
     }
 
-    /// The stored form of a password, if the hour of `now` has an argon2 run left.
-    pub fn hash_at(&self, password: &str, now: DateTime<Utc>) -> Result<String, Busy> {
-        self.take(now)?;
+    /// The stored form of a new password, if the sender `key` has an argon2 run left in the
+    /// hour of `now`. A new password is one run per mail and guesses nothing, so it draws
+    /// on the sender's own allowance alone: strangers who spent their shared hour cannot
+    /// keep a newcomer from joining.
+    pub fn hash_at(&self, password: &str, now: DateTime<Utc>, key: &str) -> Result<String, Busy> {
+        self.take(now, Sender { key, holder: true })?;
         Ok(Self::argon_hash(password))
     }
 
-    /// Whether `password` matches the stored hash. Counts toward the hour's argon2 runs
-    /// (unless answered from memory) but is never refused.
+    /// Whether `password` matches the stored hash, uncounted: for the keeper's tools and
+    /// tests, never for what a mail asks.
     pub fn verify(&self, stored: &str, password: &str) -> bool {
         let key = digest(stored, password);
         if self.known(&key) {
             return true;
         }
-        self.charge();
         let ok = Self::argon_verify(stored, password);
         if ok {
             self.remember(key);
@@ -185,14 +267,20 @@ impl Passwords {
         ok
     }
 
-    /// Whether `password` matches the stored hash, if the hour of `now` has an argon2 run
-    /// left; a password that verified before is answered from memory at no cost.
-    pub fn check(&self, stored: &str, password: &str, now: DateTime<Utc>) -> Result<bool, Busy> {
+    /// Whether `password` matches the stored hash, if `sender` has an argon2 run left in the
+    /// hour of `now`; a password that verified before is answered from memory at no cost.
+    pub fn check(
+        &self,
+        stored: &str,
+        password: &str,
+        now: DateTime<Utc>,
+        sender: Sender<'_>,
+    ) -> Result<bool, Busy> {
         let key = digest(stored, password);
         if self.known(&key) {
             return Ok(true);
         }
-        self.take(now)?;
+        self.take(now, sender)?;
         let ok = Self::argon_verify(stored, password);
         if ok {
             self.remember(key);
@@ -208,7 +296,8 @@ pub struct Failure {
     pub at: DateTime<Utc>,
     /// The seat, as messages name it (`France`, `the Master`, `the observer at x@y`).
     pub seat: String,
-    /// Who tried (the mail's reply address, which a forger chooses).
+    /// Who tried: the sender's key ([`sender_key`]: the reply address, which a forger
+    /// chooses, and the sending host where known).
     pub from: String,
     /// The seat's holder then, who is told when a lock trips.
     pub holder: String,
@@ -317,7 +406,10 @@ impl Guard {
 mod tests {
     use chrono::{DateTime, Duration, Utc};
 
-    use super::{Guard, Passwords, GAME_FAILURES, LOCKOUT_MINUTES, SEAT_FAILURES};
+    use super::{
+        sender_key, Guard, Passwords, Sender, GAME_FAILURES, LOCKOUT_MINUTES, PER_SENDER,
+        SEAT_FAILURES,
+    };
 
     fn t0() -> DateTime<Utc> {
         DateTime::parse_from_rfc3339("2026-12-01T10:20:00Z")
@@ -329,6 +421,7 @@ mod tests {
     fn a_hash_verifies_its_password_only() {
         let p = Passwords::default();
         let h = p.hash("secret");
+        assert_eq!(p.used(t0()), 0, "the keeper's tools are not counted");
         assert!(h.starts_with("$argon2id$"));
         assert!(p.verify(&h, "secret"));
         assert!(p.verify(&h, "secret"), "cached");
@@ -336,27 +429,79 @@ mod tests {
         assert!(!p.verify("not a hash", "secret"));
     }
 
+    fn stranger(key: &str) -> Sender<'_> {
+        Sender { key, holder: false }
+    }
+
     #[test]
     fn the_hourly_budget_refuses_checks_until_the_next_hour_but_not_remembered_ones() {
         let p = Passwords::with_budget(3);
         let now = t0();
-        let h = p.hash_at("secret", now).unwrap();
-        assert_eq!(p.check(&h, "secret", now), Ok(true));
-        assert_eq!(p.check(&h, "wrong", now), Ok(false));
-        let busy = p.check(&h, "guess", now).unwrap_err();
+        let h = p.hash("secret");
+        assert_eq!(p.check(&h, "secret", now, stranger("b@x")), Ok(true));
+        assert_eq!(p.check(&h, "wrong", now, stranger("c@x")), Ok(false));
+        assert_eq!(p.check(&h, "wrong2", now, stranger("c@x")), Ok(false));
+        let busy = p.check(&h, "guess", now, stranger("d@x")).unwrap_err();
         assert_eq!(busy.until.to_rfc3339(), "2026-12-01T11:00:00+00:00");
-        assert!(p.hash_at("x", now).is_err(), "hashing counts too");
+        assert!(
+            p.hash_at("x", now, "e@x").is_ok(),
+            "a new hash draws on its sender's own allowance"
+        );
         assert_eq!(
-            p.check(&h, "secret", now),
+            p.check(&h, "secret", now, stranger("d@x")),
             Ok(true),
             "remembered: no argon2 run"
         );
-        // CREATE's hash is never refused, but it counts.
-        let p = Passwords::with_budget(1);
-        let _ = p.hash("x");
-        assert!(p.take(now).is_ok(), "a new hour starts from zero");
-        assert!(p.take(now).is_err());
-        assert!(p.take(now + Duration::minutes(40)).is_ok());
+        // A seat's registered address checking its own seat does not draw on the
+        // strangers' hour, spent or not.
+        let holder = Sender {
+            key: "a@x",
+            holder: true,
+        };
+        assert_eq!(p.check(&h, "wrong", now, holder), Ok(false));
+        assert_eq!(p.used(now), 5);
+        assert_eq!(p.used_by(now, "e@x"), 1);
+        assert!(
+            p.take(now + Duration::minutes(40), stranger("d@x")).is_ok(),
+            "a new hour starts from zero"
+        );
+    }
+
+    /// "the argon2 budget is shared out per sender so no one sender can spend another's"
+    /// (issue 24, part 3).
+    #[test]
+    fn one_sender_spends_its_own_allowance_and_nobody_elses() {
+        let p = Passwords::default();
+        let now = t0();
+        let mut taken = 0;
+        for i in 0..1000 {
+            let ok = if i % 2 == 0 {
+                p.take(now, stranger("junk@x")).is_ok()
+            } else {
+                p.hash_at("pw", now, "junk@x").is_ok()
+            };
+            taken += u32::from(ok);
+        }
+        assert_eq!(taken, PER_SENDER);
+        assert!(p.take(now, stranger("ann@x")).is_ok());
+        // The same address from another host is another sender.
+        let elsewhere = sender_key("junk@x", Some("192.0.2.7"));
+        assert_eq!(elsewhere, "junk@x [192.0.2.7]");
+        assert!(p.take(now, stranger(&elsewhere)).is_ok());
+        // Strangers together spend the strangers' hour; a holder still has its own.
+        let p = Passwords::with_budget(50);
+        let keys: Vec<String> = (0..100).map(|i| format!("x{i}@evil")).collect();
+        let ok = keys
+            .iter()
+            .filter(|k| p.take(now, stranger(k)).is_ok())
+            .count();
+        assert_eq!(ok, 50);
+        let bob = Sender {
+            key: "bob@x",
+            holder: true,
+        };
+        assert!(p.take(now, bob).is_ok());
+        assert!(p.take(now, stranger("bob@x")).is_err());
     }
 
     #[test]

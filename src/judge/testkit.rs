@@ -40,6 +40,8 @@ pub fn letter(from: &str, body: &str) -> Letter {
         body: body.into(),
         automatic: None,
         bounce_for: None,
+        bounce_refs: Vec::new(),
+        host: None,
     }
 }
 

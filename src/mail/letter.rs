@@ -64,11 +64,25 @@ pub fn read_letter(raw: &[u8]) -> Option<Letter> {
     } else {
         None
     };
+    let bounce_refs = if bounce_for.is_some() {
+        referred_ids(&msg, raw)
+    } else {
+        Vec::new()
+    };
+    // The topmost Received header: the one the server that delivered the mail wrote.
+    let host = msg
+        .headers()
+        .iter()
+        .find(|h| h.name().eq_ignore_ascii_case("Received"))
+        .and_then(|h| raw.get(h.offset_start() as usize..h.offset_end() as usize))
+        .and_then(|v| received_from(&String::from_utf8_lossy(v)));
     if from_ok.is_none() && bounce_for.is_none() {
         return None;
     }
     Some(Letter {
         bounce_for,
+        bounce_refs,
+        host,
         message_id,
         body_hash,
         from,
@@ -77,6 +91,66 @@ pub fn read_letter(raw: &[u8]) -> Option<Letter> {
         body,
         automatic,
     })
+}
+
+/// Message-IDs a bounce refers to, at most this many.
+const MOST_REFS: usize = 8;
+
+/// The Message-IDs a bounce refers to, without angle brackets: its In-Reply-To and
+/// References, the Message-ID of a returned mail attached whole (message/rfc822), and each
+/// `Message-ID:` line below the bounce's own header (a text/rfc822-headers part, or the copy
+/// a plain-text bounce quotes). At most [`MOST_REFS`], each once.
+fn referred_ids(msg: &mail_parser::Message, raw: &[u8]) -> Vec<String> {
+    let own = msg.message_id().unwrap_or("").trim().to_string();
+    let mut ids: Vec<String> = Vec::new();
+    let mut add = |id: &str| {
+        let id = id
+            .trim()
+            .trim_start_matches('<')
+            .trim_end_matches('>')
+            .trim();
+        if !id.is_empty() && id != own && ids.len() < MOST_REFS && !ids.iter().any(|i| i == id) {
+            ids.push(id.to_string());
+        }
+    };
+    for value in [msg.in_reply_to(), msg.references()] {
+        if let Some(list) = value.as_text_list() {
+            list.iter().for_each(|id| add(id));
+        } else if let Some(id) = value.as_text() {
+            add(id);
+        }
+    }
+    for part in &msg.parts {
+        if let mail_parser::PartType::Message(inner) = &part.body {
+            if let Some(id) = inner.message_id() {
+                add(id);
+            }
+        }
+    }
+    let text = String::from_utf8_lossy(raw);
+    let below = text
+        .find("\r\n\r\n")
+        .or_else(|| text.find("\n\n"))
+        .map_or("", |at| &text[at..]);
+    for line in below.lines() {
+        if let Some((name, value)) = line.split_once(':') {
+            if name.trim().eq_ignore_ascii_case("message-id") {
+                add(value);
+            }
+        }
+    }
+    ids
+}
+
+/// The sending host named by a `Received:` header (`from helo (name [192.0.2.7]) by …`): the
+/// address in brackets of its `from` clause, when it is an IP address.
+fn received_from(value: &str) -> Option<String> {
+    let flat = value.split_whitespace().collect::<Vec<_>>().join(" ");
+    let clause = flat.strip_prefix("from ")?.split(" by ").next()?;
+    let (_, rest) = clause.split_once('[')?;
+    let (inside, _) = rest.split_once(']')?;
+    let ip = inside.trim().trim_start_matches("IPv6:");
+    ip.parse::<std::net::IpAddr>().ok().map(|ip| ip.to_string())
 }
 
 /// The address in `field` when it holds exactly one, well formed; lower case.
@@ -302,12 +376,35 @@ Return-Path: <judge@herald.test>
 From: herald <judge@herald.test>
 To: gone@example.org
 Subject: Re: orders
+Message-ID: <outbox-7.abc@herald.test>
 
 <other@example.org>: is not an address that failed
 ";
         let l = letter(raw).unwrap();
         assert!(l.automatic.is_some());
         assert_eq!(l.bounce_for.as_deref(), Some("gone@example.org"));
+        // The copy's Message-ID is what ties the bounce to herald's mail (issue 24).
+        assert_eq!(l.bounce_refs, ["outbox-7.abc@herald.test"]);
+    }
+
+    #[test]
+    fn a_bounce_names_the_message_ids_it_refers_to_and_a_mail_its_sending_host() {
+        let raw = "Received: from mx.example.net (mx.example.net [192.0.2.7])\r\n\tby herald.test with ESMTP id 1; Tue, 1 Dec 2026 10:00:00 +0000\r\nReceived: from forged (forged [198.51.100.9]) by mx.example.net\r\nFrom: MAILER-DAEMON@example.net\r\nMessage-ID: <own@example.net>\r\nIn-Reply-To: <outbox-3.abc@herald.test>\r\nReferences: <a@x> <outbox-3.abc@herald.test>\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=b\r\n\r\n--b\r\nContent-Type: message/delivery-status\r\n\r\nFinal-Recipient: rfc822; gone@example.org\r\n--b\r\nContent-Type: message/rfc822\r\n\r\nFrom: judge@herald.test\r\nMessage-ID: <outbox-4.abc@herald.test>\r\n\r\nhi\r\n--b--\r\n";
+        let l = read_letter(raw.as_bytes()).unwrap();
+        assert_eq!(l.bounce_for.as_deref(), Some("gone@example.org"));
+        assert_eq!(
+            l.bounce_refs,
+            [
+                "outbox-3.abc@herald.test",
+                "a@x",
+                "outbox-4.abc@herald.test"
+            ]
+        );
+        // The topmost Received header, written by the server that delivered it.
+        assert_eq!(l.host.as_deref(), Some("192.0.2.7"));
+        let plain = read_letter(b"From: a@x.org\r\nSubject: s\r\n\r\nhi\r\n").unwrap();
+        assert_eq!(plain.host, None);
+        assert!(plain.bounce_refs.is_empty());
     }
 
     #[test]

@@ -1,13 +1,26 @@
 //! Passwords at sign-on within the limits on guessing (see [`crate::judge::password`]).
 
 use crate::judge::deadline;
+use crate::judge::password::{sender_key, Sender};
 use crate::judge::session::Session;
 
 impl Session<'_> {
+    /// The sender of this mail as the limits on guessing count it: the reply address and,
+    /// where known, the sending host.
+    pub(in crate::judge) fn sender_key(&self) -> String {
+        sender_key(&self.letter.reply_to, self.letter.host.as_deref())
+    }
+    /// Whether this mail comes from `holder`, a seat's registered address: no lock refuses
+    /// it, and its checks for that seat draw on its own allowance only.
+    pub(in crate::judge) fn sent_by(&self, holder: &str) -> bool {
+        self.letter.reply_to.eq_ignore_ascii_case(holder)
+    }
     /// Checks a password for a seat of the signed-on game within the limits on guessing
-    /// (see [`crate::judge::password`]): refused unchecked while the seat or game is locked or
-    /// herald's hour of password checks is spent; a wrong password is recorded and may lock
-    /// the seat. `seat` names it in messages, `holder` is told of a lock.
+    /// (see [`crate::judge::password`]): refused unchecked while the seat or game is locked,
+    /// unless the mail comes from the seat's registered address `holder`, or when the
+    /// sender's argon2 allowance (or the strangers' hour) is spent; a wrong password is
+    /// recorded and may lock the seat. `seat` names it in messages, `holder` is told of a
+    /// lock.
     pub(in crate::judge) fn password_ok(
         &mut self,
         line: &str,
@@ -16,10 +29,13 @@ impl Session<'_> {
         stored: &str,
         password: &str,
     ) -> bool {
-        if self.signon_locked(line, seat) {
+        // "Guessing limits apply per sender …, never to the seat's registered address with
+        // the right password nor to the Master's" (issue 24).
+        let own = self.sent_by(holder);
+        if !own && self.signon_locked(line, seat) {
             return false;
         }
-        match self.check_password(line, stored, password) {
+        match self.check_password(line, stored, password, own) {
             None => false,
             Some(true) => {
                 self.authenticated = true;
@@ -49,15 +65,23 @@ impl Session<'_> {
         self.error(line, why);
         true
     }
-    /// A password checked against a stored hash, or None (and said) when herald's password
-    /// checks for this hour are spent.
+    /// A password checked against a stored hash, or None (and said) when this sender's
+    /// password checks for this hour are spent (or, for a stranger, herald's). `holder`:
+    /// the mail comes from the registered address of the seat whose password this is.
     pub(in crate::judge) fn check_password(
         &mut self,
         line: &str,
         stored: &str,
         password: &str,
+        holder: bool,
     ) -> Option<bool> {
-        match self.judge.passwords.check(stored, password, self.now) {
+        let key = self.sender_key();
+        let sender = Sender { key: &key, holder };
+        match self
+            .judge
+            .passwords
+            .check(stored, password, self.now, sender)
+        {
             Ok(ok) => Some(ok),
             Err(busy) => {
                 self.password_busy(line, busy);
@@ -65,10 +89,11 @@ impl Session<'_> {
             }
         }
     }
-    /// A new password's hash, or None (and said) when herald's password work for this hour
-    /// is spent.
+    /// A new password's hash, or None (and said) when this sender's password work for this
+    /// hour is spent.
     pub(in crate::judge) fn new_hash(&mut self, line: &str, password: &str) -> Option<String> {
-        match self.judge.passwords.hash_at(password, self.now) {
+        let key = self.sender_key();
+        match self.judge.passwords.hash_at(password, self.now, &key) {
             Ok(hash) => Some(hash),
             Err(busy) => {
                 self.password_busy(line, busy);
@@ -81,7 +106,13 @@ impl Session<'_> {
         line: &str,
         busy: crate::judge::password::Busy,
     ) {
-        let tz = deadline::zone(&self.game().settings.zone);
+        // Before CREATE there is no game yet: its times are shown in UTC.
+        let zone = self
+            .game
+            .as_deref()
+            .and_then(|name| self.games.get(name))
+            .map_or("UTC", |g| g.settings.zone.as_str());
+        let tz = deadline::zone(zone);
         self.error(
             line,
             format!(
@@ -96,7 +127,7 @@ impl Session<'_> {
         use crate::judge::password::WINDOW_MINUTES;
         const SHOWN: usize = 5;
         let (judge, now) = (self.judge, self.now);
-        let from = self.letter.reply_to.clone();
+        let from = self.sender_key();
         let tripped = self.game_mut().signon_guard.fail(seat, &from, holder, now);
         self.error(line, "Invalid password or power ID specified.");
         let g = self.game();
@@ -131,11 +162,21 @@ impl Session<'_> {
                         "{} wrong passwords {whom} in game '{}' within {WINDOW_MINUTES} minutes, from {addresses}.",
                         t.failures, g.name
                     ),
-                    format!("Sign-on {scope} is refused, right password or not, until {until}."),
+                    format!("Sign-on {scope} is refused from other addresses, right password or not, until {until}; each seat's own registered address (the Master's too) signs on as before."),
                     "The addresses are those the mails gave, which a forger can choose. If the mails were not yours, someone is guessing: a long password (SET PASSWORD) holds out.".to_string(),
                 ]
             };
-            let mut to = t.holders.clone();
+            // A lock of one sender alone (its own on the join word: no holder) is said to
+            // that sender only: nobody else is mailed over a forger's own lock.
+            let mut to: Vec<String> = t
+                .holders
+                .iter()
+                .filter(|h| !h.is_empty())
+                .cloned()
+                .collect();
+            if to.is_empty() && t.lock.seat.is_some() {
+                continue;
+            }
             to.push(g.master.address.clone());
             let mut seen = std::collections::HashSet::new();
             to.retain(|a| seen.insert(a.to_ascii_lowercase()));

@@ -1,5 +1,5 @@
-//! HISTORY <game> [FROM <phase or date>] [TO <phase or date>] [LINES <n>]: what observers
-//! could read of a game (results, broadcasts, the notes of rollbacks, the summary), from one
+//! HISTORY <game> [FROM <phase or date>] [TO <phase or date>] [LINES <n>]: what anyone may
+//! read of a game (results, broadcasts, the notes of rollbacks, the summary), from one
 //! phase (or day, as njudge) to another, cut at a number of lines ([`DEFAULT_LINES`] unless
 //! asked, as njudge).
 
@@ -32,6 +32,19 @@ fn phase_of(judge: &Judge, game: &Game, a: &Archived) -> Option<Phase> {
     let rest = a.subject.strip_prefix(&format!("JUDGE:{} - ", game.name))?;
     let code = rest.split_whitespace().next()?;
     judge.variant(game).calendar.parse(code).ok()
+}
+
+/// Whether an archived mail is partial press (`Press` or `Press from F` after the phase):
+/// kept by games stored before HISTORY held results and broadcasts only, and never shown.
+fn partial_press(game: &Game, a: &Archived) -> bool {
+    let Some(rest) = a.subject.strip_prefix(&format!("JUDGE:{} - ", game.name)) else {
+        return false;
+    };
+    let what = match rest.split_once(' ') {
+        Some((first, tail)) if first != "Press" => tail,
+        _ => rest,
+    };
+    what == "Press" || what.starts_with("Press from ")
 }
 
 impl Session<'_> {
@@ -105,7 +118,12 @@ impl Session<'_> {
             };
             after && before
         };
-        let chosen: Vec<&Archived> = g.archive.iter().filter(|a| inside(a)).collect();
+        // "HISTORY holds results and broadcasts only" (issue 24).
+        let chosen: Vec<&Archived> = g
+            .archive
+            .iter()
+            .filter(|a| inside(a) && !partial_press(g, a))
+            .collect();
         let show = |b: Bound| match b {
             Bound::Phase(p) => calendar.code(p),
             Bound::Time(t) => deadline::show(t, tz),
@@ -140,5 +158,39 @@ impl Session<'_> {
             ));
         }
         self.lines.extend(out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::partial_press;
+    use crate::judge::game::Archived;
+    use crate::judge::testkit::{judge, start, started};
+
+    #[test]
+    fn partial_press_kept_by_an_older_herald_is_not_shown() {
+        let j = judge();
+        let games = started(&j);
+        let g = &games["g"];
+        let kept = |subject: &str| Archived {
+            at: start(),
+            subject: subject.into(),
+            body: String::new(),
+        };
+        for subject in [
+            "JUDGE:g - S1901M Press from F",
+            "JUDGE:g - Press",
+            "JUDGE:g - S1901M Press",
+        ] {
+            assert!(partial_press(g, &kept(subject)), "{subject}");
+        }
+        for subject in [
+            "JUDGE:g - S1901M Broadcast from F",
+            "JUDGE:g - S1901M Results",
+            "JUDGE:g - Broadcast",
+            "JUDGE:other - S1901M Press from F",
+        ] {
+            assert!(!partial_press(g, &kept(subject)), "{subject}");
+        }
     }
 }

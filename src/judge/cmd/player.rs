@@ -58,7 +58,10 @@ impl Session<'_> {
                 _ => self.error(line, "only a power has orders to draw"),
             },
             Command::Password(pw) => {
-                let hash = judge.passwords.hash(&pw);
+                // From the sender's own allowance of argon2 runs, like every hash a mail asks.
+                let Some(hash) = self.new_hash(line, &pw) else {
+                    return true;
+                };
                 match role {
                     Role::Power(p) => {
                         if let Some(seat) = self.game_mut().seat_of_mut(p) {

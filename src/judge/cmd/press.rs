@@ -84,10 +84,12 @@ impl Session<'_> {
             }
             Recipients::All => all.clone(),
             Recipients::To(letters) => letters.chars().collect(),
+            // "Partial press (`ALL BUT`, lists) never reaches the observers unless the sender
+            // names them" (issue 24): ALL BUT means all the players and the Master.
             Recipients::AllBut(letters) => all
                 .iter()
                 .copied()
-                .filter(|c| !letters.contains(*c))
+                .filter(|c| !letters.contains(*c) && *c != 'O')
                 .collect(),
         };
         let mut recipients: Vec<char> = Vec::new();
@@ -292,7 +294,9 @@ impl Session<'_> {
                 attachments: Vec::new(),
             });
         }
-        if recipients.contains(&'O') || broadcast {
+        // HISTORY holds results and broadcasts only: partial press, even to the observers,
+        // is for its recipients, and HISTORY answers anyone (issue 24).
+        if broadcast {
             let (at, subject, body) = (self.now, subject.clone(), body.clone());
             self.game_mut().archive.push(Archived { at, subject, body });
         }

@@ -110,22 +110,27 @@ impl Session<'_> {
         let mut given = false;
         if let Some(stored) = g.settings.privacy.join_word.clone() {
             if g.entry_refused(&from, false).is_some() && !extra.is_empty() {
-                if self.signon_locked(line, "the join word") {
+                // "one join word per line, checked once" (issue 24): a line of many words
+                // was a list of guesses.
+                if extra.len() > 1 {
+                    self.error(
+                        line,
+                        "write one join word after the password (the Master gives it)",
+                    );
                     return false;
                 }
-                for word in &extra {
-                    match self.check_password(line, &stored, word) {
-                        None => return false,
-                        Some(true) => {
-                            given = true;
-                            break;
-                        }
-                        Some(false) => {}
-                    }
+                // Each sender has its own lock on the join word; the game's lock (all wrong
+                // passwords in it) holds off guessing from many addresses.
+                let seat = format!("the join word, from {}", self.sender_key());
+                if self.signon_locked(line, &seat) {
+                    return false;
+                }
+                match self.check_password(line, &stored, &extra[0], false) {
+                    None => return false,
+                    Some(ok) => given = ok,
                 }
                 if !given && self.game().entry_refused(&from, false).is_some() {
-                    let master = self.game().master.address.clone();
-                    self.signon_failed(line, "the join word", &master);
+                    self.signon_failed(line, &seat, "");
                     return false;
                 }
             }

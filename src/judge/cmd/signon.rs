@@ -79,6 +79,10 @@ impl Session<'_> {
                 return;
             }
         }
+        // A new game's password is an argon2 run of its sender's (issue 24).
+        let Some(master_password) = self.new_hash(line, password) else {
+            return;
+        };
         let d = self.judge.durations;
         let timing = |(next, grace): (Duration, Duration)| Timing {
             next: next.num_minutes(),
@@ -92,7 +96,7 @@ impl Session<'_> {
             status: Status::Forming,
             master: Member {
                 address: self.letter.reply_to.clone(),
-                password: self.judge.passwords.hash(password),
+                password: master_password,
             },
             seats: Vec::new(),
             observers: Vec::new(),
@@ -226,12 +230,10 @@ impl Session<'_> {
                 let another = judge.rules(g).several_powers;
                 let seat_name = format!("the player at {from}");
                 let mut matching = None;
-                if !mine.is_empty() && self.signon_locked(line, &seat_name) {
-                    self.game = None;
-                    return false;
-                }
+                // The seats are this address's own: no lock refuses it (issue 24); its
+                // checks draw on its own allowance.
                 for (i, stored) in &mine {
-                    match self.check_password(line, stored, password) {
+                    match self.check_password(line, stored, password, true) {
                         None => {
                             self.game = None;
                             return false;
@@ -339,6 +341,21 @@ impl Session<'_> {
                 let pname = map.power(power).name.clone();
                 match seat.state {
                     SeatState::Abandoned => {
+                        // "One player holds one power unless `several_powers` is set, and a
+                        // takeover from an address already in the game is refused (or, with
+                        // the switch, announced to the Master as such)" (issue 24).
+                        let held = self.held_elsewhere(power, &from);
+                        let several = judge.rules(self.game()).several_powers;
+                        if !held.is_empty() && !several {
+                            let why = format!(
+                                "{from} already holds {} in game '{}', and one player holds one power here (the rule switch several_powers allows more): {pname} was not taken over",
+                                held.join(", "),
+                                self.game().name
+                            );
+                            self.error(line, why);
+                            self.game = None;
+                            return false;
+                        }
                         if !self.may_enter(line) {
                             self.game = None;
                             return false;
@@ -380,12 +397,35 @@ impl Session<'_> {
                             let grace = gm.grace.map_or(grace, |g| g.max(grace));
                             gm.schedule(d, Some(grace));
                         }
-                        let notices = judge.notice_of_players(
-                            self.game(),
-                            "Returning Player Signon",
-                            &[format!("{pname} has been taken over by a new player.")],
-                        );
-                        self.effects.mails.extend(notices);
+                        if held.is_empty() {
+                            let notices = judge.notice_of_players(
+                                self.game(),
+                                "Returning Player Signon",
+                                &[format!("{pname} has been taken over by a new player.")],
+                            );
+                            self.effects.mails.extend(notices);
+                        } else {
+                            // Not a new player: the players are told only that the power
+                            // is played again, the Master by whom.
+                            let g = self.game();
+                            let mut notices = judge.notice_of_players(
+                                g,
+                                "Returning Player Signon",
+                                &[format!("{pname} has been taken over.")],
+                            );
+                            let master = g.master.address.clone();
+                            notices.retain(|m| !m.to.eq_ignore_ascii_case(&master));
+                            notices.push(judge.notice(
+                                g,
+                                &master,
+                                "Returning Player Signon",
+                                &[format!(
+                                    "{pname} has been taken over by {from}, who already holds {} in this game (several_powers allows it): not a new player.",
+                                    held.join(", ")
+                                )],
+                            ));
+                            self.effects.mails.extend(notices);
+                        }
                         self.log(format!("took over {pname}"));
                         self.say(format!("You have taken over {pname}. Your password is the one you signed on with."));
                     }
@@ -424,6 +464,29 @@ impl Session<'_> {
         }
         self.signed_on = true;
         true
+    }
+}
+
+impl Session<'_> {
+    /// What `address` already holds in the signed-on game besides `power`: the powers it
+    /// plays (by name), and "the Master's seat" if it is the Master's address.
+    fn held_elsewhere(&self, power: PowerId, address: &str) -> Vec<String> {
+        let g = self.game();
+        let map = self.judge.map_of(g);
+        let mut held: Vec<String> = g
+            .seats
+            .iter()
+            .filter(|s| {
+                s.state != SeatState::Abandoned
+                    && s.power != Some(power)
+                    && s.member.address.eq_ignore_ascii_case(address)
+            })
+            .filter_map(|s| s.power.map(|p| map.power(p).name.clone()))
+            .collect();
+        if g.master.address.eq_ignore_ascii_case(address) {
+            held.push("the Master's seat".to_string());
+        }
+        held
     }
 }
 
