@@ -293,6 +293,11 @@ impl Service {
             templates,
             passwords: Default::default(),
             painter: Default::default(),
+            limits: judge::budget::ReplyLimits {
+                bytes: config.limits.reply_bytes,
+                lines: config.limits.reply_lines,
+                attachments: config.limits.reply_attachments,
+            },
         };
         Ok(Service {
             config,
