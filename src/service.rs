@@ -733,7 +733,10 @@ impl Service {
     /// named after its outbox row, so one written before such a crash is found and not
     /// written twice. A transient failure is retried with backoff (`[smtp] retry_seconds`,
     /// doubling, at most an hour); a permanent one is kept with the server's answer and
-    /// reported in the log, as is a mail that cannot be written (no valid recipient). A mail
+    /// reported in the log, as is a mail that cannot be written (no valid recipient, larger
+    /// than `[limits] send_bytes`, or a failure while writing it): that one is marked
+    /// failed with its reason and never tried again. Mails sent or failed `[limits]
+    /// keep_outbox_days` ago lose their text and files first (the rows stay). A mail
     /// that went out but could not be recorded as sent (the database refusing to write) is
     /// kept in memory and its record retried first, next time, before anything else is
     /// sent: the record is retried, never the send.
@@ -741,6 +744,9 @@ impl Service {
         self.record_sent().await?;
         let mut n = 0;
         let ts = now.timestamp();
+        // What went long ago keeps its row, not its text and files.
+        let keep = i64::from(self.config.limits.keep_outbox_days) * 86_400;
+        self.store.prune_outbox(ts - keep, ts).await?;
         let domain = self
             .judge
             .address
@@ -755,7 +761,8 @@ impl Service {
             }
             let mut stalled = false;
             for (id, mail) in batch {
-                let bytes = match mail.render(
+                let bytes = match mail.render_within(
+                    self.config.limits.send_bytes,
                     &self.judge.name,
                     &self.judge.address,
                     &format!("outbox-{id}.{}@{domain}", self.instance),
