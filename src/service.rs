@@ -13,7 +13,7 @@ use crate::config::{Config, ConfigError, InboxKind, OutboxKind};
 use crate::judge::render::{TemplateError, Templates};
 use crate::judge::{self, Games, Judge};
 use crate::mail::imap::{ImapError, ImapInbox, ImapSettings};
-use crate::mail::maildir::Maildir;
+use crate::mail::maildir::{self, Maildir};
 use crate::mail::smtp::{SendError, SmtpOutbox, SmtpSettings};
 use crate::mail::{read_letter, Outgoing};
 use crate::store::{Store, StoreError};
@@ -363,12 +363,25 @@ impl Service {
     /// identity, every state change and every outgoing mail are committed together, and
     /// nothing is sent (or marked handled in the Maildir) before that commit. A crash before
     /// the commit means the mails are read again; their Message-IDs make that harmless.
-    #[instrument(skip_all, fields(mails = raws.len()))]
     pub async fn ingest_batch(
         &self,
         raws: &[&[u8]],
         now: DateTime<Utc>,
     ) -> Result<Vec<Ingested>, ServiceError> {
+        let mails: Vec<(&[u8], usize)> = raws.iter().map(|r| (*r, r.len())).collect();
+        self.ingest_sized(&mails, now).await
+    }
+
+    /// [`Service::ingest_batch`] for mails given with their sizes: of a mail over `[inbox]
+    /// max_bytes` only its headers were read (see [`crate::mail::maildir::read_bounded`]),
+    /// enough to tell the sender it is too large.
+    #[instrument(skip_all, fields(mails = sized.len()))]
+    pub async fn ingest_sized(
+        &self,
+        sized: &[(&[u8], usize)],
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Ingested>, ServiceError> {
+        let raws: Vec<&[u8]> = sized.iter().map(|m| m.0).collect();
         let ts = now.timestamp();
         let letters: Vec<Option<crate::mail::Letter>> = raws
             .iter()
@@ -455,7 +468,8 @@ impl Service {
             mails.push(mail);
             true
         };
-        for (raw, letter) in raws.iter().zip(&letters) {
+        for ((raw, size), letter) in sized.iter().zip(&letters) {
+            let size = *size;
             let Some(letter) = letter else {
                 tx.quarantine(raw, "not a readable mail", ts).await?;
                 outcomes.push(Ingested::Quarantined("not a readable mail".into()));
@@ -494,14 +508,14 @@ impl Service {
                     outcome.to_string(),
                 )
             };
-            if raw.len() > self.config.inbox.max_bytes
+            if size > self.config.inbox.max_bytes
                 && letter.automatic.is_none()
                 && letter.from != self.judge.address
             {
                 let refusal = judge::incidents::too_large(
                     &self.judge,
                     letter,
-                    raw.len(),
+                    size,
                     self.config.inbox.max_bytes,
                 );
                 let n = reply(refusal, None, &mut mails, &mut replied) as usize;
@@ -619,34 +633,46 @@ impl Service {
         }
     }
 
-    /// Handles every mail waiting in the inbox Maildir, in batches of up to 100, moving each
-    /// to `cur/` only after its batch committed. Returns how many were read.
+    /// Handles every mail waiting in the inbox Maildir, in batches of up to 100 mails and
+    /// `[inbox] batch_bytes` bytes, moving each to `cur/` only after its batch committed.
+    /// A mail's size is taken from the directory before it is read; of one over `[inbox]
+    /// max_bytes` only the headers are read, to tell the sender. Returns how many were read.
     pub async fn poll_inbox(&self, now: DateTime<Utc>) -> Result<usize, ServiceError> {
         if let Some(imap) = &self.imap {
             return self.poll_imap(imap, now).await;
         }
         let files = self
             .inbox
-            .waiting()
+            .waiting_sized()
             .map_err(|source| ServiceError::Mailbox {
                 path: self.inbox.root().to_path_buf(),
                 source,
             })?;
+        let max = self.config.inbox.max_bytes;
+        let sizes: Vec<u64> = files.iter().map(|(_, size)| *size).collect();
+        let batches = maildir::batches(
+            &sizes,
+            100,
+            self.config.inbox.batch_bytes as u64,
+            max as u64,
+        );
         let mut n = 0;
-        for batch in files.chunks(100) {
-            let mut raws = Vec::with_capacity(batch.len());
+        for range in batches {
+            let batch = &files[range];
+            let mut read = Vec::with_capacity(batch.len());
             let mut paths = Vec::with_capacity(batch.len());
-            for path in batch {
-                match std::fs::read(path) {
+            for (path, _) in batch {
+                match maildir::read_bounded(path, max) {
                     Ok(r) => {
-                        raws.push(r);
+                        read.push(r);
                         paths.push(path);
                     }
                     Err(e) => warn!(path = %path.display(), error = %e, "cannot read a mail file"),
                 }
             }
-            let refs: Vec<&[u8]> = raws.iter().map(Vec::as_slice).collect();
-            self.ingest_batch(&refs, now).await?;
+            let mails: Vec<(&[u8], usize)> =
+                read.iter().map(maildir::MailFile::bytes_and_size).collect();
+            self.ingest_sized(&mails, now).await?;
             for path in paths {
                 self.inbox
                     .mark_handled(path)

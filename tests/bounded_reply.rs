@@ -21,8 +21,17 @@ const FILES: usize = 4;
 /// Every mail sent is within the limits, and the one reply to ann is returned.
 fn within_limits(sent: &[Sent]) -> &Sent {
     for m in sent {
-        assert!(m.body.len() <= BYTES, "{} bytes: {}", m.body.len(), m.subject);
-        assert!(m.body.lines().count() <= LINES, "{} lines", m.body.lines().count());
+        assert!(
+            m.body.len() <= BYTES,
+            "{} bytes: {}",
+            m.body.len(),
+            m.subject
+        );
+        assert!(
+            m.body.lines().count() <= LINES,
+            "{} lines",
+            m.body.lines().count()
+        );
         let pictures = m
             .attachments
             .iter()
@@ -63,7 +72,11 @@ async fn a_reply_past_its_limit_is_cut_with_a_notice() {
     let body: String = (0..3_000).map(|i| format!("HISTORY nosuch{i}\n")).collect();
     let sent = w.mail(ANN, "many", &body).await;
     let r = within_limits(&sent);
-    assert!(r.body.contains("HISTORY nosuch0\n  *** there is no game"), "{}", r.body);
+    assert!(
+        r.body.contains("HISTORY nosuch0\n  *** there is no game"),
+        "{}",
+        r.body
+    );
     assert!(!r.body.contains("HISTORY nosuch2999\n"));
     for words in [
         "*** This reply was cut: herald's replies hold at most 262144 bytes, 5000 lines and 4 attached files.",
@@ -86,12 +99,22 @@ async fn once_the_reply_is_full_no_information_command_runs() {
     // syntax (6.5 KB) fits, variants (9.4 KB) does not: the four commands after it are
     // not run; the SIGNON after them, no information command, still is.
     assert!(
-        r.body.contains("4 information commands (HELP, GET, LIST, HISTORY, SUMMARY, ...) were not answered"),
+        r.body.contains(
+            "4 information commands (HELP, GET, LIST, HISTORY, SUMMARY, ...) were not answered"
+        ),
         "{}",
         r.body
     );
-    assert!(!r.body.contains("herald 0."), "VERSION was not run: {}", r.body);
-    assert!(r.subject.contains("[Error Flag]"), "the SIGNON was read: {}", r.subject);
+    assert!(
+        !r.body.contains("herald 0."),
+        "VERSION was not run: {}",
+        r.body
+    );
+    assert!(
+        r.subject.contains("[Error Flag]"),
+        "the SIGNON was read: {}",
+        r.subject
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -103,14 +126,24 @@ async fn a_thousand_svg_maps_give_one_picture() {
     let names: Vec<&str> = r.attachments.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names.len(), 2, "one PNG and its SVG: {names:?}");
     assert!(names.iter().any(|n| n.ends_with(".png")) && names.iter().any(|n| n.ends_with(".svg")));
-    assert_eq!(r.body.matches("GET MAP world1880 SVG: answered above.").count(), 999);
+    assert_eq!(
+        r.body
+            .matches("GET MAP world1880 SVG: answered above.")
+            .count(),
+        999
+    );
     // The same map named another way is described again but not drawn again.
     let sent = w
         .mail(ANN, "maps", "GET MAP world1880 SVG\nGET MAP worl svg\n")
         .await;
     let r = within_limits(&sent);
     assert_eq!(r.attachments.len(), 2);
-    assert!(r.body.contains("The picture of this board is attached once, above."), "{}", r.body);
+    assert!(
+        r.body
+            .contains("The picture of this board is attached once, above."),
+        "{}",
+        r.body
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -119,7 +152,21 @@ async fn pictures_beyond_the_limit_are_not_drawn() {
     let body = "GET MAP standard SVG\nGET MAP classical SVG\nGET MAP deluge SVG\n";
     let sent = w.mail(ANN, "maps", body).await;
     let r = within_limits(&sent);
-    assert_eq!(r.attachments.len(), FILES, "{:?}", r.attachments.iter().map(|f| &f.name).collect::<Vec<_>>());
-    assert!(r.body.contains("No picture: a reply carries at most 4 files."), "{}", r.body);
-    assert!(r.body.contains("1 pictures were not attached"), "{}", r.body);
+    assert_eq!(
+        r.attachments.len(),
+        FILES,
+        "{:?}",
+        r.attachments.iter().map(|f| &f.name).collect::<Vec<_>>()
+    );
+    assert!(
+        r.body
+            .contains("No picture: a reply carries at most 4 files."),
+        "{}",
+        r.body
+    );
+    assert!(
+        r.body.contains("1 pictures were not attached"),
+        "{}",
+        r.body
+    );
 }

@@ -40,7 +40,13 @@ async fn a_mail_too_large_to_send_is_failed_with_its_reason_once() {
     // Not tried again, at the next round or a day later.
     assert!(w.wait(Duration::minutes(1)).await.is_empty());
     assert!(w.wait(Duration::days(1)).await.is_empty());
-    assert!(w.service.store.unsent(w.now.timestamp(), 10).await.unwrap().is_empty());
+    assert!(w
+        .service
+        .store
+        .unsent(w.now.timestamp(), 10)
+        .await
+        .unwrap()
+        .is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -56,7 +62,11 @@ async fn the_outbox_drops_what_went_thirty_days_ago() {
     // Twenty days on, the same picture again, in another mail.
     w.wait(Duration::days(20)).await;
     w.mail(ANN, "map again", "GET MAP standard\n").await;
-    assert_eq!(w.service.store.blob_count().await.unwrap(), 1, "one file, shared");
+    assert_eq!(
+        w.service.store.blob_count().await.unwrap(),
+        1,
+        "one file, shared"
+    );
     // Day 29: everything kept.
     w.wait(Duration::days(9)).await;
     let rows = w.service.store.outbox_rows().await.unwrap();
@@ -74,6 +84,8 @@ async fn the_outbox_drops_what_went_thirty_days_ago() {
     // Day 51: the second mail too, and with it the file no mail names any more.
     w.wait(Duration::days(20)).await;
     let rows = w.service.store.outbox_rows().await.unwrap();
-    assert!(rows.iter().all(|r| r.pruned.is_some() && r.body_bytes == 0 && r.attachments == 0));
+    assert!(rows
+        .iter()
+        .all(|r| r.pruned.is_some() && r.body_bytes == 0 && r.attachments == 0));
     assert_eq!(w.service.store.blob_count().await.unwrap(), 0);
 }

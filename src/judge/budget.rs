@@ -177,7 +177,10 @@ impl Budget {
             ));
         }
         if self.no_room_for_files > 0 {
-            cut.push(format!("{} pictures were not attached", self.no_room_for_files));
+            cut.push(format!(
+                "{} pictures were not attached",
+                self.no_room_for_files
+            ));
         }
         lines.push(format!("*** {}.", cut.join("; ")));
         lines.push(
@@ -225,6 +228,9 @@ mod tests {
         // Counting on from a line already counted.
         let mut bytes = 3;
         assert_eq!(keep_within(&lines, 1, &mut bytes, 7, 100), 2);
-        assert_eq!(normal(" get   map\tworld1880 svg "), "GET MAP WORLD1880 SVG");
+        assert_eq!(
+            normal(" get   map\tworld1880 svg "),
+            "GET MAP WORLD1880 SVG"
+        );
     }
 }

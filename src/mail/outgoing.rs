@@ -34,7 +34,9 @@ pub enum RenderError {
     #[error("the mail could not be built: {0}")]
     Build(String),
     /// The mail is larger than herald sends (`[limits] send_bytes`).
-    #[error("the mail is {size} bytes, text and files; herald sends mails of at most {limit} bytes")]
+    #[error(
+        "the mail is {size} bytes, text and files; herald sends mails of at most {limit} bytes"
+    )]
     TooLarge {
         /// Its text and files, in bytes.
         size: usize,
@@ -513,9 +515,7 @@ mod tests {
         assert_eq!(given.as_ref(), text.as_bytes(), "lettre changed nothing");
         // The work is linear: the text written for four times the lines is four times the
         // bytes (the mail's headers aside).
-        let size = |n: usize| {
-            render(&mail("a@x.org", "s", &"A Par H\n".repeat(n))).len()
-        };
+        let size = |n: usize| render(&mail("a@x.org", "s", &"A Par H\n".repeat(n))).len();
         let (one, four) = (size(2_000), size(8_000));
         assert_eq!(four - one, 3 * 2_000 * "A Par H\r\n".len());
     }
@@ -526,7 +526,13 @@ mod tests {
         m.attachments = vec![Attachment::new("f.png", "image/png", vec![0; 1_000])];
         let got = m.render_within(2_999, "herald", "herald@localhost", "1@h", date());
         assert!(
-            matches!(got, Err(RenderError::TooLarge { size: 3_000, limit: 2_999 })),
+            matches!(
+                got,
+                Err(RenderError::TooLarge {
+                    size: 3_000,
+                    limit: 2_999
+                })
+            ),
             "{got:?}"
         );
         assert_eq!(

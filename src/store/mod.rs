@@ -466,13 +466,12 @@ impl Store {
             q.push(")");
             q
         };
-        let hashes: Vec<String> = in_ids(
-            "SELECT DISTINCT hash FROM outbox_attachments WHERE outbox_id IN (",
-        )
-        .build_query_scalar()
-        .fetch_all(&mut *tx.conn)
-        .await
-        .map_err(db("finding the files of mails to prune"))?;
+        let hashes: Vec<String> =
+            in_ids("SELECT DISTINCT hash FROM outbox_attachments WHERE outbox_id IN (")
+                .build_query_scalar()
+                .fetch_all(&mut *tx.conn)
+                .await
+                .map_err(db("finding the files of mails to prune"))?;
         in_ids("DELETE FROM outbox_attachments WHERE outbox_id IN (")
             .build()
             .execute(&mut *tx.conn)
@@ -495,7 +494,9 @@ impl Store {
             for h in chunk {
                 list.push_bind(h);
             }
-            q.push(") AND NOT EXISTS (SELECT 1 FROM outbox_attachments a WHERE a.hash = blobs.hash)");
+            q.push(
+                ") AND NOT EXISTS (SELECT 1 FROM outbox_attachments a WHERE a.hash = blobs.hash)",
+            );
             q.build()
                 .execute(&mut *tx.conn)
                 .await

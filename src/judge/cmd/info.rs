@@ -1,8 +1,8 @@
 //! HELP, GET, GET MAP, VERSION, LIST, HISTORY and SUMMARY: what anyone may ask, signed on or not.
 
 use super::listing::private;
-use crate::judge::command::Command;
 use crate::judge::budget::Picture;
+use crate::judge::command::Command;
 use crate::judge::pictures;
 use crate::judge::render::TOPICS;
 use crate::judge::session::Session;
