@@ -117,7 +117,7 @@ impl Session<'_> {
     pub(crate) fn tally(&mut self) {
         let limits = self.judge.limits;
         if self.budget.full {
-            self.budget.cut_lines += self.lines.len() - self.budget.counted;
+            self.budget.cut_lines += self.lines.len().saturating_sub(self.budget.counted);
             self.lines.truncate(self.budget.counted);
             return;
         }
