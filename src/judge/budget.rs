@@ -11,8 +11,6 @@
 
 use std::collections::HashSet;
 
-use super::session::Session;
-
 /// The bounds on the reply to one mail (`[limits] reply_bytes`, `reply_lines`,
 /// `reply_attachments`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +40,7 @@ const NOTICE_LINES: usize = 4;
 /// What the reply to one mail has used of its limits, and what was left out.
 #[derive(Debug, Default)]
 pub(crate) struct Budget {
-    /// The reply's lines counted so far (the first `counted` of [`Session::lines`]).
+    /// The reply's lines counted so far (the first `counted` of them).
     counted: usize,
     /// Their bytes, each with its line end.
     bytes: usize,
@@ -79,65 +77,62 @@ pub(crate) enum Picture {
     NoRoom,
 }
 
-impl Session<'_> {
-    /// Whether an information command is to run: not when the same command was answered
-    /// earlier in this mail (a short line says so) nor once the reply is full (counted for
-    /// the notice).
-    pub(crate) fn info_may_run(&mut self, line: &str) -> bool {
-        if self.budget.full {
-            self.budget.skipped += 1;
-            return false;
+impl Budget {
+    /// Whether an information command is to run: not once the reply is full (counted for
+    /// the notice, `None`), nor when the same command (`line`, asked by `who`) was answered
+    /// earlier in this mail (`Some(false)`: the reply says so in a short line).
+    pub(crate) fn info_may_run(&mut self, who: &str, line: &str) -> Option<bool> {
+        if self.full {
+            self.skipped += 1;
+            return None;
         }
-        let key = format!("{:?} {:?} {}", self.game, self.role, normal(line));
-        if self.budget.answered.contains(&key) {
-            self.say(format!("{}: answered above.", line.trim()));
-            return false;
-        }
-        self.budget.answered.insert(key);
-        true
+        Some(self.answered.insert(format!("{who} {}", normal(line))))
     }
 
     /// Whether a picture of `name` (a game or variant, resolved) may be drawn and attached
-    /// as `files` more files; `Draw` records it as drawn.
-    pub(crate) fn picture_may_be_drawn(&mut self, name: &str, svg: bool, files: usize) -> Picture {
+    /// as `files` more files to a reply that has `attached` already; `Draw` records it.
+    pub(crate) fn picture(
+        &mut self,
+        name: &str,
+        svg: bool,
+        files: usize,
+        attached: usize,
+        limits: ReplyLimits,
+    ) -> Picture {
         let key = (name.to_ascii_lowercase(), svg);
-        if self.budget.pictured.contains(&key) {
+        if self.pictured.contains(&key) {
             return Picture::Attached;
         }
-        if self.attachments.len() + files > self.judge.limits.attachments {
-            self.budget.no_room_for_files += 1;
+        if attached + files > limits.attachments {
+            self.no_room_for_files += 1;
             return Picture::NoRoom;
         }
-        self.budget.pictured.insert(key);
+        self.pictured.insert(key);
         Picture::Draw
     }
 
-    /// Counts the lines the last command added to the reply; past a limit, the lines over
-    /// it are left out and the reply is full. Linear in the lines added.
-    pub(crate) fn tally(&mut self) {
-        let limits = self.judge.limits;
-        if self.budget.full {
-            self.budget.cut_lines += self.lines.len().saturating_sub(self.budget.counted);
-            self.lines.truncate(self.budget.counted);
+    /// Counts the lines the last command added to the reply's `lines`; past a limit, the
+    /// lines over it are left out and the reply is full. Linear in the lines added.
+    pub(crate) fn tally(&mut self, lines: &mut Vec<String>, limits: ReplyLimits) {
+        if self.full {
+            self.cut_lines += lines.len().saturating_sub(self.counted);
+            lines.truncate(self.counted);
             return;
         }
         let keep = keep_within(
-            &self.lines,
-            self.budget.counted,
-            &mut self.budget.bytes,
+            lines,
+            self.counted,
+            &mut self.bytes,
             limits.bytes,
             limits.lines,
         );
-        if keep < self.lines.len() {
-            self.budget.full = true;
-            self.budget.cut_lines += self.lines.len() - keep;
-            self.lines.truncate(keep);
+        if keep < lines.len() {
+            self.full = true;
+            self.cut_lines += lines.len() - keep;
+            lines.truncate(keep);
         }
-        self.budget.counted = self.lines.len();
+        self.counted = lines.len();
     }
-}
-
-impl Budget {
     /// Fits a reply's `lines` into `limits` with the rest of the reply around them
     /// (`frame_bytes` and `frame_lines`: the header, the orders on file, the deadline) and
     /// adds the notice of what was cut, if anything was.

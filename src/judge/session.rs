@@ -281,7 +281,7 @@ impl Session<'_> {
                 break;
             }
             let go_on = self.command(&line, command);
-            self.tally();
+            self.budget.tally(&mut self.lines, self.judge.limits);
             if !go_on {
                 break;
             }

@@ -8,6 +8,21 @@ use crate::judge::render::TOPICS;
 use crate::judge::session::Session;
 
 impl Session<'_> {
+    /// Whether an information command is to run: not when the same command was answered
+    /// earlier in this mail by the same sender (a short line says so) nor once the reply
+    /// is full (see [`crate::judge::budget`]).
+    pub(in crate::judge) fn info_may_run(&mut self, line: &str) -> bool {
+        let who = format!("{:?} {:?}", self.game, self.role);
+        match self.budget.info_may_run(&who, line) {
+            Some(true) => true,
+            Some(false) => {
+                self.say(format!("{}: answered above.", line.trim()));
+                false
+            }
+            None => false,
+        }
+    }
+
     /// Applies a command of this family.
     pub(in crate::judge) fn info_command(&mut self, line: &str, command: Command) -> bool {
         let _judge = self.judge;
@@ -57,23 +72,28 @@ impl Session<'_> {
                         // has room for its files: decided before it is drawn.
                         let shown = game.clone().unwrap_or_else(|| variant.name.clone());
                         let files = if svg { 2 } else { 1 };
-                        let files = match self.picture_may_be_drawn(&shown, svg, files) {
-                            Picture::Draw => match game.and_then(|k| self.games.get(&k)) {
-                                Some(g) => pictures::game_picture(judge, g, svg),
-                                None => pictures::opening_picture(judge, variant, svg),
-                            },
-                            Picture::Attached => {
-                                self.say("The picture of this board is attached once, above.");
-                                Vec::new()
-                            }
-                            Picture::NoRoom => {
-                                self.say(format!(
-                                    "No picture: a reply carries at most {} files.",
-                                    judge.limits.attachments
-                                ));
-                                Vec::new()
-                            }
-                        };
+                        let attached = self.attachments.len();
+                        let files =
+                            match self
+                                .budget
+                                .picture(&shown, svg, files, attached, judge.limits)
+                            {
+                                Picture::Draw => match game.and_then(|k| self.games.get(&k)) {
+                                    Some(g) => pictures::game_picture(judge, g, svg),
+                                    None => pictures::opening_picture(judge, variant, svg),
+                                },
+                                Picture::Attached => {
+                                    self.say("The picture of this board is attached once, above.");
+                                    Vec::new()
+                                }
+                                Picture::NoRoom => {
+                                    self.say(format!(
+                                        "No picture: a reply carries at most {} files.",
+                                        judge.limits.attachments
+                                    ));
+                                    Vec::new()
+                                }
+                            };
                         if !files.is_empty() {
                             let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
                             self.say(format!(
