@@ -69,8 +69,12 @@ pub struct InboxSection {
     pub maildir: PathBuf,
     /// Seconds between looks.
     pub poll_seconds: u64,
-    /// Larger mails are refused.
+    /// Larger mails are refused: the size is read from the file (or the server) first,
+    /// and of a larger mail only its first bytes (the headers) are read, to answer it.
     pub max_bytes: usize,
+    /// The mails read and handled together hold at most this many bytes (and at most 100
+    /// mails); a single mail is always taken.
+    pub batch_bytes: usize,
 }
 
 /// `[outbox]`
@@ -226,6 +230,19 @@ pub fn password(inline: &str, env: &str) -> Result<String, ConfigError> {
 pub struct LimitsSection {
     /// Replies to one address per hour.
     pub replies_per_hour: u32,
+    /// The text of a reply holds at most this many bytes; what is over is left out with a
+    /// notice saying so, and no further information command of the mail is run.
+    pub reply_bytes: usize,
+    /// The text of a reply holds at most this many lines (as `reply_bytes`).
+    pub reply_lines: usize,
+    /// A reply carries at most this many pictures (a deadline's calendar entry comes on top).
+    pub reply_attachments: usize,
+    /// A mail bigger than this, text and files, is never sent: it is marked failed with the
+    /// reason (no mail herald writes today comes near it).
+    pub send_bytes: usize,
+    /// The text and files of a mail sent (or failed) this many days ago are dropped from
+    /// the database; the row saying it went stays.
+    pub keep_outbox_days: u32,
 }
 
 /// A section naming a directory, or none.
@@ -327,6 +344,7 @@ impl Default for InboxSection {
             maildir: "var/inbox".into(),
             poll_seconds: 2,
             max_bytes: 256 * 1024,
+            batch_bytes: 4 * 1024 * 1024,
         }
     }
 }
@@ -362,6 +380,11 @@ impl Default for LimitsSection {
     fn default() -> Self {
         LimitsSection {
             replies_per_hour: 60,
+            reply_bytes: 256 * 1024,
+            reply_lines: 5_000,
+            reply_attachments: 4,
+            send_bytes: 16 * 1024 * 1024,
+            keep_outbox_days: 30,
         }
     }
 }

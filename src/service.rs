@@ -19,6 +19,7 @@ use crate::mail::{read_letter, Outgoing};
 use crate::store::{Store, StoreError};
 
 mod attention;
+mod inbox;
 mod lock;
 mod servers;
 mod sweep;
@@ -324,6 +325,11 @@ impl Service {
             templates,
             passwords: Default::default(),
             painter: Default::default(),
+            limits: judge::budget::ReplyLimits {
+                bytes: config.limits.reply_bytes,
+                lines: config.limits.reply_lines,
+                attachments: config.limits.reply_attachments,
+            },
         };
         let attention = Attention::new(match &config.storage.attention_file {
             p if p.as_os_str().is_empty() => {
@@ -401,20 +407,20 @@ impl Service {
         raws: &[&[u8]],
         now: DateTime<Utc>,
     ) -> Result<Vec<Ingested>, ServiceError> {
-        let sizes: Vec<usize> = raws.iter().map(|r| r.len()).collect();
-        self.ingest_sized(raws, &sizes, now).await
+        let mails: Vec<(&[u8], usize)> = raws.iter().map(|r| (*r, r.len())).collect();
+        self.ingest_sized(&mails, now).await
     }
 
-    /// [`Service::ingest_batch`] for mails of which only a part may have been read: each
-    /// mail's whole size is given apart (an IMAP mail over `max_bytes` is fetched only up
-    /// to its head, and refused as too large by its size).
-    #[instrument(skip_all, fields(mails = raws.len()))]
-    pub(crate) async fn ingest_sized(
+    /// [`Service::ingest_batch`] for mails given with their sizes: of a mail over `[inbox]
+    /// max_bytes` only its headers were read (see [`crate::mail::maildir::read_bounded`]),
+    /// enough to tell the sender it is too large.
+    #[instrument(skip_all, fields(mails = sized.len()))]
+    pub async fn ingest_sized(
         &self,
-        raws: &[&[u8]],
-        sizes: &[usize],
+        sized: &[(&[u8], usize)],
         now: DateTime<Utc>,
     ) -> Result<Vec<Ingested>, ServiceError> {
+        let raws: Vec<&[u8]> = sized.iter().map(|m| m.0).collect();
         let ts = now.timestamp();
         let letters: Vec<Option<crate::mail::Letter>> = raws
             .iter()
@@ -501,7 +507,7 @@ impl Service {
             mails.push(mail);
             true
         };
-        for ((raw, letter), size) in raws.iter().zip(&letters).zip(sizes) {
+        for ((raw, size), letter) in sized.iter().zip(&letters) {
             let size = (*size).max(raw.len());
             let Some(letter) = letter else {
                 tx.quarantine(raw, "not a readable mail", ts).await?;
@@ -686,45 +692,13 @@ impl Service {
         }
     }
 
-    /// Handles every mail waiting in the inbox Maildir, in batches of up to 100, moving each
-    /// to `cur/` only after its batch committed. Returns how many were read.
+    /// Handles every mail waiting in the inbox (the Maildir, read within `[inbox]`'s
+    /// bounds, or IMAP). Returns how many were read.
     pub async fn poll_inbox(&self, now: DateTime<Utc>) -> Result<usize, ServiceError> {
         if let Some(imap) = &self.imap {
             return self.poll_imap(imap, now).await;
         }
-        let files = self
-            .inbox
-            .waiting()
-            .map_err(|source| ServiceError::Mailbox {
-                path: self.inbox.root().to_path_buf(),
-                source,
-            })?;
-        let mut n = 0;
-        for batch in files.chunks(100) {
-            let mut raws = Vec::with_capacity(batch.len());
-            let mut paths = Vec::with_capacity(batch.len());
-            for path in batch {
-                match std::fs::read(path) {
-                    Ok(r) => {
-                        raws.push(r);
-                        paths.push(path);
-                    }
-                    Err(e) => warn!(path = %path.display(), error = %e, "cannot read a mail file"),
-                }
-            }
-            let refs: Vec<&[u8]> = raws.iter().map(Vec::as_slice).collect();
-            self.ingest_batch(&refs, now).await?;
-            for path in paths {
-                self.inbox
-                    .mark_handled(path)
-                    .map_err(|source| ServiceError::Mailbox {
-                        path: path.clone(),
-                        source,
-                    })?;
-                n += 1;
-            }
-        }
-        Ok(n)
+        self.poll_maildir(now).await
     }
 
     /// Games as stored: name, status, state and when each next needs the clock.
@@ -790,6 +764,9 @@ impl Service {
         self.record_sent().await?;
         let mut n = 0;
         let ts = now.timestamp();
+        // What went long ago keeps its row, not its text and files.
+        let keep = i64::from(self.config.limits.keep_outbox_days) * 86_400;
+        self.store.prune_outbox(ts - keep, ts).await?;
         let domain = self
             .judge
             .address
@@ -809,7 +786,8 @@ impl Service {
             }
             let mut stalled = false;
             for (id, mail) in batch {
-                let bytes = match mail.render(
+                let bytes = match mail.render_within(
+                    self.config.limits.send_bytes,
                     &self.judge.name,
                     &self.judge.address,
                     &format!("outbox-{id}.{}@{domain}", self.instance),

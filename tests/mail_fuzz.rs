@@ -578,6 +578,30 @@ impl Exec {
                         format!("reply to <{id}> sent to {to}, not {allowed:?}"),
                     ));
                 }
+                // Issue 24, point 1: no reply over the limits of `[limits] reply_bytes`,
+                // `reply_lines` and `reply_attachments`.
+                let limits = service.judge.limits;
+                let text = msg.body_text(0).unwrap_or_default();
+                let bytes = text.len() - text.matches('\r').count();
+                let pictures = msg
+                    .attachments()
+                    .filter(|a| {
+                        use mail_parser::MimeHeaders;
+                        a.content_type().is_some_and(|c| c.ctype() == "image")
+                    })
+                    .count();
+                if bytes > limits.bytes
+                    || text.lines().count() > limits.lines
+                    || pictures > limits.attachments
+                {
+                    return Err(fail(
+                        "a reply over the limits",
+                        format!(
+                            "{bytes} bytes, {} lines, {pictures} pictures to {to}",
+                            text.lines().count()
+                        ),
+                    ));
+                }
                 *self.answered.entry(id.clone()).or_insert(0) += 1;
                 self.replied.push((to, now.timestamp()));
                 answering.push(id);

@@ -19,6 +19,7 @@
 //! - [`privacy`]: anonymous and private games: who may learn and see what.
 
 pub mod board;
+pub mod budget;
 pub mod calendars;
 pub mod cmd;
 pub mod command;
@@ -86,6 +87,8 @@ pub struct Judge {
     pub passwords: password::Passwords,
     /// Draws the pictures of boards, keeping each map's background.
     pub painter: crate::picture::Painter,
+    /// The bounds on the reply to one mail.
+    pub limits: budget::ReplyLimits,
 }
 
 /// Games by name: those a mail or a deadline needs, loaded by the caller and written back

@@ -52,7 +52,6 @@ impl Session<'_> {
             }
             _ => Vec::new(),
         };
-        self.lines.extend(dip_lines);
         let game = self.game.as_ref().and_then(|n| self.games.get(n));
         let header = game.map_or_else(
             || format!(":: Judge: {}", judge.address),
@@ -85,13 +84,38 @@ impl Session<'_> {
                 }
             }
         }
-        let body = judge.templates.render(
-            "reply.txt",
-            minijinja::context! {
-                header => header, lines => &self.lines, orders => &ctx_orders, status => status, power => power_name,
-                phase => phase, warnings => warnings, deadline => dl, grace => gr, to_deadline => to_dl, to_grace => to_gr,
-            },
+        // SET MAP ON: a picture of the power's orders on file, drawn from them alone, when
+        // the reply has room for another file.
+        if let (Role::Power(p), Some(g)) = (self.role, game) {
+            if !ctx_orders.is_empty() && g.seat_of(p).is_some_and(|s| s.map) {
+                if self.attachments.len() < judge.limits.attachments {
+                    self.attachments
+                        .extend(super::pictures::orders_picture(judge, g, p));
+                } else {
+                    self.budget.no_room_for_files += 1;
+                }
+            }
+        }
+        let render = |lines: &[String]| {
+            judge.templates.render(
+                "reply.txt",
+                minijinja::context! {
+                    header => &header, lines => lines, orders => &ctx_orders, status => &status, power => &power_name,
+                    phase => &phase, warnings => &warnings, deadline => &dl, grace => &gr, to_deadline => &to_dl, to_grace => &to_gr,
+                },
+            )
+        };
+        // The reply within its limits: what the mail's commands said is cut to the room
+        // the rest of the reply leaves.
+        let frame = render(&dip_lines);
+        self.budget.fit(
+            &mut self.lines,
+            judge.limits,
+            frame.len(),
+            frame.lines().count(),
         );
+        self.lines.extend(dip_lines);
+        let body = render(&self.lines);
         if let (Some(p), Some(g)) = (self.became, game) {
             if let Some(seat) = g.seat_of(p) {
                 self.effects.mails.push(Outgoing {
@@ -101,13 +125,6 @@ impl Session<'_> {
                     in_reply_to: None,
                     attachments: Vec::new(),
                 });
-            }
-        }
-        // SET MAP ON: a picture of the power's orders on file, drawn from them alone.
-        if let (Role::Power(p), Some(g)) = (self.role, game) {
-            if !ctx_orders.is_empty() && g.seat_of(p).is_some_and(|s| s.map) {
-                self.attachments
-                    .extend(super::pictures::orders_picture(judge, g, p));
             }
         }
         self.effects.mails.push(Outgoing {

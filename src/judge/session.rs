@@ -161,6 +161,8 @@ pub(crate) struct Session<'a> {
     pub(crate) filed: Vec<PowerId>,
     /// Files for the reply (pictures of the board).
     pub(crate) attachments: Vec<crate::envelope::Attachment>,
+    /// What the reply has used of its limits, and what was left out of it.
+    pub(crate) budget: super::budget::Budget,
 }
 
 /// A line as the reply may show it: the password of a SIGNON, CREATE, OBSERVE or SET
@@ -237,6 +239,7 @@ pub fn handle(judge: &Judge, letter: &Letter, games: &mut Games, now: DateTime<U
         grey_to: Vec::new(),
         attachments: Vec::new(),
         filed: Vec::new(),
+        budget: Default::default(),
     };
     s.run();
     let mut effects = s.effects;
@@ -277,7 +280,9 @@ impl Session<'_> {
                 self.recognised = true;
                 break;
             }
-            if !self.command(&line, command) {
+            let go_on = self.command(&line, command);
+            self.budget.tally(&mut self.lines, self.judge.limits);
+            if !go_on {
                 break;
             }
         }

@@ -3,7 +3,8 @@
 //! delivered under a name of its own (herald's outbox) is written once, however often its
 //! delivery is repeated after a crash.
 
-use std::io::Write;
+use std::io::{Read, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
@@ -15,6 +16,93 @@ pub struct Maildir {
 }
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Of a mail over the size limit, at most this many of its first bytes are read: its
+/// headers, to answer the sender.
+pub const HEAD_BYTES: usize = 64 * 1024;
+
+/// A mail file as read within the size limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MailFile {
+    /// The whole mail.
+    Whole(Vec<u8>),
+    /// A mail over the limit: its header block alone (at most [`HEAD_BYTES`]), and its size.
+    Head {
+        /// The headers, up to and with the blank line that ends them.
+        head: Vec<u8>,
+        /// The file's size in bytes.
+        size: u64,
+    },
+}
+
+impl MailFile {
+    /// The bytes read, and the size of the mail.
+    pub fn bytes_and_size(&self) -> (&[u8], usize) {
+        match self {
+            MailFile::Whole(bytes) => (bytes, bytes.len()),
+            MailFile::Head { head, size } => (head, usize::try_from(*size).unwrap_or(usize::MAX)),
+        }
+    }
+}
+
+/// Reads a mail file of at most `max` bytes whole; of a larger one (its size read from the
+/// file's metadata first, or found while reading, were it still growing) only the headers,
+/// at most [`HEAD_BYTES`]. Nothing over `max.max(HEAD_BYTES)` bytes is ever read.
+pub fn read_bounded(path: &Path, max: usize) -> std::io::Result<MailFile> {
+    let mut file = std::fs::File::open(path)?;
+    let size = file.metadata()?.len();
+    if size <= max as u64 {
+        let mut bytes = Vec::with_capacity(size as usize);
+        (&mut file).take(max as u64 + 1).read_to_end(&mut bytes)?;
+        if bytes.len() <= max {
+            return Ok(MailFile::Whole(bytes));
+        }
+        bytes.truncate(HEAD_BYTES);
+        return Ok(head_of(bytes, size.max(max as u64 + 1)));
+    }
+    let mut head = Vec::with_capacity(HEAD_BYTES);
+    file.take(HEAD_BYTES as u64).read_to_end(&mut head)?;
+    Ok(head_of(head, size))
+}
+
+/// The header block of a mail's first bytes (all of them if no blank line ends it there).
+fn head_of(mut bytes: Vec<u8>, size: u64) -> MailFile {
+    let end = [&b"\r\n\r\n"[..], b"\n\n"]
+        .iter()
+        .filter_map(|blank| {
+            bytes
+                .windows(blank.len())
+                .position(|w| w == *blank)
+                .map(|at| at + blank.len())
+        })
+        .min();
+    if let Some(end) = end {
+        bytes.truncate(end);
+    }
+    MailFile::Head { head: bytes, size }
+}
+
+/// The waiting mails (with their sizes) cut into batches handled together: each holds at
+/// most `files` mails and `bytes` bytes (a mail over `max` counts as the [`HEAD_BYTES`]
+/// read of it), and at least one mail whatever its size.
+pub fn batches(sizes: &[u64], files: usize, bytes: u64, max: u64) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut held = 0u64;
+    for (i, &size) in sizes.iter().enumerate() {
+        let cost = if size > max { HEAD_BYTES as u64 } else { size };
+        if i > start && (i - start >= files || held + cost > bytes) {
+            out.push(start..i);
+            start = i;
+            held = 0;
+        }
+        held += cost;
+    }
+    if start < sizes.len() {
+        out.push(start..sizes.len());
+    }
+    out
+}
 
 impl Maildir {
     /// Opens (creating if needed) a Maildir.
@@ -36,6 +124,20 @@ impl Maildir {
     /// Cheaper than [`Maildir::waiting`]: nothing is collected or sorted.
     pub fn waiting_count(&self) -> usize {
         std::fs::read_dir(self.root.join("new")).map_or(0, |entries| entries.count())
+    }
+
+    /// The files waiting in `new/`, oldest name first, with their sizes (from the
+    /// directory, nothing read).
+    pub fn waiting_sized(&self) -> std::io::Result<Vec<(PathBuf, u64)>> {
+        let mut files: Vec<(PathBuf, u64)> = std::fs::read_dir(self.root.join("new"))?
+            .filter_map(|e| e.ok())
+            .filter_map(|e| {
+                let meta = e.metadata().ok().filter(|m| m.is_file())?;
+                Some((e.path(), meta.len()))
+            })
+            .collect();
+        files.sort();
+        Ok(files)
     }
 
     /// The files waiting in `new/`, oldest name first.
@@ -198,6 +300,59 @@ mod tests {
         assert_eq!(m.find("outbox-000000000070.herald").unwrap(), None);
         assert!(m.deliver_once("../escape", b"x").is_err());
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// "a 50 MB mail is read whole (2.4 s, 290 MB) before being refused as too large"
+    /// (issue 24): of a mail over the limit only its headers are read.
+    #[test]
+    fn a_mail_over_the_limit_is_read_no_further_than_its_headers() {
+        let dir = scratch("bounded");
+        let m = Maildir::open(&dir).unwrap();
+        let head = "From: ann@example.org\r\nSubject: big\r\n\r\n";
+        let big = format!("{head}{}", "HELP\r\n".repeat(200_000));
+        let path = m.deliver(1, big.as_bytes()).unwrap();
+        assert_eq!(
+            read_bounded(&path, 256 * 1024).unwrap(),
+            MailFile::Head {
+                head: head.as_bytes().to_vec(),
+                size: big.len() as u64
+            }
+        );
+        assert_eq!(
+            read_bounded(&path, big.len()).unwrap(),
+            MailFile::Whole(big.clone().into_bytes())
+        );
+        // A terabyte (sparse: no disk used) is answered from its first 64 KiB.
+        let huge = dir.join("new").join("huge");
+        let file = std::fs::File::create(&huge).unwrap();
+        file.set_len(1 << 40).unwrap();
+        let got = read_bounded(&huge, 256 * 1024).unwrap();
+        assert_eq!(got.bytes_and_size(), (&[0u8; HEAD_BYTES][..], 1 << 40));
+        let sizes: Vec<u64> = m.waiting_sized().unwrap().iter().map(|f| f.1).collect();
+        assert_eq!(sizes.len(), 2);
+        assert!(sizes.contains(&(1 << 40)));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_batch_holds_at_most_so_many_mails_and_bytes() {
+        let k = 1024;
+        // Files of 100 KiB under a limit of 256 KiB, in batches of at most 3 files and 250 KiB.
+        let sizes = [100 * k; 7];
+        assert_eq!(
+            batches(&sizes, 3, 250 * k, 256 * k),
+            [0..2, 2..4, 4..6, 6..7]
+        );
+        assert_eq!(batches(&sizes, 3, 10_000 * k, 256 * k), [0..3, 3..6, 6..7]);
+        // One mail larger than a batch is a batch of its own; one over the limit counts
+        // the head read of it.
+        assert_eq!(
+            batches(&[10, 400 * k, 10], 100, 300 * k, 500 * k),
+            [0..1, 1..2, 2..3]
+        );
+        let all = batches(&[10, 1 << 40, 10], 100, 300 * k, 256 * k);
+        assert_eq!((all.len(), all.first()), (1, Some(&(0..3))));
+        assert!(batches(&[], 100, 300 * k, 256 * k).is_empty());
     }
 
     #[test]

@@ -15,7 +15,10 @@ impl Service {
     /// named after its outbox row, so one written before such a crash is found and not
     /// written twice. A transient failure is retried with backoff (`[smtp] retry_seconds`,
     /// doubling, at most an hour); a permanent one is kept with the server's answer and
-    /// reported in the log, as is a mail that cannot be written (no valid recipient). A mail
+    /// reported in the log, as is a mail that cannot be written (no valid recipient, larger
+    /// than `[limits] send_bytes`, or a failure while writing it): that one is marked
+    /// failed with its reason and never tried again. Mails sent or failed `[limits]
+    /// keep_outbox_days` ago lose their text and files first (the rows stay). A mail
     /// that went out but could not be recorded as sent (the database refusing to write) is
     /// kept in memory and its record retried first, next time, before anything else is
     /// sent: the record is retried, never the send.
@@ -74,9 +77,9 @@ impl Service {
                 continue;
             }
             crate::failpoint::hit("after-fetch");
-            let refs: Vec<&[u8]> = fetched.iter().map(|f| f.raw.as_slice()).collect();
-            let sizes: Vec<usize> = fetched.iter().map(|f| f.size).collect();
-            self.ingest_sized(&refs, &sizes, now).await?;
+            let sized: Vec<(&[u8], usize)> =
+                fetched.iter().map(|f| (f.raw.as_slice(), f.size)).collect();
+            self.ingest_sized(&sized, now).await?;
             crate::failpoint::hit("after-commit");
             let uids: Vec<u32> = fetched.iter().map(|f| f.uid).collect();
             inbox.mark_handled(&uids).await?;

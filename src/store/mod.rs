@@ -13,6 +13,9 @@
 //! held.
 
 mod migrate;
+mod prune;
+
+pub use prune::OutboxRow;
 
 use std::path::Path;
 use std::str::FromStr;

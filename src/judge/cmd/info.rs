@@ -1,12 +1,28 @@
 //! HELP, GET, GET MAP, VERSION, LIST, HISTORY and SUMMARY: what anyone may ask, signed on or not.
 
 use super::listing::private;
+use crate::judge::budget::Picture;
 use crate::judge::command::Command;
 use crate::judge::pictures;
 use crate::judge::render::TOPICS;
 use crate::judge::session::Session;
 
 impl Session<'_> {
+    /// Whether an information command is to run: not when the same command was answered
+    /// earlier in this mail by the same sender (a short line says so) nor once the reply
+    /// is full (see [`crate::judge::budget`]).
+    pub(in crate::judge) fn info_may_run(&mut self, line: &str) -> bool {
+        let who = format!("{:?} {:?}", self.game, self.role);
+        match self.budget.info_may_run(&who, line) {
+            Some(true) => true,
+            Some(false) => {
+                self.say(format!("{}: answered above.", line.trim()));
+                false
+            }
+            None => false,
+        }
+    }
+
     /// Applies a command of this family.
     pub(in crate::judge) fn info_command(&mut self, line: &str, command: Command) -> bool {
         let _judge = self.judge;
@@ -37,22 +53,47 @@ impl Session<'_> {
                 let judge = self.judge;
                 // A private game's board is for its members: to others the name is a variant's.
                 let reader = self.reader();
-                let found = match self.games.get(&name.to_ascii_lowercase()) {
-                    Some(g) if g.listed_for(&reader) => Ok((
-                        judge.variant(g),
-                        judge.map_of(g),
-                        pictures::game_picture(judge, g, svg),
-                    )),
+                let key = name.to_ascii_lowercase();
+                let found = match self.games.get(&key) {
+                    Some(g) if g.listed_for(&reader) => {
+                        Ok((judge.variant(g), judge.map_of(g), Some(key)))
+                    }
                     hidden => judge
                         .catalog
                         .variant_or_abbreviation(&name)
-                        .map(|v| (v, &v.map, pictures::opening_picture(judge, v, svg)))
+                        .map(|v| (v, &v.map, None))
                         .map_err(|e| hidden.map_or_else(|| e.to_string(), |g| private(&g.name))),
                 };
                 match found {
-                    Ok((variant, map, files)) => {
+                    Ok((variant, map, game)) => {
                         self.lines
                             .extend(crate::judge::mapinfo::describe(variant, map));
+                        // One picture per map and format in a mail, and only while the reply
+                        // has room for its files: decided before it is drawn.
+                        let shown = game.clone().unwrap_or_else(|| variant.name.clone());
+                        let files = if svg { 2 } else { 1 };
+                        let attached = self.attachments.len();
+                        let files =
+                            match self
+                                .budget
+                                .picture(&shown, svg, files, attached, judge.limits)
+                            {
+                                Picture::Draw => match game.and_then(|k| self.games.get(&k)) {
+                                    Some(g) => pictures::game_picture(judge, g, svg),
+                                    None => pictures::opening_picture(judge, variant, svg),
+                                },
+                                Picture::Attached => {
+                                    self.say("The picture of this board is attached once, above.");
+                                    Vec::new()
+                                }
+                                Picture::NoRoom => {
+                                    self.say(format!(
+                                        "No picture: a reply carries at most {} files.",
+                                        judge.limits.attachments
+                                    ));
+                                    Vec::new()
+                                }
+                            };
                         if !files.is_empty() {
                             let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
                             self.say(format!(

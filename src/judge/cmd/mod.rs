@@ -302,7 +302,14 @@ impl Session<'_> {
             }
         }
         match spec.family {
-            Family::Info => self.info_command(line, command),
+            // Asked before in this mail, or the reply is full: not run again.
+            Family::Info => {
+                if self.info_may_run(line) {
+                    self.info_command(line, command)
+                } else {
+                    true
+                }
+            }
             Family::Signon => self.signon_command(line, command),
             Family::Orders => self.orders_command(line, command),
             Family::Player => self.player_command(line, command),

@@ -1,0 +1,133 @@
+//! The outbox keeps no text forever (issue 24): the text and files of mails sent, or
+//! failed, long ago are dropped, their rows kept; and the outbox as the keeper sees it.
+
+use sqlx::{QueryBuilder, Row, Sqlite};
+
+use super::{db, OrClose, Store, StoreError};
+
+/// One outbox row as the keeper sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutboxRow {
+    /// Its number.
+    pub id: i64,
+    /// The recipient.
+    pub to: String,
+    /// The subject.
+    pub subject: String,
+    /// The size of the text kept (0 once pruned).
+    pub body_bytes: i64,
+    /// When it was sent.
+    pub sent: Option<i64>,
+    /// Why it failed for good.
+    pub failed: Option<String>,
+    /// When its text and files were dropped.
+    pub pruned: Option<i64>,
+    /// How many files it still carries.
+    pub attachments: i64,
+}
+
+impl Store {
+    /// Drops the text and files of the mails sent, or failed, at or before `before` (a
+    /// failed mail counts from when it was queued), at most 1,000 a call, marking them
+    /// pruned at `now`; a file no mail names any more goes too. Returns how many mails were
+    /// pruned. The rows stay: they say that the mail went, and when.
+    pub async fn prune_outbox(&self, before: i64, now: i64) -> Result<usize, StoreError> {
+        let mut tx = self.begin().await?;
+        let ids: Vec<i64> = sqlx::query_scalar(
+            "SELECT id FROM outbox WHERE pruned IS NULL \
+             AND ((sent IS NOT NULL AND sent <= ?) OR (failed IS NOT NULL AND created <= ?)) \
+             ORDER BY id LIMIT 1000",
+        )
+        .bind(before)
+        .bind(before)
+        .fetch_all(&mut *tx.conn)
+        .await
+        .map_err(db("finding mails to prune"))?;
+        if ids.is_empty() {
+            tx.rollback().await?;
+            return Ok(0);
+        }
+        let in_ids = |head: &str| {
+            let mut q = QueryBuilder::<Sqlite>::new(head);
+            let mut list = q.separated(", ");
+            for id in &ids {
+                list.push_bind(*id);
+            }
+            q.push(")");
+            q
+        };
+        let hashes: Vec<String> =
+            in_ids("SELECT DISTINCT hash FROM outbox_attachments WHERE outbox_id IN (")
+                .build_query_scalar()
+                .fetch_all(&mut *tx.conn)
+                .await
+                .map_err(db("finding the files of mails to prune"))?;
+        in_ids("DELETE FROM outbox_attachments WHERE outbox_id IN (")
+            .build()
+            .execute(&mut *tx.conn)
+            .await
+            .map_err(db("pruning attachments"))?;
+        let mut q = QueryBuilder::<Sqlite>::new("UPDATE outbox SET body = '', pruned = ");
+        q.push_bind(now).push(" WHERE id IN (");
+        let mut list = q.separated(", ");
+        for id in &ids {
+            list.push_bind(*id);
+        }
+        q.push(")");
+        q.build()
+            .execute(&mut *tx.conn)
+            .await
+            .map_err(db("pruning mails"))?;
+        for chunk in hashes.chunks(500) {
+            let mut q = QueryBuilder::<Sqlite>::new("DELETE FROM blobs WHERE hash IN (");
+            let mut list = q.separated(", ");
+            for h in chunk {
+                list.push_bind(h);
+            }
+            q.push(
+                ") AND NOT EXISTS (SELECT 1 FROM outbox_attachments a WHERE a.hash = blobs.hash)",
+            );
+            q.build()
+                .execute(&mut *tx.conn)
+                .await
+                .map_err(db("pruning attachment files"))?;
+        }
+        tx.commit().await?;
+        Ok(ids.len())
+    }
+
+    /// Every outbox row as the keeper sees it, oldest first (for tests and the keeper).
+    pub async fn outbox_rows(&self) -> Result<Vec<OutboxRow>, StoreError> {
+        let mut conn = self.conn().await?;
+        let rows = sqlx::query(
+            "SELECT id, recipient, subject, length(CAST(body AS BLOB)), sent, failed, pruned, \
+             (SELECT COUNT(*) FROM outbox_attachments a WHERE a.outbox_id = outbox.id) \
+             FROM outbox ORDER BY id",
+        )
+        .fetch_all(&mut *conn)
+        .await
+        .or_close(&mut conn, "reading the outbox")?;
+        Ok(rows
+            .iter()
+            .map(|r| OutboxRow {
+                id: r.get(0),
+                to: r.get(1),
+                subject: r.get(2),
+                body_bytes: r.get(3),
+                sent: r.get(4),
+                failed: r.get(5),
+                pruned: r.get(6),
+                attachments: r.get(7),
+            })
+            .collect())
+    }
+
+    /// How many attachment files the database holds (each kept once, by digest).
+    pub async fn blob_count(&self) -> Result<i64, StoreError> {
+        let mut conn = self.conn().await?;
+        sqlx::query_scalar("SELECT COUNT(*) FROM blobs")
+            .fetch_one(&mut *conn)
+            .await
+            .or_close(&mut conn, "counting attachment files")
+    }
+}
