@@ -208,6 +208,13 @@ pub fn password(inline: &str, env: &str) -> Result<String, ConfigError> {
 pub struct LimitsSection {
     /// Replies to one address per hour.
     pub replies_per_hour: u32,
+    /// Press and broadcast blocks read from one mail; later ones are refused.
+    pub press_per_mail: u32,
+    /// Press and broadcast blocks from one address in one game in an hour.
+    pub press_per_hour: u32,
+    /// Deadline mails (results, reminders) that reach a game's observers in an hour; later
+    /// ones go to its players and Master only.
+    pub observer_results_per_hour: u32,
 }
 
 /// A section naming a directory, or none.
@@ -343,6 +350,9 @@ impl Default for LimitsSection {
     fn default() -> Self {
         LimitsSection {
             replies_per_hour: 60,
+            press_per_mail: 10,
+            press_per_hour: 30,
+            observer_results_per_hour: 6,
         }
     }
 }

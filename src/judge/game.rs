@@ -322,6 +322,9 @@ pub struct Game {
     /// began); none for a game set aside by herald or not paused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pause_ends: Option<DateTime<Utc>>,
+    /// Recent press, for the hourly press limit (see [`super::volume`]).
+    #[serde(default, skip_serializing_if = "super::volume::PressVolume::is_empty")]
+    pub press_volume: super::volume::PressVolume,
 }
 
 impl Game {

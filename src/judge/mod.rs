@@ -51,6 +51,7 @@ pub mod summary;
 pub mod testkit;
 pub mod text;
 pub mod tick;
+pub mod volume;
 pub mod votes;
 pub mod warnings;
 
@@ -86,6 +87,8 @@ pub struct Judge {
     pub passwords: password::Passwords,
     /// Draws the pictures of boards, keeping each map's background.
     pub painter: crate::picture::Painter,
+    /// The limits on press per mail and per hour (`[limits]`).
+    pub limits: volume::Limits,
 }
 
 /// Games by name: those a mail or a deadline needs, loaded by the caller and written back

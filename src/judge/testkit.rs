@@ -26,6 +26,7 @@ pub fn judge() -> Judge {
         templates: super::render::Templates::load(None).unwrap(),
         passwords: Default::default(),
         painter: Default::default(),
+        limits: Default::default(),
     }
 }
 

@@ -1,0 +1,250 @@
+//! No mail to anyone who did not ask (issue 24, part 2): "An address receives game mail
+//! (notices, results, press, broadcasts) only after it has confirmed that it wants it, by
+//! answering a confirmation mail with a token from that address ... The only mail an
+//! unconfirmed address gets is the one answer to a mail sent in its name. Outgoing volume is
+//! bounded per game and per sender (press blocks per mail, broadcasts and results per
+//! hour), with the Master told when a limit bites".
+
+mod support;
+
+use chrono::Duration;
+use support::*;
+
+const GM: &str = "gm@example.org";
+const VICTIM: &str = "victim@example.org";
+const ANN: &str = "ann@example.org";
+const BOB: &str = "bob@example.org";
+
+/// A standard game `g`, all seven seats taken and confirmed, started.
+async fn running(w: &mut World) -> Vec<Sent> {
+    let (_, started) = start_game(w, GM, "g", "standard", &SEVEN).await;
+    assert!(
+        reply(&started, GM).body.contains("The game has started."),
+        "{started:#?}"
+    );
+    started
+}
+
+/// A forged OBSERVE in a victim's name gets the victim exactly one mail, the answer, which
+/// asks for confirmation; nothing after, however many results and broadcasts follow. What
+/// was held back is counted.
+#[tokio::test]
+async fn a_forged_observer_gets_one_answer_and_nothing_after() {
+    let mut w = World::new("asked-forged").await;
+    running(&mut w).await;
+    // Late powers go into civil disorder: the game goes on without orders.
+    w.mail(GM, "nmr", "SIGNON Mg gmpass\nSET NMR\n").await;
+    let sent = w.mail(VICTIM, "watch", "OBSERVE g anything\n").await;
+    let answer = to(&sent, VICTIM);
+    assert!(
+        answer.subject.starts_with("Re: watch [confirm-"),
+        "{answer:#?}"
+    );
+    assert!(
+        answer
+            .body
+            .contains("has not confirmed that it wants mail from herald"),
+        "{}",
+        answer.body
+    );
+    let mut after = Vec::new();
+    for _ in 0..5 {
+        after.extend(
+            w.mail(
+                GM,
+                "b",
+                "SIGNON Mg gmpass\nBROADCAST\nhello all\nENDPRESS\n",
+            )
+            .await,
+        );
+    }
+    // Three deadlines pass (results each time).
+    for _ in 0..3 {
+        let later = w.now + Duration::days(10);
+        after.extend(w.wait_until(later).await);
+    }
+    assert!(
+        after
+            .iter()
+            .any(|m| m.to == ANN && m.subject.contains("Broadcast")),
+        "the players get the broadcasts: {after:#?}"
+    );
+    assert!(
+        after
+            .iter()
+            .any(|m| m.to == ANN && m.subject.contains("Results")),
+        "the players get the results: {:#?}",
+        after
+            .iter()
+            .map(|m| (&m.to, &m.subject))
+            .collect::<Vec<_>>()
+    );
+    let to_victim: Vec<_> = after.iter().filter(|m| m.to == VICTIM).collect();
+    assert!(to_victim.is_empty(), "{to_victim:#?}");
+    assert!(w.service.store.held_count(VICTIM).await.unwrap() >= 8);
+}
+
+/// A plain reply to herald's answer (Re: subject, In-Reply-To, the text quoted, nothing
+/// typed) confirms the address: from then on it gets game mail.
+#[tokio::test]
+async fn a_plain_reply_confirms_the_address() {
+    let mut w = World::new("asked-reply").await;
+    running(&mut w).await;
+    let sent = w.mail(VICTIM, "watch", "OBSERVE g watchpw\n").await;
+    let answer = to(&sent, VICTIM).clone();
+    assert!(!w.service.store.is_confirmed(VICTIM).await.unwrap());
+    let confirmed = w.reply_to(VICTIM, &answer, "").await;
+    assert!(w.service.store.is_confirmed(VICTIM).await.unwrap());
+    assert!(
+        to(&confirmed, VICTIM)
+            .body
+            .contains("This address (victim@example.org) is now confirmed"),
+        "{confirmed:#?}"
+    );
+    let sent = w
+        .mail(
+            GM,
+            "b",
+            "SIGNON Mg gmpass\nBROADCAST\nhello all\nENDPRESS\n",
+        )
+        .await;
+    assert_eq!(find(&sent, VICTIM, "Broadcast").len(), 1, "{sent:#?}");
+}
+
+/// The code is the address's own: a mail forged in the victim's name with another
+/// address's code, or with none, confirms nothing.
+#[tokio::test]
+async fn a_forger_cannot_confirm_a_victim() {
+    let mut w = World::new("asked-forger").await;
+    running(&mut w).await;
+    // The forger watches from their own address and learns their own code.
+    let sent = w
+        .mail("mallory@example.org", "watch", "OBSERVE g pw\n")
+        .await;
+    let own = to(&sent, "mallory@example.org").subject.clone();
+    let code = own
+        .split('[')
+        .nth(1)
+        .and_then(|s| s.strip_suffix(']'))
+        .unwrap()
+        .to_string();
+    w.mail(VICTIM, "watch", "OBSERVE g pw\n").await;
+    w.mail(VICTIM, &format!("Re: watch [{code}]"), &format!("{code}\n"))
+        .await;
+    w.mail_with_headers(
+        VICTIM,
+        "Re: watch",
+        "In-Reply-To: <outbox-2.x@herald.test>\r\n",
+        "> quoted\n",
+    )
+    .await;
+    assert!(!w.service.store.is_confirmed(VICTIM).await.unwrap());
+    let sent = w
+        .mail(GM, "b", "SIGNON Mg gmpass\nBROADCAST\nhello\nENDPRESS\n")
+        .await;
+    assert!(find(&sent, VICTIM, "").is_empty(), "{sent:#?}");
+}
+
+/// SET ADDRESS to a new address: the new address gets one request to confirm (the seat's
+/// holder asked for it with the password) and no game mail until it replies.
+#[tokio::test]
+async fn set_address_asks_the_new_address_once() {
+    let mut w = World::new("asked-address").await;
+    running(&mut w).await;
+    const NEW: &str = "ann@new.example";
+    let sent = w
+        .mail(
+            ANN,
+            "moving",
+            "SIGNON Eg pwE\nSET ADDRESS ann@new.example\n",
+        )
+        .await;
+    let request = to(&sent, NEW).clone();
+    assert!(request.subject.contains("[confirm-"), "{request:#?}");
+    assert!(request.body.contains("SET ADDRESS"), "{}", request.body);
+    // Back and forth: no second request within the hour.
+    w.mail(NEW, "x", "SIGNON Eg pwE\nSET ADDRESS ann@example.org\n")
+        .await;
+    let again = w
+        .mail(
+            ANN,
+            "moving",
+            "SIGNON Eg pwE\nSET ADDRESS ann@new.example\n",
+        )
+        .await;
+    assert!(find(&again, NEW, "Confirm").is_empty(), "{again:#?}");
+    let sent = w
+        .mail(GM, "b", "SIGNON Mg gmpass\nBROADCAST\nhello\nENDPRESS\n")
+        .await;
+    assert!(find(&sent, NEW, "Broadcast").is_empty(), "{sent:#?}");
+    w.reply_to(NEW, &request, "").await;
+    let sent = w
+        .mail(
+            GM,
+            "b",
+            "SIGNON Mg gmpass\nBROADCAST\nhello again\nENDPRESS\n",
+        )
+        .await;
+    assert_eq!(find(&sent, NEW, "Broadcast").len(), 1, "{sent:#?}");
+}
+
+/// Press blocks per mail: the eleventh is refused in the reply, with its text; ten go.
+#[tokio::test]
+async fn press_blocks_per_mail_are_bounded() {
+    let mut w = World::new("asked-press-mail").await;
+    running(&mut w).await;
+    let blocks: String = (1..=11)
+        .map(|i| format!("BROADCAST\nnumber {i}\nENDPRESS\n"))
+        .collect();
+    let sent = w
+        .mail(GM, "many", &format!("SIGNON Mg gmpass\n{blocks}"))
+        .await;
+    assert_eq!(find(&sent, ANN, "Broadcast").len(), 10, "{sent:#?}");
+    let answer = reply(&sent, GM);
+    assert!(
+        answer
+            .body
+            .contains("at most 10 press blocks are read from one mail: this one was not sent"),
+        "{}",
+        answer.body
+    );
+    assert!(answer.body.contains("  | number 11"), "{}", answer.body);
+}
+
+/// Press per hour from one address in a game: past 30, refused, and the Master told once.
+#[tokio::test]
+async fn press_per_hour_is_bounded_and_the_master_told_once() {
+    let mut w = World::new("asked-press-hour").await;
+    running(&mut w).await;
+    let blocks: String = (0..10)
+        .map(|i| format!("PRESS TO F\nnumber {i}\nENDPRESS\n"))
+        .collect();
+    let mut to_bob = 0;
+    let mut told = 0;
+    let mut refused = 0;
+    for _ in 0..5 {
+        let sent = w
+            .mail(ANN, "press", &format!("SIGNON Eg pwE\n{blocks}"))
+            .await;
+        to_bob += find(&sent, BOB, "Press").len();
+        told += find(&sent, GM, "Press limit reached").len();
+        refused += reply(&sent, ANN)
+            .body
+            .matches("at most 30 press blocks an hour")
+            .count();
+    }
+    assert_eq!(to_bob, 30);
+    assert_eq!(refused, 20);
+    assert_eq!(told, 1);
+    // An hour later press goes again.
+    let sent = w
+        .wait(Duration::minutes(61))
+        .await
+        .into_iter()
+        .chain(
+            w.mail(ANN, "press", "SIGNON Eg pwE\nPRESS TO F\nagain\nENDPRESS\n")
+                .await,
+        )
+        .collect::<Vec<_>>();
+    assert_eq!(find(&sent, BOB, "Press").len(), 1, "{sent:#?}");
+}
