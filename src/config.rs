@@ -212,8 +212,8 @@ pub struct LimitsSection {
     pub press_per_mail: u32,
     /// Press and broadcast blocks from one address in one game in an hour.
     pub press_per_hour: u32,
-    /// Deadline mails (results, reminders) that reach a game's observers in an hour; later
-    /// ones go to its players and Master only.
+    /// Deadline mails (results and their notices) that reach each observer of a game in an
+    /// hour; later ones go to its players and Master only.
     pub observer_results_per_hour: u32,
 }
 

@@ -248,3 +248,75 @@ async fn press_per_hour_is_bounded_and_the_master_told_once() {
         .collect::<Vec<_>>();
     assert_eq!(find(&sent, BOB, "Press").len(), 1, "{sent:#?}");
 }
+
+/// The reported flood, small: a game of dummies with one-minute phases and 150 forged
+/// observers, run for 30 simulated minutes with no further mail from the attacker. Each
+/// forged address gets its one answer and nothing more; three observers who confirmed get
+/// the mail of at most `observer_results_per_hour` (6) deadlines, and the Master is told
+/// once.
+#[tokio::test]
+async fn forged_observers_of_a_fast_game_of_dummies_get_nothing() {
+    let mut w = World::new("asked-flood").await;
+    let sent = w.mail(GM, "new", "CREATE ?d gmpass standard\n").await;
+    w.confirm(GM, &sent).await;
+    let sent = w
+        .mail(ANN, "join", "SIGNON ?d pwE\nSET PREFERENCE E\n")
+        .await;
+    w.confirm(ANN, &sent).await;
+    let sent = w
+        .mail(
+            GM,
+            "go",
+            "SIGNON Md gmpass\nSET NMR\nSET MOVE NEXT 1m GRACE 1m\nSET RETREAT NEXT 1m GRACE 1m\nSET ADJUST NEXT 1m GRACE 1m\nFORCE BEGIN\n",
+        )
+        .await;
+    assert!(
+        reply(&sent, GM).body.contains("The game has started."),
+        "{}",
+        reply(&sent, GM).body
+    );
+    let forged: Vec<String> = (0..150).map(|i| format!("v{i}@victims.example")).collect();
+    let watch: Vec<(&str, &str, &str)> = forged
+        .iter()
+        .map(|a| (a.as_str(), "watch", "OBSERVE d x\n"))
+        .collect();
+    let answers = w.mails(&watch).await;
+    for a in &forged {
+        assert!(to(&answers, a).subject.starts_with("Re: watch [confirm-"));
+    }
+    let real = ["o1@example.org", "o2@example.org", "o3@example.org"];
+    for o in real {
+        let sent = w.mail(o, "watch", "OBSERVE d x\n").await;
+        w.confirm(o, &sent).await;
+        assert!(w.service.store.is_confirmed(o).await.unwrap());
+    }
+    let mut after = Vec::new();
+    for _ in 0..30 {
+        after.extend(w.wait(Duration::minutes(1)).await);
+    }
+    let results_to_master = find(&after, GM, "Results").len();
+    assert!(
+        results_to_master >= 10,
+        "the game ran: {results_to_master} results"
+    );
+    for a in &forged {
+        assert!(find(&after, a, "").is_empty(), "{a} got mail");
+    }
+    for o in real {
+        let got = after.iter().filter(|m| m.to == o).count();
+        assert!(
+            got > 0 && got <= 6,
+            "{o} got {got} mails: {:#?}",
+            find(&after, o, "")
+        );
+    }
+    assert_eq!(find(&after, GM, "Observer limit reached").len(), 1);
+    // 30 minutes of a game with 153 observers: mail to its Master, its one player and the
+    // three observers who asked (at most 6 each), to no one else.
+    let strays: Vec<_> = after
+        .iter()
+        .filter(|m| m.to != GM && m.to != ANN && !real.contains(&m.to.as_str()))
+        .map(|m| (&m.to, &m.subject))
+        .collect();
+    assert!(strays.is_empty(), "{strays:#?}");
+}

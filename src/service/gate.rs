@@ -15,8 +15,8 @@
 //!   not kept whole, and never sent.
 //! - `SET ADDRESS` to an address that has not confirmed sends it one request (at most one an
 //!   hour): the seat's holder asked for it with the password.
-//! - A game's observers get the mail of at most `[limits] observer_results_per_hour`
-//!   deadlines an hour; the Master is told once an hour when that bites.
+//! - A game's observers get at most `[limits] observer_results_per_hour` mails of its
+//!   deadlines an hour each; the Master is told once an hour when that bites.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -257,9 +257,9 @@ impl Service {
         Ok(out)
     }
 
-    /// A deadline's mails for game `g`: those to its observers only while the observers got
-    /// fewer than `[limits] observer_results_per_hour` deadlines' mail in the last hour;
-    /// beyond, held (counted) and the Master told, once an hour.
+    /// A deadline's mails for game `g`: those to its observers only while each observer
+    /// stays within `[limits] observer_results_per_hour` deadline mails (results, notices)
+    /// in the last hour; beyond, held (counted) and the Master told, once an hour.
     pub(super) async fn observer_limit(
         &self,
         tx: &mut Tx,
@@ -274,17 +274,22 @@ impl Service {
             .map(|o| o.address.as_str())
             .filter(|a| !members.contains(*a))
             .collect();
-        if !mails.iter().any(|m| observers.contains(m.to.as_str())) {
-            return Ok(mails);
+        // What this deadline sends one observer (results, and a notice with them).
+        let mut each: HashMap<&str, i64> = HashMap::new();
+        for m in mails.iter().filter(|m| observers.contains(m.to.as_str())) {
+            *each.entry(m.to.as_str()).or_insert(0) += 1;
         }
+        let Some(n) = each.values().max().copied() else {
+            return Ok(mails);
+        };
         let limit = i64::from(self.config.limits.observer_results_per_hour);
         let key = format!("deadline mail to the observers of {}", g.name);
         let told = format!("Master told of the observer limit in {}", g.name);
         let counts = tx
             .volume_since(&[key.clone(), told.clone()], ts - 3600)
             .await?;
-        if counts.get(&key).copied().unwrap_or(0) < limit {
-            tx.record_volume(&[(key, 1)], ts).await?;
+        if counts.get(&key).copied().unwrap_or(0) + n <= limit {
+            tx.record_volume(&[(key, n)], ts).await?;
             return Ok(mails);
         }
         let (kept, cut): (Vec<Outgoing>, Vec<Outgoing>) = mails
@@ -305,7 +310,7 @@ impl Service {
             tx.record_volume(&[(told, 1)], ts).await?;
             let lines = [
                 format!(
-                    "The observers of '{}' have had the mail of {limit} deadlines in the last hour, as many as herald sends them in an hour ([limits] observer_results_per_hour).",
+                    "The observers of '{}' have had {limit} mails of its deadlines in the last hour, as many as herald sends them in an hour ([limits] observer_results_per_hour).",
                     g.name
                 ),
                 "Until fewer than that went out in the last hour, results go to the players and to you only; observers can read them with HISTORY.".to_string(),
