@@ -43,7 +43,7 @@ async fn a_forged_observer_gets_one_answer_and_nothing_after() {
     assert!(
         answer
             .body
-            .contains("has not confirmed that it wants mail from herald"),
+            .contains("that it wants mail from herald, so it gets nothing but the answer to"),
         "{}",
         answer.body
     );
@@ -98,7 +98,7 @@ async fn a_plain_reply_confirms_the_address() {
     assert!(
         to(&confirmed, VICTIM)
             .body
-            .contains("This address (victim@example.org) is now confirmed"),
+            .contains("This address (victim@example.org) is now confirmed:"),
         "{confirmed:#?}"
     );
     let sent = w

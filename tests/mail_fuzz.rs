@@ -14,7 +14,8 @@
 //!   only where the limit can have been reached, and checks that a flood of junk gets no
 //!   more replies than the limit); every queued mail
 //!   was written out, in CRLF lines of at most 998 octets, no two with one Message-ID,
-//!   none to herald itself;
+//!   none to herald itself; no mail but an answer (or the request to confirm an address set
+//!   with SET ADDRESS) to an address that has not confirmed it wants herald's mail;
 //! - no dip balance below zero; every unit (and dislodged unit) on a space its kind may
 //!   stand on, filed under its own province; dislodged units only in a retreat phase;
 //!   owners only on supply centres; one seat per power;
@@ -568,6 +569,28 @@ impl Exec {
                 ));
             }
             self.stats.sent += 1;
+            // Issue 24: "The only mail an unconfirmed address gets is the one answer to a
+            // mail sent in its name" (or the request to confirm an address a seat's holder
+            // set with SET ADDRESS); the keeper gets everything meant for them.
+            let subject = msg.subject().unwrap_or("");
+            if msg.in_reply_to().as_text().is_none()
+                && !subject.starts_with("Confirm your address for game")
+                && to != service.judge.keeper
+            {
+                let asked = self.call("is_confirmed", async {
+                    service
+                        .store
+                        .is_confirmed(&to)
+                        .await
+                        .map_err(ServiceError::from)
+                })?;
+                if !asked {
+                    return Err(fail(
+                        "game mail to an address that did not ask for it",
+                        format!("'{subject}' to {to}"),
+                    ));
+                }
+            }
             if let Some(irt) = msg.in_reply_to().as_text() {
                 self.stats.replies += 1;
                 let id = irt.trim().to_string();
