@@ -311,6 +311,15 @@ async fn forged_observers_of_a_fast_game_of_dummies_get_nothing() {
         );
     }
     assert_eq!(find(&after, GM, "Observer limit reached").len(), 1);
+    let per_observer: Vec<usize> = real
+        .iter()
+        .map(|o| after.iter().filter(|m| m.to == *o).count())
+        .collect();
+    println!(
+        "30 minutes: {} mails in all, {results_to_master} results to the Master, {per_observer:?} to the confirmed observers, 0 to the {} forged ones",
+        after.len(),
+        forged.len()
+    );
     // 30 minutes of a game with 153 observers: mail to its Master, its one player and the
     // three observers who asked (at most 6 each), to no one else.
     let strays: Vec<_> = after
@@ -319,4 +328,38 @@ async fn forged_observers_of_a_fast_game_of_dummies_get_nothing() {
         .map(|m| (&m.to, &m.subject))
         .collect();
     assert!(strays.is_empty(), "{strays:#?}");
+}
+
+/// A database from before herald asked for confirmation: at its first start with the gate,
+/// the Masters and players of its games keep their mail (they are taken as confirmed, once);
+/// its observers are not.
+#[tokio::test]
+async fn the_players_of_games_older_than_the_gate_keep_their_mail() {
+    let mut w = World::new("asked-adopt").await;
+    w.mail(GM, "new", "CREATE ?old gmpass\n").await;
+    w.mail(ANN, "join", "SIGNON ?old pwE\n").await;
+    w.mail(VICTIM, "watch", "OBSERVE old pw\n").await;
+    for a in [GM, ANN, VICTIM] {
+        assert!(!w.service.store.is_confirmed(a).await.unwrap());
+    }
+    // As an older herald left it: no record of the adoption.
+    forget_adoption(&w).await;
+    let config = w.service.config.clone();
+    w.service = herald::service::Service::open(config).await.unwrap();
+    assert!(w.service.store.is_confirmed(GM).await.unwrap());
+    assert!(w.service.store.is_confirmed(ANN).await.unwrap());
+    assert!(!w.service.store.is_confirmed(VICTIM).await.unwrap());
+}
+
+/// Forgets that the games were adopted, as a database made before the gate has no such
+/// record.
+async fn forget_adoption(w: &World) {
+    use sqlx::Connection;
+    let url = format!("sqlite://{}", w.service.config.storage.database.display());
+    let mut db = sqlx::SqliteConnection::connect(&url).await.unwrap();
+    sqlx::query("DELETE FROM meta WHERE key = 'confirm_adopted'")
+        .execute(&mut db)
+        .await
+        .unwrap();
+    db.close().await.unwrap();
 }
