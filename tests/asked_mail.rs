@@ -5,6 +5,9 @@
 //! bounded per game and per sender (press blocks per mail, broadcasts and results per
 //! hour), with the Master told when a limit bites".
 
+// Test code throughout, helpers included: a panic is a failed test with its line.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
+
 mod support;
 
 use chrono::Duration;
