@@ -272,6 +272,8 @@ struct Exec {
     answered: HashMap<String, usize>,
     /// Message-IDs of everything herald sent.
     sent_ids: HashSet<String>,
+    /// The reply addresses of the mails read in this step (until it is collected).
+    senders: HashSet<String>,
     /// The games as stored after the last step, and their stored form (a game whose
     /// stored form did not change is not read again).
     games: Vec<Game>,
@@ -325,6 +327,7 @@ impl Exec {
             reply_to: HashMap::new(),
             answered: HashMap::new(),
             sent_ids: HashSet::new(),
+            senders: HashSet::new(),
             games: Vec::new(),
             states: Vec::new(),
             mails: 0,
@@ -451,6 +454,7 @@ impl Exec {
             } else {
                 letter.reply_to.clone()
             };
+            self.senders.insert(to.clone());
             let owed = match outcome {
                 Ingested::Duplicate if first => {
                     return Err(fail("a new mail was taken for a duplicate", what))
@@ -572,8 +576,11 @@ impl Exec {
             // Issue 24: "The only mail an unconfirmed address gets is the one answer to a
             // mail sent in its name" (or the request to confirm an address a seat's holder
             // set with SET ADDRESS); the keeper gets everything meant for them.
+            // (An answer to a mail with a Message-ID too odd to name in In-Reply-To goes
+            // without one: any mail to a sender of this step may be its answer.)
             let subject = msg.subject().unwrap_or("");
             if msg.in_reply_to().as_text().is_none()
+                && !self.senders.contains(&to)
                 && !subject.starts_with("Confirm your address for game")
                 && to != service.judge.keeper
             {
@@ -606,6 +613,7 @@ impl Exec {
                 answering.push(id);
             }
         }
+        self.senders.clear();
         let queued = self.call("outbox_count", async {
             service
                 .store
