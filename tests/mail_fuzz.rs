@@ -274,6 +274,8 @@ struct Exec {
     sent_ids: HashSet<String>,
     /// The reply addresses of the mails read in this step (until it is collected).
     senders: HashSet<String>,
+    /// The confirmation code herald last sent each address (in an answer's subject).
+    codes: HashMap<String, String>,
     /// The games as stored after the last step, and their stored form (a game whose
     /// stored form did not change is not read again).
     games: Vec<Game>,
@@ -328,6 +330,7 @@ impl Exec {
             answered: HashMap::new(),
             sent_ids: HashSet::new(),
             senders: HashSet::new(),
+            codes: HashMap::new(),
             games: Vec::new(),
             states: Vec::new(),
             mails: 0,
@@ -410,6 +413,8 @@ impl Exec {
     /// Reads a batch of mails and checks each outcome; returns the Message-IDs read, whose
     /// replies `collect` then counts.
     fn read(&mut self, raws: &[Vec<u8>]) -> Result<Vec<String>, Failure> {
+        let raws: Vec<Vec<u8>> = raws.iter().map(|r| self.with_code(r)).collect();
+        let raws = raws.as_slice();
         let now = self.now;
         let service = &self.world.as_ref().expect("open").service;
         let refs: Vec<&[u8]> = raws.iter().map(Vec::as_slice).collect();
@@ -512,6 +517,34 @@ impl Exec {
         Ok(ids)
     }
 
+    /// A mail with `[CONFIRM]` in it, as its sender writes it: with the code herald last
+    /// sent the sender (a made-up one when there was none).
+    fn with_code(&self, raw: &[u8]) -> Vec<u8> {
+        const MARK: &[u8] = b"[CONFIRM]";
+        if !raw.windows(MARK.len()).any(|w| w == MARK) {
+            return raw.to_vec();
+        }
+        let from = read_letter(raw).map(|l| l.from).unwrap_or_default();
+        let code = self
+            .codes
+            .get(&from)
+            .cloned()
+            .unwrap_or_else(|| "confirm-0000000000000000".into());
+        let code = format!("[{code}]");
+        let mut out = Vec::with_capacity(raw.len());
+        let mut i = 0;
+        while i < raw.len() {
+            if raw[i..].starts_with(MARK) {
+                out.extend_from_slice(code.as_bytes());
+                i += MARK.len();
+            } else {
+                out.push(raw[i]);
+                i += 1;
+            }
+        }
+        out
+    }
+
     /// Sends what herald queued, reads the outbox, and checks the replies: each mail read
     /// in this step got what it is owed, and nothing answers a mail from an earlier step.
     fn collect(&mut self, read: &[String]) -> Result<(), Failure> {
@@ -579,6 +612,12 @@ impl Exec {
             // (An answer to a mail with a Message-ID too odd to name in In-Reply-To goes
             // without one: any mail to a sender of this step may be its answer.)
             let subject = msg.subject().unwrap_or("");
+            if let Some(code) = subject
+                .rsplit_once("[confirm-")
+                .and_then(|(_, c)| c.strip_suffix(']'))
+            {
+                self.codes.insert(to.clone(), format!("confirm-{code}"));
+            }
             if msg.in_reply_to().as_text().is_none()
                 && !self.senders.contains(&to)
                 && !subject.starts_with("Confirm your address for game")
@@ -1563,7 +1602,7 @@ impl Gen {
     fn mail(&mut self, judge: &Judge, games: &[Game]) -> Vec<u8> {
         let kind = self
             .rng
-            .weighted(&[30, 6, 3, 8, 4, 5, 3, 8, 5, 3, 3, 2, 2, 1, 3]);
+            .weighted(&[30, 6, 3, 8, 4, 5, 3, 8, 5, 3, 3, 2, 2, 1, 3, 4]);
         let made = match kind {
             0 => self.orders(judge, games),
             1 => self.player_settings(judge, games),
@@ -1579,12 +1618,35 @@ impl Gen {
             11 => self.impostor(judge, games),
             12 => Some(self.own_address()),
             13 => Some(self.huge(games)),
-            _ => self.master_acts(judge, games),
+            14 => self.master_acts(judge, games),
+            _ => self.confirming(games),
         };
         match made {
             Some(m) => m,
             None => self.stranger_mail(games),
         }
+    }
+
+    /// Someone of a game (its Master, a player, an observer) replies to herald's answer to
+    /// confirm the address: `[CONFIRM]` becomes, when the mail is read, the code herald
+    /// last sent that address (see `Exec::with_code`); sometimes only in the quoted text.
+    fn confirming(&mut self, games: &[Game]) -> Option<Vec<u8>> {
+        if games.is_empty() {
+            return None;
+        }
+        let g = self.rng.pick(games);
+        let people: Vec<String> = std::iter::once(g.master.address.clone())
+            .chain(g.seats.iter().map(|s| s.member.address.clone()))
+            .chain(g.observers.iter().map(|o| o.address.clone()))
+            .collect();
+        let who = self.rng.pick(&people).clone();
+        let subject = if self.rng.odds(1, 3) {
+            "Re: your answer"
+        } else {
+            "Re: your answer [CONFIRM]"
+        };
+        let body = "\n\nOn Tue, 1 Dec 2026, herald wrote:\n> [CONFIRM]\n> the answer\n";
+        Some(self.plain(&who, subject, body))
     }
 
     fn running<'a>(&mut self, games: &'a [Game]) -> Option<&'a Game> {
