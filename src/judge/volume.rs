@@ -5,8 +5,7 @@
 //! is refused in the sender's reply, with its text; the Master is told once an hour per game
 //! when another sender's press is refused for it.
 
-use chrono::{DateTime, Duration, Utc};
-use serde::{Deserialize, Serialize};
+use chrono::Duration;
 
 use crate::envelope::Outgoing;
 use crate::judge::session::{PressDraft, Role, Session};
@@ -26,25 +25,6 @@ impl Default for Limits {
             press_per_mail: 10,
             press_per_hour: 30,
         }
-    }
-}
-
-/// A game's recent press, for the hourly limit: who sent a block when (the last hour only),
-/// and when its Master was last told that the limit refused press.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PressVolume {
-    /// Each press block of the last hour: when, and from which address.
-    #[serde(default)]
-    pub sent: Vec<(DateTime<Utc>, String)>,
-    /// When the Master was last told of press refused for the limit.
-    #[serde(default)]
-    pub told: Option<DateTime<Utc>>,
-}
-
-impl PressVolume {
-    /// Nothing recorded (not written with the game).
-    pub fn is_empty(&self) -> bool {
-        self.sent.is_empty() && self.told.is_none()
     }
 }
 

@@ -153,7 +153,13 @@ impl Service {
             return;
         };
         let old = members(before);
-        let mut new: Vec<String> = members(after).difference(&old).cloned().collect();
+        // The sender (a seat taken over from the address the mail came from) gets the
+        // answer, which asks already.
+        let mut new: Vec<String> = members(after)
+            .difference(&old)
+            .filter(|a| **a != letter.reply_to)
+            .cloned()
+            .collect();
         new.sort();
         for address in new {
             let body = self.judge.templates.render(
