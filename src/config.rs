@@ -243,6 +243,13 @@ pub struct LimitsSection {
     /// The text and files of a mail sent (or failed) this many days ago are dropped from
     /// the database; the row saying it went stays.
     pub keep_outbox_days: u32,
+    /// Press and broadcast blocks read from one mail; later ones are refused.
+    pub press_per_mail: u32,
+    /// Press and broadcast blocks from one address in one game in an hour.
+    pub press_per_hour: u32,
+    /// Deadline mails (results and their notices) that reach each observer of a game in an
+    /// hour; later ones go to its players and Master only.
+    pub observer_results_per_hour: u32,
 }
 
 /// A section naming a directory, or none.
@@ -385,6 +392,9 @@ impl Default for LimitsSection {
             reply_attachments: 4,
             send_bytes: 16 * 1024 * 1024,
             keep_outbox_days: 30,
+            press_per_mail: 10,
+            press_per_hour: 30,
+            observer_results_per_hour: 6,
         }
     }
 }

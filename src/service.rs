@@ -19,6 +19,7 @@ use crate::mail::{read_letter, Outgoing};
 use crate::store::{Store, StoreError};
 
 mod attention;
+mod gate;
 mod inbox;
 mod lock;
 mod servers;
@@ -212,6 +213,8 @@ pub struct Service {
     /// herald writes, so that outbox row numbers, which start again in every new database,
     /// never make two different mails share one.
     pub instance: String,
+    /// The secret the confirmation codes are made with (see `gate`).
+    confirm_key: String,
     /// Mails that went out (to the SMTP server, or into the outbox Maildir) whose record as
     /// sent failed, with when they went: recorded again before anything else is sent, and
     /// never sent again meanwhile.
@@ -261,6 +264,8 @@ impl Service {
                 mark
             }
         };
+        let confirm_key = gate::confirm_key(&store).await?;
+        gate::adopt_old_games(&store, chrono::Utc::now().timestamp()).await?;
         let open = |p: &PathBuf| {
             Maildir::open(p).map_err(|source| ServiceError::Mailbox {
                 path: p.clone(),
@@ -330,6 +335,10 @@ impl Service {
                 lines: config.limits.reply_lines,
                 attachments: config.limits.reply_attachments,
             },
+            press_limits: judge::volume::Limits {
+                press_per_mail: config.limits.press_per_mail as usize,
+                press_per_hour: config.limits.press_per_hour as usize,
+            },
         };
         let attention = Attention::new(match &config.storage.attention_file {
             p if p.as_os_str().is_empty() => {
@@ -347,6 +356,7 @@ impl Service {
             smtp,
             attention,
             instance,
+            confirm_key,
             unrecorded: Default::default(),
         })
     }
@@ -474,6 +484,7 @@ impl Service {
         let mut actions: Vec<(Option<String>, String, String)> = Vec::new();
         let mut records: Vec<(String, String, String, String)> = Vec::new();
         let mut touched: std::collections::BTreeSet<String> = Default::default();
+        let mut answers = gate::Answers::default();
         // At most `limit` replies to an address an hour, so forged mail cannot make herald
         // flood it. A reply to a mail that signed on to a game with a right password
         // (`signed_on`) is counted apart, for that address and game: junk mail forged in a
@@ -539,6 +550,7 @@ impl Service {
                 }
             };
             seen.insert(key.clone(), (letter.body_hash.clone(), letter.from.clone()));
+            answers.read(letter);
             let record = |outcome: &str| {
                 (
                     key.clone(),
@@ -592,6 +604,8 @@ impl Service {
                 outcomes.push(Ingested::Ignored(format!("bounce for {gone}")));
                 continue;
             }
+            self.confirm_sender(&mut tx, letter, &mut answers, ts)
+                .await?;
             // The games this mail may change, kept aside so a failure leaves them untouched.
             let needs = judge::needed_games(&letter.body);
             let backup: Vec<(String, judge::Game)> = needs
@@ -625,6 +639,10 @@ impl Service {
                     continue;
                 }
             };
+            if let Some(game) = &handled.authenticated {
+                let before = backup.iter().find(|(n, _)| n == game).map(|(_, g)| g);
+                self.new_addresses(before, games.get(game), letter, &mut answers);
+            }
             let mut queued = 0;
             for mail in handled.effects.mails {
                 if mail.to == letter.reply_to && mail.in_reply_to.is_some() {
@@ -653,6 +671,7 @@ impl Service {
         }
         let saves = self.rows(touched.iter().filter_map(|n| games.get(n)));
         tx.save_games(&saves, ts).await?;
+        let mails = self.gate(&mut tx, mails, answers, ts).await?;
         tx.queue_many(&mails, ts).await?;
         tx.log_many(&actions, ts).await?;
         tx.record_mails(&records, ts).await?;
@@ -891,6 +910,7 @@ impl Service {
             let all = every_game(&mut tx).await?;
             let reports =
                 judge::incidents::refused(&self.judge, &all, &mail.to, &mail.subject, why);
+            let reports = self.gate(&mut tx, reports, Default::default(), ts).await?;
             tx.queue_many(&reports, ts).await?;
         }
         tx.commit().await?;

@@ -53,11 +53,16 @@ fn who(letter: char) -> &'static str {
 async fn an_anonymous_game_by_mail_names_no_player_to_anyone_but_the_master() {
     let mut w = World::new("anonymous").await;
     let mut all: Vec<Sent> = Vec::new();
+    // The Master confirms the address first (game mail goes only to an address that
+    // asked for it), then sets the game up.
+    let sent = w.mail(GM, "new", "CREATE ?gun gmpass\n").await;
+    all.extend(w.confirm(GM, &sent).await);
+    all.extend(sent);
     let sent = w
         .mail(
             GM,
-            "new",
-            "CREATE ?gun gmpass\nSET NOSHOW\nSET PRESS GREY\n",
+            "setup",
+            "SIGNON Mgun gmpass\nSET NOSHOW\nSET PRESS GREY\n",
         )
         .await;
     let notice = find(&sent, GM, "Parameter Change")[0];
@@ -69,9 +74,13 @@ async fn an_anonymous_game_by_mail_names_no_player_to_anyone_but_the_master() {
     all.extend(sent);
     for (addr, letter) in SEVEN {
         let body = format!("SIGNON ?gun pw{letter}\nSET PREFERENCE {letter}\nSUMMARY gun\n");
-        all.extend(w.mail(addr, "join", &body).await);
+        let sent = w.mail(addr, "join", &body).await;
+        all.extend(w.confirm(addr, &sent).await);
+        all.extend(sent);
     }
-    all.extend(w.mail(OBS, "watch", "OBSERVE gun obspw\n").await);
+    let sent = w.mail(OBS, "watch", "OBSERVE gun obspw\n").await;
+    all.extend(w.confirm(OBS, &sent).await);
+    all.extend(sent);
     all.extend(
         w.mail(STRANGER, "look", "LIST\nLIST gun\nSUMMARY gun\n")
             .await,

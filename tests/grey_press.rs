@@ -52,7 +52,8 @@ fn assert_anonymous(copies: &[&Sent], sender_address: &str, intro: &str) {
 async fn grey_press_names_its_sender_in_no_copy() {
     let mut w = World::new("grey-copies").await;
     start_game(&mut w, GM, "g", "standard", &SEVEN).await;
-    w.mail(OBS, "watch", "OBSERVE g watchpw\n").await;
+    let watching = w.mail(OBS, "watch", "OBSERVE g watchpw\n").await;
+    w.confirm(OBS, &watching).await;
     w.mail(GM, "grey", "SIGNON Mg gmpass\nSET PRESS GREY\n")
         .await;
 

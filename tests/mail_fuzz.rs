@@ -14,7 +14,8 @@
 //!   only where the limit can have been reached, and checks that a flood of junk gets no
 //!   more replies than the limit); every queued mail
 //!   was written out, in CRLF lines of at most 998 octets, no two with one Message-ID,
-//!   none to herald itself;
+//!   none to herald itself; no mail but an answer (or the request to confirm an address set
+//!   with SET ADDRESS) to an address that has not confirmed it wants herald's mail;
 //! - no dip balance below zero; every unit (and dislodged unit) on a space its kind may
 //!   stand on, filed under its own province; dislodged units only in a retreat phase;
 //!   owners only on supply centres; one seat per power;
@@ -271,6 +272,10 @@ struct Exec {
     answered: HashMap<String, usize>,
     /// Message-IDs of everything herald sent.
     sent_ids: HashSet<String>,
+    /// The reply addresses of the mails read in this step (until it is collected).
+    senders: HashSet<String>,
+    /// The confirmation code herald last sent each address (in an answer's subject).
+    codes: HashMap<String, String>,
     /// The games as stored after the last step, and their stored form (a game whose
     /// stored form did not change is not read again).
     games: Vec<Game>,
@@ -324,6 +329,8 @@ impl Exec {
             reply_to: HashMap::new(),
             answered: HashMap::new(),
             sent_ids: HashSet::new(),
+            senders: HashSet::new(),
+            codes: HashMap::new(),
             games: Vec::new(),
             states: Vec::new(),
             mails: 0,
@@ -406,6 +413,8 @@ impl Exec {
     /// Reads a batch of mails and checks each outcome; returns the Message-IDs read, whose
     /// replies `collect` then counts.
     fn read(&mut self, raws: &[Vec<u8>]) -> Result<Vec<String>, Failure> {
+        let raws: Vec<Vec<u8>> = raws.iter().map(|r| self.with_code(r)).collect();
+        let raws = raws.as_slice();
         let now = self.now;
         let service = &self.world.as_ref().expect("open").service;
         let refs: Vec<&[u8]> = raws.iter().map(Vec::as_slice).collect();
@@ -450,6 +459,7 @@ impl Exec {
             } else {
                 letter.reply_to.clone()
             };
+            self.senders.insert(to.clone());
             let owed = match outcome {
                 Ingested::Duplicate if first => {
                     return Err(fail("a new mail was taken for a duplicate", what))
@@ -505,6 +515,34 @@ impl Exec {
         }
         self.no_panic("reading mail")?;
         Ok(ids)
+    }
+
+    /// A mail with `[CONFIRM]` in it, as its sender writes it: with the code herald last
+    /// sent the sender (a made-up one when there was none).
+    fn with_code(&self, raw: &[u8]) -> Vec<u8> {
+        const MARK: &[u8] = b"[CONFIRM]";
+        if !raw.windows(MARK.len()).any(|w| w == MARK) {
+            return raw.to_vec();
+        }
+        let from = read_letter(raw).map(|l| l.from).unwrap_or_default();
+        let code = self
+            .codes
+            .get(&from)
+            .cloned()
+            .unwrap_or_else(|| "confirm-0000000000000000".into());
+        let code = format!("[{code}]");
+        let mut out = Vec::with_capacity(raw.len());
+        let mut i = 0;
+        while i < raw.len() {
+            if raw[i..].starts_with(MARK) {
+                out.extend_from_slice(code.as_bytes());
+                i += MARK.len();
+            } else {
+                out.push(raw[i]);
+                i += 1;
+            }
+        }
+        out
     }
 
     /// Sends what herald queued, reads the outbox, and checks the replies: each mail read
@@ -568,6 +606,37 @@ impl Exec {
                 ));
             }
             self.stats.sent += 1;
+            // Issue 24: "The only mail an unconfirmed address gets is the one answer to a
+            // mail sent in its name" (or the request to confirm an address a seat's holder
+            // set with SET ADDRESS); the keeper gets everything meant for them.
+            // (An answer to a mail with a Message-ID too odd to name in In-Reply-To goes
+            // without one: any mail to a sender of this step may be its answer.)
+            let subject = msg.subject().unwrap_or("");
+            if let Some(code) = subject
+                .rsplit_once("[confirm-")
+                .and_then(|(_, c)| c.strip_suffix(']'))
+            {
+                self.codes.insert(to.clone(), format!("confirm-{code}"));
+            }
+            if msg.in_reply_to().as_text().is_none()
+                && !self.senders.contains(&to)
+                && !subject.starts_with("Confirm your address for game")
+                && to != service.judge.keeper
+            {
+                let asked = self.call("is_confirmed", async {
+                    service
+                        .store
+                        .is_confirmed(&to)
+                        .await
+                        .map_err(ServiceError::from)
+                })?;
+                if !asked {
+                    return Err(fail(
+                        "game mail to an address that did not ask for it",
+                        format!("'{subject}' to {to}"),
+                    ));
+                }
+            }
             if let Some(irt) = msg.in_reply_to().as_text() {
                 self.stats.replies += 1;
                 let id = irt.trim().to_string();
@@ -607,6 +676,7 @@ impl Exec {
                 answering.push(id);
             }
         }
+        self.senders.clear();
         let queued = self.call("outbox_count", async {
             service
                 .store
@@ -1556,7 +1626,7 @@ impl Gen {
     fn mail(&mut self, judge: &Judge, games: &[Game]) -> Vec<u8> {
         let kind = self
             .rng
-            .weighted(&[30, 6, 3, 8, 4, 5, 3, 8, 5, 3, 3, 2, 2, 1, 3]);
+            .weighted(&[30, 6, 3, 8, 4, 5, 3, 8, 5, 3, 3, 2, 2, 1, 3, 4]);
         let made = match kind {
             0 => self.orders(judge, games),
             1 => self.player_settings(judge, games),
@@ -1572,12 +1642,35 @@ impl Gen {
             11 => self.impostor(judge, games),
             12 => Some(self.own_address()),
             13 => Some(self.huge(games)),
-            _ => self.master_acts(judge, games),
+            14 => self.master_acts(judge, games),
+            _ => self.confirming(games),
         };
         match made {
             Some(m) => m,
             None => self.stranger_mail(games),
         }
+    }
+
+    /// Someone of a game (its Master, a player, an observer) replies to herald's answer to
+    /// confirm the address: `[CONFIRM]` becomes, when the mail is read, the code herald
+    /// last sent that address (see `Exec::with_code`); sometimes only in the quoted text.
+    fn confirming(&mut self, games: &[Game]) -> Option<Vec<u8>> {
+        if games.is_empty() {
+            return None;
+        }
+        let g = self.rng.pick(games);
+        let people: Vec<String> = std::iter::once(g.master.address.clone())
+            .chain(g.seats.iter().map(|s| s.member.address.clone()))
+            .chain(g.observers.iter().map(|o| o.address.clone()))
+            .collect();
+        let who = self.rng.pick(&people).clone();
+        let subject = if self.rng.odds(1, 3) {
+            "Re: your answer"
+        } else {
+            "Re: your answer [CONFIRM]"
+        };
+        let body = "\n\nOn Tue, 1 Dec 2026, herald wrote:\n> [CONFIRM]\n> the answer\n";
+        Some(self.plain(&who, subject, body))
     }
 
     fn running<'a>(&mut self, games: &'a [Game]) -> Option<&'a Game> {

@@ -60,6 +60,9 @@ async fn a_standard_game_by_mail_through_1902() {
     assert!(reply
         .body
         .starts_with(":: Judge: judge@herald.test  Game: war  Variant: standard"));
+    // The Master confirms the address by replying to that answer (game mail goes only to
+    // addresses that asked for it); each player does the same after joining.
+    w.confirm(GM, &sent).await;
 
     // Seven players join with a preference each.
     for (i, (addr, letter)) in PLAYERS.iter().enumerate() {
@@ -71,6 +74,7 @@ async fn a_standard_game_by_mail_through_1902() {
             )
             .await;
         let r = find(&sent, addr, "Re: join")[0];
+        w.confirm(addr, &sent).await;
         assert!(
             r.body.contains(&format!("as player {} of 7", i + 1)),
             "{}",
@@ -487,14 +491,17 @@ async fn auto_replies_and_bounces_get_no_answer() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn after_an_outage_deadlines_move_and_nobody_is_put_in_disorder() {
     let mut w = World::new("outage").await;
-    w.mail(GM, "new", "CREATE ?out gmpass\nSET NMR\n").await;
+    let sent = w.mail(GM, "new", "CREATE ?out gmpass\nSET NMR\n").await;
+    w.confirm(GM, &sent).await;
     for (addr, letter) in PLAYERS {
-        w.mail(
-            addr,
-            "join",
-            &format!("SIGNON ?out pw{letter}\nSET PREFERENCE {letter}\n"),
-        )
-        .await;
+        let sent = w
+            .mail(
+                addr,
+                "join",
+                &format!("SIGNON ?out pw{letter}\nSET PREFERENCE {letter}\n"),
+            )
+            .await;
+        w.confirm(addr, &sent).await;
     }
     w.mail(GM, "start", "SIGNON Mout gmpass\nSTART\n").await;
     // herald is down for ten days, across the deadline and the end of grace.
@@ -597,7 +604,8 @@ async fn forged_bounces_tell_nobody_and_real_ones_the_master_once_a_day() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bounce_marks_the_address_and_tells_the_master() {
     let mut w = World::new("bounce").await;
-    w.mail(GM, "new", "CREATE ?bnc gmpass\n").await;
+    let sent = w.mail(GM, "new", "CREATE ?bnc gmpass\n").await;
+    w.confirm(GM, &sent).await;
     let joined = w.mail("ann@example.org", "join", "SIGNON ?bnc pw\n").await;
     // The report returns the headers of herald's mail: only that makes it count (issue 24).
     let id = message_id(to(&joined, "ann@example.org"));

@@ -42,10 +42,11 @@ async fn a_game_over_real_imap_and_smtp() {
     stack
         .send("gm", "create", &format!("CREATE ?{g} gmpass\n"))
         .await;
-    assert!(stack
-        .expect("gm", "gmpw", "Re: create")
-        .await
-        .contains(&format!("Game '{g}' (standard) created")));
+    let created = stack.expect("gm", "gmpw", "Re: create").await;
+    assert!(created.contains(&format!("Game '{g}' (standard) created")));
+    // Each confirms the address by replying to herald's answer: game mail goes only to
+    // addresses that asked for it.
+    stack.confirm("gm", "gmpw", &created).await;
     for (user, pw, letter) in PLAYERS {
         stack
             .send(
@@ -56,6 +57,7 @@ async fn a_game_over_real_imap_and_smtp() {
             .await;
         let reply = stack.expect(user, pw, "Re: join").await;
         assert!(reply.contains(&format!("You joined '{g}'")), "{reply}");
+        stack.confirm(user, pw, &reply).await;
     }
     stack
         .send("gm", "start", &format!("SIGNON M{g} gmpass\nSTART\n"))

@@ -34,11 +34,31 @@ async fn the_readme_example_is_what_herald_answers() {
     };
     let sent = w.mail(&header("From"), &header("Subject"), body).await;
     let reply = to(&sent, "ann@example.org");
-    // Trailing blank lines aside, the reply is the README text to the letter.
-    assert_eq!(
-        format!("Subject: {}\n\n{}", reply.subject, reply.body.trim_end()),
-        expected.trim_end()
-    );
+    // Trailing blank lines aside, the reply is the README text to the letter, but for the
+    // confirmation code, which is a keyed digest that differs from judge to judge: the
+    // README shows it as confirm-0123456789abcdef.
+    let got = format!("Subject: {}\n\n{}", reply.subject, reply.body.trim_end());
+    assert_eq!(any_code(&got), expected.trim_end(), "the README's reply");
+    assert!(got.contains("[confirm-"), "{got}");
+}
+
+/// `text` with each confirmation code (`confirm-` and 16 hex digits) made the README's.
+fn any_code(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("confirm-") {
+        let (before, after) = rest.split_at(i + "confirm-".len());
+        out.push_str(before);
+        let code: String = after.chars().take(16).collect();
+        if code.len() == 16 && code.chars().all(|c| c.is_ascii_hexdigit()) {
+            out.push_str("0123456789abcdef");
+            rest = &after[16..];
+        } else {
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The first `sh` block under a heading, as a reader would copy it.
@@ -110,9 +130,10 @@ fn the_try_it_block_works_pasted_into_a_shell_on_a_fresh_clone() {
     assert!(output.status.success(), "{stdout}\n{stderr}");
     assert_eq!(written.len(), 1, "{written:?}");
     let expected = block_after(&readme, "<!-- example-reply -->");
+    let shown = any_code(&stdout);
     for line in expected.lines() {
         assert!(
-            stdout.contains(line),
+            shown.contains(line),
             "the reply shown lacks {line:?}:\n{stdout}\n{stderr}"
         );
     }

@@ -2,6 +2,9 @@
 //! leaves out in an hour brings the player one notice saying so, and no more that hour
 //! (issue 19, point 8).
 
+// (An address that has not confirmed gets its answers but not this notice: see
+// tests/asked_mail.rs.)
+
 // Test code throughout, helpers included: a panic is a failed test with its line.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
 
@@ -21,9 +24,21 @@ fn subjects(sent: &[Sent], to: &str) -> Vec<String> {
         .collect()
 }
 
+/// `addresses` write to herald and confirm they want its mail, as a person does (a reply
+/// to herald's answer), and the clock moves on an hour so that those replies no longer
+/// count: herald sends the notice below only to an address that asked for its mail.
+async fn confirmed(w: &mut World, addresses: &[&str]) {
+    for a in addresses {
+        let sent = w.mail(a, "hello", "VERSION\n").await;
+        assert_eq!(w.confirm(a, &sent).await.len(), 1);
+    }
+    w.wait(Duration::minutes(61)).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_past_the_hourly_limit_is_told_once_an_hour() {
     let mut w = World::new("reply-limit").await;
+    confirmed(&mut w, &[ANN, BOB]).await;
     w.service.config.limits.replies_per_hour = 3;
     for i in 1..=3 {
         let sent = w.mail(ANN, &format!("v{i}"), "VERSION\n").await;
@@ -82,6 +97,7 @@ async fn a_player_past_the_hourly_limit_is_told_once_an_hour() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_burst_past_the_limit_in_one_batch_brings_one_notice() {
     let mut w = World::new("reply-limit-batch").await;
+    confirmed(&mut w, &[ANN]).await;
     w.service.config.limits.replies_per_hour = 2;
     let burst: Vec<(String, String)> = (1..=6)
         .map(|i| (format!("o{i}"), "VERSION\n".into()))

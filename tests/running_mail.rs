@@ -280,7 +280,8 @@ async fn history_from_one_phase_to_another_and_cut_at_a_number_of_lines() {
 #[tokio::test]
 async fn set_preference_reads_njudge_ties_and_a_random_power() {
     let mut w = World::new("run-pref").await;
-    w.mail(GM, "new", "CREATE ?prf gmpass standard\n").await;
+    let sent = w.mail(GM, "new", "CREATE ?prf gmpass standard\n").await;
+    w.confirm(GM, &sent).await;
     let join =
         |letter: char, list: &str| format!("SIGNON ?prf pw{letter}\nSET PREFERENCE {list}\n");
     // England and France equally good to both Ann and Bob; Cat leaves it to chance.
@@ -295,6 +296,8 @@ async fn set_preference_reads_njudge_ties_and_a_random_power() {
     ];
     for (addr, letter, list) in lists {
         let sent = w.mail(addr, "join", &join(letter, list)).await;
+        // Each player confirms the address (game mail goes only to addresses that asked).
+        w.confirm(addr, &sent).await;
         let r = &reply(&sent, addr).body;
         match letter {
             'E' => assert!(

@@ -99,12 +99,36 @@ async fn a_refused_mail_is_reported_to_the_keeper_and_the_master() {
     let service = Service::open(config).await.unwrap();
     let inbox = Maildir::open(&dir.join("inbox")).unwrap();
     let mut now: DateTime<Utc> = "2026-12-01T10:00:00Z".parse().unwrap();
+    // The Master creates the game and confirms the address as a person does, replying to
+    // herald's answer (game mail, these reports included, goes only to addresses that
+    // asked for it).
+    let raw = "From: gm@example.org\r\nTo: judge@herald.test\r\nSubject: s0\r\nMessage-ID: <r0@test>\r\n\r\nCREATE ?rf gmpass\r\n";
+    inbox.deliver(now.timestamp(), raw.as_bytes()).unwrap();
+    service.poll_inbox(now).await.unwrap();
+    service.deliver(now).await.unwrap();
+    let answer = accepted.lock().unwrap()[0].1.clone();
+    let subject = answer
+        .lines()
+        .find_map(|l| l.strip_prefix("Subject: "))
+        .unwrap()
+        .to_string();
+    assert!(subject.contains("[confirm-"), "{answer}");
+    let id = answer
+        .lines()
+        .find_map(|l| l.strip_prefix("Message-ID: "))
+        .unwrap()
+        .to_string();
+    let raw = format!(
+        "From: gm@example.org\r\nTo: judge@herald.test\r\nSubject: Re: {subject}\r\nMessage-ID: <rr@test>\r\nIn-Reply-To: {id}\r\n\r\n\r\n> quoted\r\n"
+    );
+    inbox.deliver(now.timestamp(), raw.as_bytes()).unwrap();
+    service.poll_inbox(now).await.unwrap();
     let mails = [
-        ("gm@example.org", "CREATE ?rf gmpass\n"),
         ("gone@example.org", "SIGNON ?rf pw1\n"),
         ("flaky@example.org", "SIGNON ?rf pw2\n"),
     ];
     for (i, (from, body)) in mails.iter().enumerate() {
+        let i = i + 1;
         let raw = format!(
             "From: {from}\r\nTo: judge@herald.test\r\nSubject: s{i}\r\nMessage-ID: <r{i}@test>\r\n\r\n{body}"
         );

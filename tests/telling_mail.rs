@@ -33,6 +33,7 @@ async fn players_are_told_their_power_the_master_the_rollback_and_everyone_once(
             "SIGNON ?tel pwT\nSET PREFERENCE T\n",
         )
         .await;
+    w.confirm("guy@example.org", &sent).await;
     assert!(sent
         .iter()
         .any(|m| m.to == GM && m.subject.ends_with("Ready to Start")));
@@ -40,6 +41,8 @@ async fn players_are_told_their_power_the_master_the_rollback_and_everyone_once(
     let mut w2 = World::new("telling-wait").await;
     let sent = w2.mail(GM, "new", "CREATE ?few gmpass\n").await;
     assert!(!sent.is_empty());
+    // The Master confirms the address (game mail goes only to addresses that asked).
+    w2.confirm(GM, &sent).await;
     let mut last = Vec::new();
     for (addr, letter) in &SEVEN[..6] {
         last = w2

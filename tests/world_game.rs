@@ -54,6 +54,9 @@ async fn a_world1880_year_by_mail() {
         "{}",
         to(&sent, GM).body
     );
+    // Game mail goes only to addresses that asked for it: each confirms by replying to
+    // herald's answer (the Master's first answer was to GET MAP).
+    w.confirm(GM, &sent).await;
     for (addr, letter) in players() {
         let sent = w
             .mail(
@@ -70,6 +73,7 @@ async fn a_world1880_year_by_mail() {
             );
             assert!(reply.contains("as player 2 of 16"), "{reply}");
         }
+        w.confirm(&addr, &sent).await;
     }
     let sent = w.mail(GM, "start", "SIGNON Mw gmpass\nSTART\n").await;
     let starts = find(&sent, ANN, "Game Starting");

@@ -322,6 +322,28 @@ pub struct Game {
     /// began); none for a game set aside by herald or not paused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pause_ends: Option<DateTime<Utc>>,
+    /// Recent press, for the hourly press limit (see [`super::volume`]).
+    #[serde(default, skip_serializing_if = "PressVolume::is_empty")]
+    pub press_volume: PressVolume,
+}
+
+/// A game's recent press, for the hourly press limit (see [`super::volume`]): who sent a block when (the last hour only),
+/// and when its Master was last told that the limit refused press.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PressVolume {
+    /// Each press block of the last hour: when, and from which address.
+    #[serde(default)]
+    pub sent: Vec<(DateTime<Utc>, String)>,
+    /// When the Master was last told of press refused for the limit.
+    #[serde(default)]
+    pub told: Option<DateTime<Utc>>,
+}
+
+impl PressVolume {
+    /// Nothing recorded (not written with the game).
+    pub fn is_empty(&self) -> bool {
+        self.sent.is_empty() && self.told.is_none()
+    }
 }
 
 impl Game {

@@ -52,6 +52,7 @@ pub mod summary;
 pub mod testkit;
 pub mod text;
 pub mod tick;
+pub mod volume;
 pub mod votes;
 pub mod warnings;
 
@@ -89,6 +90,8 @@ pub struct Judge {
     pub painter: crate::picture::Painter,
     /// The bounds on the reply to one mail.
     pub limits: budget::ReplyLimits,
+    /// The limits on press per mail and per hour (`[limits]`).
+    pub press_limits: volume::Limits,
 }
 
 /// Games by name: those a mail or a deadline needs, loaded by the caller and written back

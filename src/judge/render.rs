@@ -18,6 +18,7 @@ const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../templates/too_large.txt"),
     ),
     ("failed.txt", include_str!("../../templates/failed.txt")),
+    ("confirm.txt", include_str!("../../templates/confirm.txt")),
     (
         "quarantined.txt",
         include_str!("../../templates/quarantined.txt"),

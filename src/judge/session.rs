@@ -148,6 +148,8 @@ pub(crate) struct Session<'a> {
     /// Order lines for later phases, each with its phase, filed at the end of the mail.
     pub(crate) later_orders: Vec<(crate::game::calendar::Phase, String)>,
     pub(crate) press: Option<PressDraft>,
+    /// Press blocks read from this mail so far (see [`super::volume`]).
+    pub(crate) press_blocks: usize,
     pub(crate) effects: Effects,
     pub(crate) touched: BTreeSet<String>,
     /// SIGNON checked a password and it was right.
@@ -233,6 +235,7 @@ pub fn handle(judge: &Judge, letter: &Letter, games: &mut Games, now: DateTime<U
         later_phase: None,
         later_orders: Vec::new(),
         press: None,
+        press_blocks: 0,
         effects: Effects::default(),
         touched: BTreeSet::new(),
         authenticated: false,

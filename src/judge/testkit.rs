@@ -27,6 +27,7 @@ pub fn judge() -> Judge {
         passwords: Default::default(),
         painter: Default::default(),
         limits: Default::default(),
+        press_limits: Default::default(),
     }
 }
 

@@ -247,7 +247,9 @@ impl Maildir {
     /// Writes a mail into `new/` under a fresh name and returns its path.
     pub fn deliver(&self, stamp: i64, bytes: &[u8]) -> std::io::Result<PathBuf> {
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let name = format!("{stamp}.{}_{n}.herald", std::process::id());
+        // The counter zero-padded, so that mails delivered in one second are read (in name
+        // order) in the order they came: `_10` sorted before `_9`.
+        let name = format!("{stamp}.{}_{n:010}.herald", std::process::id());
         let tmp = self.root.join("tmp").join(&name);
         std::fs::write(&tmp, bytes)?;
         let dest = self.root.join("new").join(&name);

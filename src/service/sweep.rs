@@ -79,7 +79,7 @@ impl Service {
                     continue;
                 }
                 changed.push(g);
-                mails.extend(effects.mails);
+                mails.extend(self.observer_limit(&mut tx, g, effects.mails, ts).await?);
                 actions.extend(
                     effects
                         .actions
@@ -89,6 +89,7 @@ impl Service {
             }
             let saves = self.rows(changed.into_iter());
             tx.save_games(&saves, ts).await?;
+            let mails = self.gate(&mut tx, mails, Default::default(), ts).await?;
             tx.queue_many(&mails, ts).await?;
             tx.log_many(&actions, ts).await?;
             tx.commit().await?;
@@ -166,9 +167,10 @@ impl Service {
     ) -> Result<(), ServiceError> {
         let due = self.judge.next_due(g).map(|d| d.timestamp());
         tx.save_game(&g.name, g.status.word(), g, due, ts).await?;
-        for mail in &effects.mails {
-            tx.queue(mail, ts).await?;
-        }
+        let mails = self
+            .gate(tx, effects.mails.clone(), Default::default(), ts)
+            .await?;
+        tx.queue_many(&mails, ts).await?;
         for a in &effects.actions {
             tx.log(a.game.as_deref(), &a.actor, &a.what, ts).await?;
         }

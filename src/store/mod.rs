@@ -12,6 +12,7 @@
 //! connection is only a savepoint, whose "commit" commits nothing and leaves the write lock
 //! held.
 
+mod consent;
 mod migrate;
 mod prune;
 

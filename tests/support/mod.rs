@@ -49,13 +49,16 @@ pub async fn start_game(
         .mail(gm, "new", &format!("CREATE ?{game} gmpass {variant}\n"))
         .await;
     let created = to(&sent, gm).body.clone();
+    w.confirm(gm, &sent).await;
     for (addr, letter) in players {
-        w.mail(
-            addr,
-            "join",
-            &format!("SIGNON ?{game} pw{letter}\nSET PREFERENCE {letter}\n"),
-        )
-        .await;
+        let joined = w
+            .mail(
+                addr,
+                "join",
+                &format!("SIGNON ?{game} pw{letter}\nSET PREFERENCE {letter}\n"),
+            )
+            .await;
+        w.confirm(addr, &joined).await;
     }
     let started = w
         .mail(gm, "start", &format!("SIGNON M{game} gmpass\nSTART\n"))
@@ -177,6 +180,44 @@ impl World {
             inbox.deliver(self.now.timestamp(), raw.as_bytes()).unwrap();
         }
         self.round().await
+    }
+
+    /// Confirms `addr` as a person does: if herald's answer to it among `sent` asks for
+    /// confirmation, replies to that answer with a plain reply (see [`World::reply_to`]).
+    /// Returns what herald wrote then (nothing when there was nothing to confirm).
+    pub async fn confirm(&mut self, addr: &str, sent: &[Sent]) -> Vec<Sent> {
+        let asking = sent
+            .iter()
+            .find(|m| m.to == addr && m.subject.contains("[confirm-"))
+            .cloned();
+        match asking {
+            Some(answer) => self.reply_to(addr, &answer, "").await,
+            None => Vec::new(),
+        }
+    }
+
+    /// A plain reply from `from` to a mail herald wrote, as any mail program writes it:
+    /// `Re:` and the subject, In-Reply-To and References naming its Message-ID, `text` typed
+    /// above the quoted mail.
+    pub async fn reply_to(&mut self, from: &str, mail: &Sent, text: &str) -> Vec<Sent> {
+        let id = mail
+            .raw
+            .lines()
+            .find_map(|l| {
+                let (name, value) = l.split_once(':')?;
+                name.eq_ignore_ascii_case("message-id")
+                    .then(|| value.trim().to_string())
+            })
+            .unwrap_or_default();
+        let quoted: String = mail.body.lines().map(|l| format!("> {l}\n")).collect();
+        let body = format!(
+            "{text}\n\nOn {}, {} wrote:\n{quoted}",
+            self.now.format("%a, %d %b %Y at %H:%M"),
+            "judge@herald.test"
+        );
+        let headers = format!("In-Reply-To: {id}\r\nReferences: {id}\r\n");
+        self.mail_with_headers(from, &format!("Re: {}", mail.subject), &headers, &body)
+            .await
     }
 
     /// Drops a mail with extra header lines (each ending in CRLF) into the inbox.

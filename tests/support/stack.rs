@@ -54,6 +54,27 @@ impl Stack {
             .expect("the SMTP server takes the mail");
     }
 
+    /// Confirms `user`'s address as a person does: a plain reply to herald's answer
+    /// `answer` (its text), keeping the code it carries in the subject and the quoted text;
+    /// waits for herald's answer to that reply, so the address is confirmed on return.
+    pub async fn confirm(&self, user: &str, password: &str, answer: &str) {
+        let code = answer
+            .split("confirm-")
+            .nth(1)
+            .map(|rest| rest.chars().take(16).collect::<String>())
+            .filter(|c| c.len() == 16 && c.chars().all(|c| c.is_ascii_hexdigit()))
+            .expect("the answer asks for confirmation");
+        let quoted: String = answer.lines().map(|l| format!("> {l}\n")).collect();
+        self.send(
+            user,
+            &format!("Re: your answer [confirm-{code}]"),
+            &format!("\n\nOn Tue, herald wrote:\n{quoted}"),
+        )
+        .await;
+        let confirmed = self.expect(user, password, "Re: Re: your answer").await;
+        assert!(confirmed.contains("is now confirmed"), "{confirmed}");
+    }
+
     /// Waits for an unread mail to `user` whose subject contains `subject`; reads it (marking
     /// it seen) and returns its body.
     pub async fn expect(&self, user: &str, password: &str, subject: &str) -> String {

@@ -36,6 +36,9 @@ impl Session<'_> {
         let Some(draft) = self.press.take() else {
             return;
         };
+        if !self.press_within_limits(&draft) {
+            return;
+        }
         let judge = self.judge;
         let Some(name) = self.game.clone() else {
             self.refuse_press(&draft, "sign on before sending press");

@@ -138,6 +138,7 @@ impl Session<'_> {
             signon_guard: Default::default(),
             later: Vec::new(),
             pause_ends: None,
+            press_volume: Default::default(),
         };
         self.games.insert(key.clone(), game);
         self.game = Some(key.clone());

@@ -1,0 +1,338 @@
+//! The gate every mail passes before it is queued, from a mail or from a deadline (issue 24:
+//! "An address receives game mail (notices, results, press, broadcasts) only after it has
+//! confirmed that it wants it, by answering a confirmation mail with a token from that
+//! address ... The only mail an unconfirmed address gets is the one answer to a mail sent
+//! in its name.").
+//!
+//! - The answer to a mail always goes (still under `[limits] replies_per_hour`); to an
+//!   address that has not confirmed it carries the request: a code, in its subject and its
+//!   text, which a plain reply from any mail program brings back (`Re:` keeps the subject,
+//!   the quoted text keeps the text). herald reads the code in the raw subject and text
+//!   itself, quoted lines included. The code is a keyed digest of the address: only mail
+//!   sent there carries it, so a forger cannot confirm someone else's address.
+//! - Every other mail (results, notices, press, broadcasts) goes only to a confirmed
+//!   address or to the keeper; the rest is held: counted in the `held` table per address,
+//!   not kept whole, and never sent.
+//! - `SET ADDRESS` to an address that has not confirmed sends it one request (at most one an
+//!   hour): the seat's holder asked for it with the password.
+//! - A game's observers get at most `[limits] observer_results_per_hour` mails of its
+//!   deadlines an hour each; the Master is told once an hour when that bites.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use sha2::{Digest, Sha256};
+use tracing::info;
+
+use super::{Service, ServiceError};
+use crate::envelope::{Letter, Outgoing};
+use crate::judge;
+use crate::store::{Store, Tx};
+
+/// The meta key of the secret the codes are made with.
+const KEY: &str = "confirm_key";
+/// The meta key set once the addresses of games older than the gate were taken as confirmed.
+const ADOPTED: &str = "confirm_adopted";
+/// At most one request to confirm a new address (`SET ADDRESS`) an hour.
+const REQUEST_EVERY: i64 = 3600;
+
+/// The answers of a batch of incoming mails: who each went to and what it answers.
+#[derive(Debug, Default)]
+pub(super) struct Answers {
+    /// (address answered, Message-ID answered).
+    answered: HashSet<(String, String)>,
+    /// Addresses that confirmed with a mail of this batch.
+    confirmed_now: HashSet<String>,
+    /// Requests to confirm a new address (`SET ADDRESS`).
+    requests: Vec<Outgoing>,
+}
+
+impl Answers {
+    /// A mail read: its answer is let through.
+    pub(super) fn read(&mut self, letter: &Letter) {
+        self.answered
+            .insert((letter.reply_to.clone(), letter.message_id.clone()));
+    }
+
+    /// Whether `mail` is the answer to a mail of the batch, to the address it came from.
+    fn is_answer(&self, mail: &Outgoing) -> bool {
+        mail.in_reply_to
+            .as_ref()
+            .is_some_and(|id| self.answered.contains(&(mail.to.clone(), id.clone())))
+    }
+}
+
+/// The secret the confirmation codes are made with: made once, kept in the database.
+pub(super) async fn confirm_key(store: &Store) -> Result<String, ServiceError> {
+    if let Some(key) = store.meta(KEY).await? {
+        return Ok(key);
+    }
+    let key = format!("{}{}", super::random_mark(), super::random_mark());
+    store.set_meta(KEY, &key).await?;
+    Ok(key)
+}
+
+/// A database made before the gate: the Masters and players of its games were getting
+/// their mail, and are taken as confirmed (observers, who never had to give a password
+/// that anyone checked, are not). Done once.
+pub(super) async fn adopt_old_games(store: &Store, ts: i64) -> Result<(), ServiceError> {
+    if store.meta(ADOPTED).await?.is_some() {
+        return Ok(());
+    }
+    let mut tx = store.begin().await?;
+    for g in tx.all_games::<judge::Game>().await? {
+        let addresses =
+            std::iter::once(&g.master.address).chain(g.seats.iter().map(|s| &s.member.address));
+        for a in addresses {
+            tx.confirm(a, "in a game before herald asked for confirmation", ts)
+                .await?;
+        }
+    }
+    tx.commit().await?;
+    store.set_meta(ADOPTED, &ts.to_string()).await?;
+    Ok(())
+}
+
+/// The addresses a game mails as its Master and players.
+fn members(g: &judge::Game) -> HashSet<String> {
+    std::iter::once(g.master.address.clone())
+        .chain(g.seats.iter().map(|s| s.member.address.clone()))
+        .collect()
+}
+
+impl Service {
+    /// The confirmation code of an address: a keyed digest, so only mail sent to the
+    /// address carries it.
+    pub(super) fn confirm_code(&self, address: &str) -> String {
+        let mut h = Sha256::new();
+        h.update(self.confirm_key.as_bytes());
+        h.update(b"\n");
+        h.update(address.to_ascii_lowercase().as_bytes());
+        let digest = h.finalize();
+        let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+        format!("confirm-{hex}")
+    }
+
+    /// Whether this mail confirms its sender: not automatic, and its subject or text
+    /// (quoted lines included) carries the sender's code.
+    pub(super) fn confirms(&self, letter: &Letter) -> bool {
+        if letter.automatic.is_some() {
+            return false;
+        }
+        let code = self.confirm_code(&letter.from);
+        letter.subject.to_ascii_lowercase().contains(&code)
+            || letter.body.to_ascii_lowercase().contains(&code)
+    }
+
+    /// Records a confirmation read in this batch.
+    pub(super) async fn confirm_sender(
+        &self,
+        tx: &mut Tx,
+        letter: &Letter,
+        answers: &mut Answers,
+        ts: i64,
+    ) -> Result<(), ServiceError> {
+        if self.confirms(letter) {
+            tx.confirm(&letter.from, "replied with the code", ts)
+                .await?;
+            info!(address = %letter.from, "address confirmed");
+            answers.confirmed_now.insert(letter.from.clone());
+        }
+        Ok(())
+    }
+
+    /// After a mail signed on to `game` with its password: each address it newly set for
+    /// the Master or a seat (`SET ADDRESS`) gets a request to confirm.
+    pub(super) fn new_addresses(
+        &self,
+        before: Option<&judge::Game>,
+        after: Option<&judge::Game>,
+        letter: &Letter,
+        answers: &mut Answers,
+    ) {
+        let (Some(before), Some(after)) = (before, after) else {
+            return;
+        };
+        let old = members(before);
+        // The sender (a seat taken over from the address the mail came from) gets the
+        // answer, which asks already.
+        let mut new: Vec<String> = members(after)
+            .difference(&old)
+            .filter(|a| **a != letter.reply_to)
+            .cloned()
+            .collect();
+        new.sort();
+        for address in new {
+            let body = self.judge.templates.render(
+                "confirm.txt",
+                minijinja::context! {
+                    kind => "address",
+                    header => self.judge.header(after),
+                    address => &address,
+                    asked_by => &letter.from,
+                    game => &after.name,
+                    token => self.confirm_code(&address),
+                },
+            );
+            answers.requests.push(Outgoing {
+                subject: format!(
+                    "Confirm your address for game '{}' [{}]",
+                    after.name,
+                    self.confirm_code(&address)
+                ),
+                to: address,
+                body,
+                in_reply_to: None,
+                attachments: Vec::new(),
+            });
+        }
+    }
+
+    /// What of `mails` may be queued: answers (each to an address that has not confirmed
+    /// carrying the request), mail to the keeper and to confirmed addresses, and the
+    /// requests of `SET ADDRESS` (one an hour to an address). The rest is counted as held.
+    pub(super) async fn gate(
+        &self,
+        tx: &mut Tx,
+        mails: Vec<Outgoing>,
+        answers: Answers,
+        ts: i64,
+    ) -> Result<Vec<Outgoing>, ServiceError> {
+        let mut recipients: Vec<String> = mails
+            .iter()
+            .chain(&answers.requests)
+            .map(|m| m.to.clone())
+            .collect();
+        recipients.sort();
+        recipients.dedup();
+        let confirmed = tx.confirmed_among(&recipients).await?;
+        let ok = |a: &str| {
+            confirmed.contains(a) || answers.confirmed_now.contains(a) || a == self.judge.keeper
+        };
+        let mut out = Vec::with_capacity(mails.len());
+        let mut held: BTreeMap<String, (i64, String)> = BTreeMap::new();
+        for mut mail in mails {
+            if answers.is_answer(&mail) {
+                if answers.confirmed_now.contains(&mail.to) {
+                    mail.body.push_str(&self.judge.templates.render(
+                        "confirm.txt",
+                        minijinja::context! { kind => "done", address => &mail.to },
+                    ));
+                } else if !ok(&mail.to) {
+                    let code = self.confirm_code(&mail.to);
+                    mail.subject = format!("{} [{code}]", mail.subject);
+                    mail.body.push_str(&self.judge.templates.render(
+                        "confirm.txt",
+                        minijinja::context! { kind => "ask", address => &mail.to, token => code },
+                    ));
+                }
+                out.push(mail);
+            } else if ok(&mail.to) {
+                out.push(mail);
+            } else {
+                let entry = held.entry(mail.to).or_insert((0, String::new()));
+                entry.0 += 1;
+                entry.1 = mail.subject;
+            }
+        }
+        let asked: Vec<String> = answers
+            .requests
+            .iter()
+            .map(|m| format!("request to {}", m.to))
+            .collect();
+        let recent = tx.volume_since(&asked, ts - REQUEST_EVERY).await?;
+        let mut counted = Vec::new();
+        for (mail, key) in answers.requests.into_iter().zip(asked) {
+            if ok(&mail.to) || recent.contains_key(&key) || counted.iter().any(|(k, _)| *k == key) {
+                continue;
+            }
+            counted.push((key, 1));
+            out.push(mail);
+        }
+        tx.record_volume(&counted, ts).await?;
+        if !held.is_empty() {
+            let n: i64 = held.values().map(|(n, _)| n).sum();
+            info!(
+                mails = n,
+                addresses = held.len(),
+                "game mail held: its addresses have not confirmed"
+            );
+            let rows: Vec<(String, i64, String)> =
+                held.into_iter().map(|(a, (n, s))| (a, n, s)).collect();
+            tx.record_held(&rows, ts).await?;
+        }
+        Ok(out)
+    }
+
+    /// A deadline's mails for game `g`: those to its observers only while each observer
+    /// stays within `[limits] observer_results_per_hour` deadline mails (results, notices)
+    /// in the last hour; beyond, held (counted) and the Master told, once an hour.
+    pub(super) async fn observer_limit(
+        &self,
+        tx: &mut Tx,
+        g: &judge::Game,
+        mails: Vec<Outgoing>,
+        ts: i64,
+    ) -> Result<Vec<Outgoing>, ServiceError> {
+        let members = members(g);
+        let observers: HashSet<&str> = g
+            .observers
+            .iter()
+            .map(|o| o.address.as_str())
+            .filter(|a| !members.contains(*a))
+            .collect();
+        // What this deadline sends one observer (results, and a notice with them).
+        let mut each: HashMap<&str, i64> = HashMap::new();
+        for m in mails.iter().filter(|m| observers.contains(m.to.as_str())) {
+            *each.entry(m.to.as_str()).or_insert(0) += 1;
+        }
+        let Some(n) = each.values().max().copied() else {
+            return Ok(mails);
+        };
+        let limit = i64::from(self.config.limits.observer_results_per_hour);
+        let key = format!("deadline mail to the observers of {}", g.name);
+        let told = format!("Master told of the observer limit in {}", g.name);
+        let counts = tx
+            .volume_since(&[key.clone(), told.clone()], ts - 3600)
+            .await?;
+        if counts.get(&key).copied().unwrap_or(0) + n <= limit {
+            tx.record_volume(&[(key, n)], ts).await?;
+            return Ok(mails);
+        }
+        let (kept, cut): (Vec<Outgoing>, Vec<Outgoing>) = mails
+            .into_iter()
+            .partition(|m| !observers.contains(m.to.as_str()));
+        let mut out = kept;
+        let mut held: HashMap<String, (i64, String)> = HashMap::new();
+        for m in cut {
+            let e = held.entry(m.to).or_insert((0, String::new()));
+            e.0 += 1;
+            e.1 = m.subject;
+        }
+        let rows: Vec<(String, i64, String)> =
+            held.into_iter().map(|(a, (n, s))| (a, n, s)).collect();
+        tx.record_held(&rows, ts).await?;
+        info!(game = %g.name, "observer limit reached: results held from the observers");
+        if !counts.contains_key(&told) {
+            tx.record_volume(&[(told, 1)], ts).await?;
+            let lines = [
+                format!(
+                    "The observers of '{}' have had {limit} mails of its deadlines in the last hour, as many as herald sends them in an hour ([limits] observer_results_per_hour).",
+                    g.name
+                ),
+                "Until fewer than that went out in the last hour, results go to the players and to you only; observers can read them with HISTORY.".to_string(),
+                "This notice comes at most once an hour for this game.".to_string(),
+            ];
+            out.push(Outgoing {
+                to: g.master.address.clone(),
+                subject: self.judge.subject(g, "Observer limit reached"),
+                body: self.judge.templates.render(
+                    "notice.txt",
+                    minijinja::context! { header => self.judge.header(g), lines => lines },
+                ),
+                in_reply_to: None,
+                attachments: Vec::new(),
+            });
+        }
+        Ok(out)
+    }
+}
