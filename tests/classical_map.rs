@@ -155,7 +155,12 @@ fn every_sea_answers_to_the_section_9_rule() {
             [a, b] => format!("{}{}", two(a), initial(b)),
             _ => panic!("{}: a sea of four words", prov.name),
         };
-        assert_eq!(abbr(m, &by_rule), prov.abbr, "'{by_rule}' for {}", prov.name);
+        assert_eq!(
+            abbr(m, &by_rule),
+            prov.abbr,
+            "'{by_rule}' for {}",
+            prov.name
+        );
         checked += 1;
     }
     assert!(checked >= 25, "{checked} seas checked");
