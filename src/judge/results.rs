@@ -236,6 +236,11 @@ pub(super) fn adjudicate(judge: &Judge, game: &Game, pos: &Position) -> Played {
         } else {
             map.power_ids().collect()
         };
+        // Builds and removals are announced only when an adjustment phase comes next: when
+        // nobody had any and the winter was skipped, the board may still have changed after
+        // it (a Deluge flood, a new centre), and what that leaves is settled next winter.
+        let adjusting = after.phase.kind == PhaseKind::Adjustment;
+        let shown = counts.len();
         for p in counts {
             let (c, u) = (after.centre_count(p), after.unit_count(p));
             if c == 0 && u == 0 {
@@ -243,14 +248,21 @@ pub(super) fn adjudicate(judge: &Judge, game: &Game, pos: &Position) -> Played {
             }
             let diff = c as i32 - u as i32;
             let what = match diff {
-                d if d > 0 => format!("Builds {d} unit{}", if d == 1 { "" } else { "s" }),
-                d if d < 0 => format!("Removes {} unit{}", -d, if d == -1 { "" } else { "s" }),
-                _ => "Builds 0 units".into(),
+                _ if !adjusting => String::new(),
+                d if d > 0 => format!(": Builds {d} unit{}", if d == 1 { "" } else { "s" }),
+                d if d < 0 => format!(": Removes {} unit{}", -d, if d == -1 { "" } else { "s" }),
+                _ => ": Builds 0 units".into(),
             };
             lines.push(format!(
-                "{}: {c} Supply centers, {u} Units: {what}.",
+                "{}: {c} Supply centers, {u} Units{what}.",
                 map.power(p).name
             ));
+        }
+        if shown > 0 && !adjusting {
+            lines.push(String::new());
+            lines.push(
+                "Nobody had builds or removals, so there is no adjustment phase this year.".into(),
+            );
         }
     }
     let winners = if t.winners.is_empty() && t.survivors.len() == 1 {
@@ -441,5 +453,51 @@ fn command_text(map: &Map, pos: &Position, c: Command, me: PowerId) -> String {
         Command::Convert { to } => format!(" CONVERTS to a fleet on {}", place(map, to)),
         Command::Embark { fleet } => format!(" EMBARKS on {}", other(fleet)),
         Command::Disembark { to } => format!(" DISEMBARKS -> {}", place(map, to)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::judge::game::Status;
+    use crate::judge::testkit::{mail, start, started_as, GM, SEVEN};
+
+    /// Issue 25, point 6: "When Winter 1901 has no adjustments and is skipped, the Fall 1901
+    /// results announce builds ("England … Builds 1 unit") that never come." Deluge: every
+    /// power holds through 1901, so nobody has an adjustment and Winter 1901 is skipped; its
+    /// floods still come ("Submergences occur every year after any adjustments in Winter",
+    /// rule 3; new centres "after all Winter retreats and adjustments", rule 5), giving
+    /// Germany the Ruhr. The Fall results announce no build: the next phase is Spring 1902.
+    #[test]
+    fn a_skipped_winter_announces_no_builds() {
+        let j = crate::judge::testkit::judge();
+        let seven: Vec<(String, char)> = SEVEN.iter().map(|&(a, l)| (a.to_string(), l)).collect();
+        let mut games = started_as(&j, "d gmpass deluge", &seven);
+        let mut fall = String::new();
+        for _ in 0..3 {
+            let h = mail(&j, &mut games, GM, "SIGNON Md gmpass\nPROCESS!", start());
+            if let Some(m) = h
+                .effects
+                .mails
+                .iter()
+                .find(|m| m.to == GM && m.body.contains("results for Fall of 1901"))
+            {
+                fall = m.body.clone();
+            }
+        }
+        let g = &games["d"];
+        assert_eq!(g.status, Status::Running);
+        assert!(fall.contains("Ruhr becomes a supply center"), "{fall}");
+        assert!(
+            fall.contains("Germany: 4 Supply centers, 3 Units."),
+            "{fall}"
+        );
+        assert!(!fall.contains("Builds"), "{fall}");
+        assert!(
+            fall.contains(
+                "Nobody had builds or removals, so there is no adjustment phase this year."
+            ),
+            "{fall}"
+        );
+        assert!(fall.contains("Movement for Spring of 1902"), "{fall}");
     }
 }
