@@ -290,7 +290,9 @@ async fn a_standard_game_by_mail_through_1902() {
     let results = find(&sent, who('E'), "F1901M Results")[0];
     assert!(
         // Italy's units held for want of orders, and the results say so (issue 25, point 13).
-        results.body.contains("Italy: Army Venice, No Order Processed."),
+        results
+            .body
+            .contains("Italy: Army Venice, No Order Processed."),
         "{}",
         results.body
     );

@@ -23,11 +23,14 @@ pub fn read_letter(raw: &[u8]) -> Option<Letter> {
             .unwrap_or_default()
     });
     let reply_to = one_address(msg.reply_to()).unwrap_or_else(|| from.clone());
+    // The digest is of the text as mail-parser gives it (HTML flattened to one line), as
+    // herald has always recorded it: a mail redelivered across an upgrade is still known.
+    let flat = msg.body_text(0).map(|b| b.into_owned()).unwrap_or_default();
+    let body_hash = hex(&Sha256::digest(flat.as_bytes()));
     let body = match msg.text_part(0).map(|part| &part.body) {
         Some(PartType::Html(html)) => super::html::html_to_text(html),
-        _ => msg.body_text(0).map(|b| b.into_owned()).unwrap_or_default(),
+        _ => flat,
     };
-    let body_hash = hex(&Sha256::digest(body.as_bytes()));
     let message_id = match msg.message_id() {
         Some(id) if !id.trim().is_empty() => id.trim().to_string(),
         _ => format!("sha256:{}", hex(&Sha256::digest(raw))),
