@@ -273,6 +273,10 @@ impl Text {
             }
             return None;
         }
+        if name == "body" && !closing {
+            // The head's end tag may be left out: the body starts the text all the same.
+            self.hidden = 0;
+        }
         if self.hidden > 0 {
             return None;
         }
@@ -368,6 +372,9 @@ mod tests {
         }
         let deep = "<blockquote>".repeat(10_000) + "x";
         assert_eq!(html_to_text(&deep), "> x\n");
+        // A head left open (its end tag is optional) ends at the body.
+        let open_head = "<html><head><meta charset=utf-8><title>t</title><body><div>A Par H</div>";
+        assert_eq!(html_to_text(open_head), "A Par H\n");
         // An attribute quote never closed: the rest is the tag's, read once.
         let open = "<a title=\"".repeat(10_000);
         assert_eq!(html_to_text(&format!("A Par H{open}")), "A Par H\n");
