@@ -125,8 +125,12 @@ enum MapCommand {
 }
 
 fn main() -> ExitCode {
+    use std::io::IsTerminal;
+    // Colour codes only for a person at a terminal: a log written to a file, a pipe or the
+    // journal stays plain text.
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_target(false)
         .init();
     match run(Cli::parse()) {

@@ -123,6 +123,52 @@ fn every_land_location_answers_to_its_first_three_letters() {
     assert!(m.ambiguous_spellings().is_empty());
 }
 
+/// Section 9: "Three-word sea spaces, like Bay of Pelusium and the Magna Grecian Sea are
+/// abbreviated by their initials, e.g., BoP and MGS. Sea spaces beginning with Sinus are
+/// abbreviated S plus the first two letters of the second word [...] Similarly, sea spaces
+/// beginning with Mare are abbreviated M plus the first two letters of the second word
+/// [...] Other Sea Spaces are abbreviated by the first two letters of their first name and
+/// S, such as Antigonid Sea (AnS) or Messenian Gulf (MeG). In a few cases, such as Maeotis
+/// Palus, the first three letters will suffice (Mae). Finally, the Syrtis Major and Syrtis
+/// Minor are abbreviated SMa and SMi respectively." Every sea of two or more words answers
+/// to what the rule makes of its name, Pontus Euxeinos to `PoE` (issue 25, point 7). The
+/// Saronic Gulf alone cannot: its "SaG" is Saguntum's "Sag" (the map's header says so).
+#[test]
+fn every_sea_answers_to_the_section_9_rule() {
+    let v = Variant::classical();
+    let m = &v.map;
+    let mut checked = 0;
+    for p in m.province_ids() {
+        let prov = m.province(p);
+        if prov.terrain != Terrain::Sea || prov.name == "Saronic Gulf" {
+            continue;
+        }
+        let words: Vec<&str> = prov.name.split_whitespace().collect();
+        let two = |w: &str| w.chars().take(2).collect::<String>();
+        let initial = |w: &str| w.chars().next().map(String::from).unwrap_or_default();
+        let by_rule = match words.as_slice() {
+            [_] => continue,
+            [a, b, c] => format!("{}{}{}", initial(a), initial(b), initial(c)),
+            ["Sinus", b] => format!("S{}", two(b)),
+            ["Mare", b] => format!("M{}", two(b)),
+            ["Syrtis", b] => format!("S{}", two(b)),
+            [a, b] => format!("{}{}", two(a), initial(b)),
+            _ => panic!("{}: a sea of four words", prov.name),
+        };
+        assert_eq!(
+            abbr(m, &by_rule),
+            prov.abbr,
+            "'{by_rule}' for {}",
+            prov.name
+        );
+        checked += 1;
+    }
+    assert!(checked >= 25, "{checked} seas checked");
+    assert_eq!(abbr(m, "PoE"), abbr(m, "Pontus Euxeinos"));
+    assert_eq!(abbr(m, "Mae"), abbr(m, "Maeotis Palus"));
+    assert!(m.ambiguous_spellings().is_empty());
+}
+
 /// Rule 5: "ROME (abbreviated "R"): Army Brundisium, Army Roma, Fleet Cumae"; rule 7: "and for
 /// Agrigentum as well"; rule 6: "Panormus, Carthage, or Leptis Magna". The map's full names
 /// are the rulebook's; the data files' names stay as aliases (issue 15, point 19).

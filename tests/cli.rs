@@ -197,3 +197,47 @@ fn relative_paths_in_the_config_file_are_read_from_its_directory() {
         "{said}"
     );
 }
+
+/// Issue 24: "logs carry ANSI colour codes when written to a file or pipe". herald's log
+/// goes to a pipe here: it has lines and not one escape byte.
+#[test]
+fn the_log_in_a_pipe_has_no_colour_codes() {
+    let dir = std::env::temp_dir().join(format!("herald-cli-log-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("herald.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[storage]\ndatabase = \"{0}/h.db\"\n[inbox]\nmaildir = \"{0}/in\"\n[outbox]\nmaildir = \"{0}/out\"\n",
+            dir.display()
+        ),
+    )
+    .unwrap();
+    let mail = "From: ann@example.org\nSubject: help\nMessage-ID: <log1@x>\n\nHELP\n";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_herald"))
+        .args(["ingest", "--config", config.to_str().unwrap()])
+        .env_remove("NO_COLOR")
+        .env_remove("RUST_LOG")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(mail.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{log}");
+    assert!(
+        log.contains("mail handled"),
+        "a log line was written: {log}"
+    );
+    assert!(!output.stderr.contains(&0x1b), "{log:?}");
+}

@@ -1,7 +1,8 @@
 //! What real mail clients and phone keyboards add to a player's mail (a byte-order mark,
 //! invisible and no-break spaces, typographic dashes, a wrapped "On … wrote:", a "Sent from
 //! my iPhone" footer), and the spellings players type for provinces on every built-in map:
-//! all read as the player meant (issue 13, point 6).
+//! all read as the player meant (issue 13, point 6); HTML-only mail from webmail, one line
+//! per `<div>`, and vacation replies marked in the ways herald did not know (issue 24).
 
 // Test code throughout, helpers included: a panic is a failed test with its line.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
@@ -340,4 +341,60 @@ async fn a_mail_from_a_phone_is_read_as_the_player_meant() {
     assert!(r.body.contains("France: orders complete."), "{}", r.body);
     assert!(!r.body.contains("iPhone"), "{}", r.body);
     assert!(!r.body.contains("wrote:"), "{}", r.body);
+}
+
+/// Issue 24: "HTML-only mail with one `<div>` per line (Gmail, Apple Mail, Outlook on the
+/// web) becomes one line, so the sign-on fails as "Invalid password"". France writes from
+/// Gmail's web client, HTML only, quoting herald's last mail below; herald reads each line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_html_only_mail_from_webmail_is_read_line_by_line() {
+    let mut w = World::new("quirks-html").await;
+    support::start_game(&mut w, "gm@example.org", "web", "standard", &support::SEVEN).await;
+    let gmail = "<div dir=\"ltr\">SIGNON Fweb pwF<div>A Par \u{2013} Bur</div><div>A Mar&nbsp;- Spa</div><div>F Bre H</div></div><br><div class=\"gmail_quote\"><div dir=\"ltr\" class=\"gmail_attr\">On Tue, Dec 1, 2026 at 10:00 AM herald &lt;<a href=\"mailto:judge@herald.test\">judge@herald.test</a>&gt; wrote:<br></div><blockquote class=\"gmail_quote\" style=\"margin:0px 0px 0px 0.8ex\"><div>Game 'web' has started.</div></blockquote></div>\n";
+    let sent = w
+        .mail_with_headers(
+            "bob@example.org",
+            "orders",
+            "MIME-Version: 1.0\r\nContent-Type: text/html; charset=\"UTF-8\"\r\n",
+            gmail,
+        )
+        .await;
+    let r = to(&sent, "bob@example.org");
+    assert!(!r.subject.contains("[Error Flag]"), "{}", r.body);
+    for order in ["  A Par - Bur", "  A Mar - Spa", "  F Bre H"] {
+        assert!(r.body.contains(order), "{order}: {}", r.body);
+    }
+    // Outlook on the web: paragraphs and divs with styles, a style sheet in the head.
+    let owa = "<html><head><style type=\"text/css\" style=\"display:none;\"> P {margin-top:0;margin-bottom:0;} </style></head><body dir=\"ltr\"><div class=\"elementToProof\" style=\"font-family: Aptos, sans-serif; font-size: 12pt;\">SIGNON Gweb pwG</div><div class=\"elementToProof\" style=\"font-size: 12pt;\"><span>A Mun H</span></div><p class=\"elementToProof\">A Ber H</p><div>F Kie H</div></body></html>";
+    let sent = w
+        .mail_with_headers(
+            "cat@example.org",
+            "orders",
+            "MIME-Version: 1.0\r\nContent-Type: text/html; charset=\"iso-8859-1\"\r\n",
+            owa,
+        )
+        .await;
+    let r = to(&sent, "cat@example.org");
+    assert!(r.body.contains("Germany: orders complete."), "{}", r.body);
+}
+
+/// Issue 24: auto-replies "marked only by `X-Autoreply`, `X-Autorespond`, `Precedence:
+/// auto_reply` or an "Out of Office" subject" get no answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vacation_replies_are_not_answered() {
+    let mut w = World::new("quirks-away").await;
+    for (headers, subject) in [
+        ("X-Autoreply: yes\r\n", "Re: orders"),
+        ("X-Autorespond: Re: orders\r\n", "Re: orders"),
+        ("Precedence: auto_reply\r\n", "Re: orders"),
+        ("", "Out of Office: Re: orders"),
+        ("", "Automatic reply: Re: orders"),
+    ] {
+        let sent = w
+            .mail_with_headers("away@example.org", subject, headers, "I am away.\n")
+            .await;
+        assert!(sent.is_empty(), "{headers}{subject}: {sent:#?}");
+    }
+    let sent = w.mail("away@example.org", "help", "HELP\n").await;
+    assert_eq!(sent.len(), 1, "a person's mail is answered");
 }

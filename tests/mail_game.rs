@@ -293,7 +293,10 @@ async fn a_standard_game_by_mail_through_1902() {
         .contains("Italy is in civil disorder"));
     let results = find(&sent, who('E'), "F1901M Results")[0];
     assert!(
-        results.body.contains("Italy: Army Venice HOLD."),
+        // Italy's units held for want of orders, and the results say so (issue 25, point 13).
+        results
+            .body
+            .contains("Italy: Army Venice, No Order Processed."),
         "{}",
         results.body
     );
@@ -395,7 +398,7 @@ async fn a_standard_game_by_mail_through_1902() {
     let sent = w.mail(GM, "go", "SIGNON Mwar gmpass\nPROCESS!\n").await;
     assert!(find(&sent, who('A'), "S1902M Results")[0]
         .body
-        .contains("Austria: Army Vienna HOLD."));
+        .contains("Austria: Army Vienna, No Order Processed."));
     // Fall 1902 likewise; no centre changes, so no adjustments: on to Spring 1903.
     let sent = w.mail(GM, "go", "SIGNON Mwar gmpass\nPROCESS!\n").await;
     let results = find(&sent, who('A'), "F1902M Results")[0];

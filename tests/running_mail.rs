@@ -169,7 +169,7 @@ async fn force_begin_starts_with_the_powers_nobody_took_in_civil_disorder() {
     let body = &results[0].body;
     assert!(
         body.contains("Russia: Army Warsaw -> Galicia.")
-            && body.contains("Turkey: Army Constantinople HOLD."),
+            && body.contains("Turkey: Army Constantinople, No Order Processed."),
         "{body}"
     );
     // LIST shows the dummies; a newcomer may take one over.

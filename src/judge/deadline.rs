@@ -70,6 +70,35 @@ fn local(tz: Tz, date: NaiveDate, time: NaiveTime) -> DateTime<Tz> {
 /// [`LONGEST`] ahead.
 pub fn parse_ahead(text: &str, now: DateTime<Utc>, tz: Tz) -> Result<DateTime<Utc>, String> {
     let t = parse_date(text, now, tz)?;
+    check_ahead(t, now, tz)
+}
+
+/// A date the Master sets to hold this phase (its deadline, the end of its grace, START
+/// AFTER): read as [`parse_ahead`] does, and refused when it lies more than `longest` ahead
+/// (the keeper's `[timing] longest_pause`), so that no date holds a game longer than a PAUSE
+/// can.
+pub fn parse_hold(
+    text: &str,
+    now: DateTime<Utc>,
+    tz: Tz,
+    longest: Duration,
+) -> Result<DateTime<Utc>, String> {
+    let t = parse_date(text, now, tz)?;
+    let t = check_ahead(t, now, tz)?;
+    let limit = later(now, longest.min(LONGEST));
+    if t > limit {
+        return Err(format!(
+            "{} is more than {} ahead: a Master holds a game at most as long as a PAUSE lasts, so herald takes dates up to {}",
+            show(t, tz),
+            left(now, limit),
+            show(limit, tz)
+        ));
+    }
+    Ok(t)
+}
+
+/// `t` if it is neither past nor more than [`LONGEST`] ahead.
+fn check_ahead(t: DateTime<Utc>, now: DateTime<Utc>, tz: Tz) -> Result<DateTime<Utc>, String> {
     if t < now {
         return Err(format!(
             "{} has passed (it is now {})",

@@ -82,8 +82,16 @@ pub fn parse_powers(map: &Map, text: &str) -> Result<Vec<PowerId>, String> {
     Ok(out)
 }
 
+/// Whether someone plays `power`: it has a seat its player has not left (a player in civil
+/// disorder still holds it). A dummy has no seat.
+pub fn played(game: &Game, power: PowerId) -> bool {
+    game.seat_of(power)
+        .is_some_and(|seat| seat.state != SeatState::Abandoned)
+}
+
 /// The ending every survivor agrees on, if there is one: at least one played survivor
-/// voted, and every played survivor voted the same way (a power nobody plays agrees).
+/// voted, and every played survivor voted the same way (a power nobody plays agrees); a
+/// concession only to a power someone plays.
 pub fn agreed(map: &Map, game: &Game) -> Option<Agreed> {
     let pos = game.position.as_ref()?;
     let alive = survivors(map, pos);
@@ -108,9 +116,11 @@ pub fn agreed(map: &Map, game: &Game) -> Option<Agreed> {
                 })
                 .then(|| Agreed::Draw(with.clone()))
         }
-        Vote::Concede(to) => voters
-            .iter()
-            .all(|(q, v)| q == to || *v == &Vote::Concede(*to))
-            .then_some(Agreed::Conceded(*to)),
+        // Never to a power nobody plays (it may have been left since the votes were cast).
+        Vote::Concede(to) => (played(game, *to)
+            && voters
+                .iter()
+                .all(|(q, v)| q == to || *v == &Vote::Concede(*to)))
+        .then_some(Agreed::Conceded(*to)),
     }
 }

@@ -127,7 +127,7 @@ pub fn refused(judge: &Judge, games: &Games, to: &str, subject: &str, why: &str)
 }
 
 fn error_subject(letter: &Letter) -> String {
-    format!("Re: {} [Error Flag]", letter.subject)
+    super::reply::reply_subject(&letter.subject, true)
 }
 
 #[cfg(test)]

@@ -9,19 +9,7 @@ use crate::envelope::Outgoing;
 impl Session<'_> {
     pub(crate) fn reply(&mut self) {
         let judge = self.judge;
-        let subject_base = if self.letter.subject.is_empty() {
-            "your mail".to_string()
-        } else {
-            self.letter.subject.clone()
-        };
-        let mut subject = if subject_base.to_ascii_lowercase().starts_with("re:") {
-            subject_base
-        } else {
-            format!("Re: {subject_base}")
-        };
-        if self.errors {
-            subject.push_str(" [Error Flag]");
-        }
+        let subject = reply_subject(&self.letter.subject, self.errors);
         if !self.recognised {
             self.effects.mails.push(Outgoing {
                 to: self.letter.reply_to.clone(),
@@ -134,5 +122,66 @@ impl Session<'_> {
             in_reply_to: Some(self.letter.message_id.clone()),
             attachments: std::mem::take(&mut self.attachments),
         });
+    }
+}
+
+/// The flag herald puts on the subject of a reply to a mail with an error in it.
+const ERROR_FLAG: &str = "[Error Flag]";
+
+/// The subject of a reply to a mail with this subject: `Re:` once, then the flag if the
+/// mail had an error. A flag the subject already carries (from an earlier reply the player
+/// answered) is taken off first, so a clean reply has none and flags never pile up.
+pub(crate) fn reply_subject(subject: &str, errors: bool) -> String {
+    // One pass: ASCII lower-casing keeps every byte where it was.
+    let lower = subject.to_ascii_lowercase();
+    let mut base = String::with_capacity(subject.len());
+    let mut from = 0;
+    for (at, _) in lower.match_indices(&ERROR_FLAG.to_ascii_lowercase()) {
+        base.push_str(&subject[from..at]);
+        from = at + ERROR_FLAG.len();
+    }
+    base.push_str(&subject[from..]);
+    let base = base.split_whitespace().collect::<Vec<_>>().join(" ");
+    let base = if base.is_empty() || base.eq_ignore_ascii_case("re:") {
+        "your mail".to_string()
+    } else {
+        base
+    };
+    let mut subject = if base.to_ascii_lowercase().starts_with("re:") {
+        base
+    } else {
+        format!("Re: {base}")
+    };
+    if errors {
+        subject.push(' ');
+        subject.push_str(ERROR_FLAG);
+    }
+    subject
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reply_subject;
+    use crate::judge::session::handle;
+    use crate::judge::testkit::{judge, letter, reply, start, started};
+
+    /// Issue 25, point 10: "A clean reply to a mail whose subject carries an old `[Error
+    /// Flag]` keeps the flag (and flags accumulate: `[Error Flag] [Error Flag]`)."
+    #[test]
+    fn an_old_error_flag_is_taken_off_the_subject() {
+        let j = judge();
+        let mut games = started(&j);
+        let bob = "bob@example.org";
+        let mut clean = letter(bob, "SIGNON Fg pwF\nA Par H");
+        clean.subject = "Re: orders [Error Flag]".into();
+        let h = handle(&j, &clean, &mut games, start());
+        assert_eq!(reply(&h, bob).subject, "Re: orders");
+        let mut wrong = letter(bob, "SIGNON Fg pwF\nA Par-Mun");
+        wrong.subject = "Re: Re: orders [Error Flag] [error flag]".into();
+        let h = handle(&j, &wrong, &mut games, start());
+        assert_eq!(reply(&h, bob).subject, "Re: Re: orders [Error Flag]");
+        assert_eq!(reply_subject("[Error Flag]", false), "Re: your mail");
+        assert_eq!(reply_subject("", true), "Re: your mail [Error Flag]");
+        assert_eq!(reply_subject("orders", false), "Re: orders");
     }
 }

@@ -1,14 +1,17 @@
 //! A phase adjudicated and its results in words: every order with its outcome, retreats,
 //! adjustments, floods, and the results mail.
 
+use std::collections::HashMap;
+
 use super::deadline::{self};
 use super::filed::all_stored;
 use super::game::{Game, Status};
 use super::Judge;
 use crate::game::calendar::PhaseKind;
 use crate::game::flood::{Claim, MapEvent};
-use crate::game::ids::{PowerId, UnitKind};
+use crate::game::ids::{PowerId, ProvinceId, UnitKind};
 use crate::game::map::Map;
+use crate::game::order::Order;
 use crate::game::position::{Position, Unit};
 use crate::game::resolve::{retreat_options, Adjustment, RetreatOutcome};
 use crate::game::screen::Command;
@@ -33,9 +36,10 @@ pub(super) struct Played {
 pub(super) fn adjudicate(judge: &Judge, game: &Game, pos: &Position) -> Played {
     let variant = judge.variant(game);
     let map = judge.map_of(game);
-    let orders = all_stored(judge, game);
+    let stored = all_stored(judge, game);
     let rules = judge.rules(game);
-    let t = turn::play_with(variant, &rules, map, pos, &orders);
+    let t = turn::play_with(variant, &rules, map, pos, &stored);
+    let mut given = Given::of(&stored);
     let mut lines = Vec::new();
     let cal = &variant.calendar;
     let season = &cal.season(pos.phase).name;
@@ -73,7 +77,13 @@ pub(super) fn adjudicate(judge: &Judge, game: &Game, pos: &Position) -> Played {
                     map.power(o.unit.power).name,
                     unit_text(map, o.unit)
                 );
-                line.push_str(&command_text(map, pos, o.command, o.unit.power));
+                if given.take(map, o.unit.power, o.at) {
+                    line.push_str(&command_text(map, pos, o.command, o.unit.power));
+                } else {
+                    // njudge's words for a unit that held for want of an order (none sent,
+                    // or a power in civil disorder).
+                    line.push_str(", No Order Processed");
+                }
                 let mut notes = super::reasons::notes(map, orders, result, &t.position, i);
                 if destroyed.contains(&o.unit) {
                     notes.push("(*destroyed*)".to_string());
@@ -159,6 +169,9 @@ pub(super) fn adjudicate(judge: &Judge, game: &Game, pos: &Position) -> Played {
                     RetreatOutcome::Bounced(q) => {
                         format!("{who} -> {}.  (*bounce, destroyed*)", map.province(q).name)
                     }
+                    RetreatOutcome::Disbanded if !given.take(map, d.unit.power, p) => {
+                        format!("{who}, No Order Processed (DISBAND).")
+                    }
                     RetreatOutcome::Disbanded => format!("{who} DISBAND."),
                 });
             }
@@ -236,6 +249,11 @@ pub(super) fn adjudicate(judge: &Judge, game: &Game, pos: &Position) -> Played {
         } else {
             map.power_ids().collect()
         };
+        // Builds and removals are announced only when an adjustment phase comes next: when
+        // nobody had any and the winter was skipped, the board may still have changed after
+        // it (a Deluge flood, a new centre), and what that leaves is settled next winter.
+        let adjusting = after.phase.kind == PhaseKind::Adjustment;
+        let shown = counts.len();
         for p in counts {
             let (c, u) = (after.centre_count(p), after.unit_count(p));
             if c == 0 && u == 0 {
@@ -243,14 +261,21 @@ pub(super) fn adjudicate(judge: &Judge, game: &Game, pos: &Position) -> Played {
             }
             let diff = c as i32 - u as i32;
             let what = match diff {
-                d if d > 0 => format!("Builds {d} unit{}", if d == 1 { "" } else { "s" }),
-                d if d < 0 => format!("Removes {} unit{}", -d, if d == -1 { "" } else { "s" }),
-                _ => "Builds 0 units".into(),
+                _ if !adjusting => String::new(),
+                d if d > 0 => format!(": Builds {d} unit{}", if d == 1 { "" } else { "s" }),
+                d if d < 0 => format!(": Removes {} unit{}", -d, if d == -1 { "" } else { "s" }),
+                _ => ": Builds 0 units".into(),
             };
             lines.push(format!(
-                "{}: {c} Supply centers, {u} Units: {what}.",
+                "{}: {c} Supply centers, {u} Units{what}.",
                 map.power(p).name
             ));
+        }
+        if shown > 0 && !adjusting {
+            lines.push(String::new());
+            lines.push(
+                "Nobody had builds or removals, so there is no adjustment phase this year.".into(),
+            );
         }
     }
     let winners = if t.winners.is_empty() && t.survivors.len() == 1 {
@@ -270,6 +295,37 @@ pub(super) fn adjudicate(judge: &Judge, game: &Game, pos: &Position) -> Played {
         winners,
         drawn,
         marks,
+    }
+}
+
+/// How many orders each power has on file for its units in each province: one a unit, but
+/// a free ocean may hold several of a power's fleets. A unit without one held (or, dislodged,
+/// was disbanded) by default, and the results say so.
+struct Given(HashMap<(PowerId, ProvinceId), usize>);
+
+impl Given {
+    fn of(stored: &[(PowerId, Order)]) -> Given {
+        let mut given = HashMap::new();
+        for (power, order) in stored {
+            if let Some(at) = order.province() {
+                *given.entry((*power, at)).or_insert(0) += 1;
+            }
+        }
+        Given(given)
+    }
+
+    /// Whether `power`'s unit at `at` had an order; in a free ocean each order counts for
+    /// one fleet.
+    fn take(&mut self, map: &Map, power: PowerId, at: ProvinceId) -> bool {
+        match self.0.get_mut(&(power, at)) {
+            Some(n) if *n > 0 => {
+                if map.is_free_ocean(at) {
+                    *n -= 1;
+                }
+                true
+            }
+            _ => false,
+        }
     }
 }
 
@@ -441,5 +497,79 @@ fn command_text(map: &Map, pos: &Position, c: Command, me: PowerId) -> String {
         Command::Convert { to } => format!(" CONVERTS to a fleet on {}", place(map, to)),
         Command::Embark { fleet } => format!(" EMBARKS on {}", other(fleet)),
         Command::Disembark { to } => format!(" DISEMBARKS -> {}", place(map, to)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::judge::game::Status;
+    use crate::judge::testkit::{mail, start, started_as, GM, SEVEN};
+
+    /// Issue 25, point 13: "Results show `Italy: Army Venice HOLD.` for a unit that held for
+    /// want of orders; mark defaulted units (no orders, civil disorder) in the results, as
+    /// the old judges do." njudge writes ", No Order Processed" after such a unit.
+    #[test]
+    fn units_without_orders_are_marked_in_the_results() {
+        let j = crate::judge::testkit::judge();
+        let mut games = crate::judge::testkit::started(&j);
+        let f = "SIGNON Fg pwF\nA Par H\nA Mar - Spa";
+        mail(&j, &mut games, "bob@example.org", f, start());
+        let h = mail(&j, &mut games, GM, "SIGNON Mg gmpass\nPROCESS!", start());
+        let results = h
+            .effects
+            .mails
+            .iter()
+            .find(|m| m.to == GM && m.body.contains("results for Spring of 1901"))
+            .map(|m| m.body.clone())
+            .unwrap_or_default();
+        for line in [
+            "France: Army Paris HOLD.\n",
+            "France: Army Marseilles -> Spain.\n",
+            "France: Fleet Brest, No Order Processed.\n",
+            "Italy: Army Venice, No Order Processed.\n",
+            "Russia: Fleet St Petersburg (sc), No Order Processed.\n",
+        ] {
+            assert!(results.contains(line), "{line}{results}");
+        }
+    }
+
+    /// Issue 25, point 6: "When Winter 1901 has no adjustments and is skipped, the Fall 1901
+    /// results announce builds ("England … Builds 1 unit") that never come." Deluge: every
+    /// power holds through 1901, so nobody has an adjustment and Winter 1901 is skipped; its
+    /// floods still come ("Submergences occur every year after any adjustments in Winter",
+    /// rule 3; new centres "after all Winter retreats and adjustments", rule 5), giving
+    /// Germany the Ruhr. The Fall results announce no build: the next phase is Spring 1902.
+    #[test]
+    fn a_skipped_winter_announces_no_builds() {
+        let j = crate::judge::testkit::judge();
+        let seven: Vec<(String, char)> = SEVEN.iter().map(|&(a, l)| (a.to_string(), l)).collect();
+        let mut games = started_as(&j, "d gmpass deluge", &seven);
+        let mut fall = String::new();
+        for _ in 0..3 {
+            let h = mail(&j, &mut games, GM, "SIGNON Md gmpass\nPROCESS!", start());
+            if let Some(m) = h
+                .effects
+                .mails
+                .iter()
+                .find(|m| m.to == GM && m.body.contains("results for Fall of 1901"))
+            {
+                fall = m.body.clone();
+            }
+        }
+        let g = &games["d"];
+        assert_eq!(g.status, Status::Running);
+        assert!(fall.contains("Ruhr becomes a supply center"), "{fall}");
+        assert!(
+            fall.contains("Germany: 4 Supply centers, 3 Units."),
+            "{fall}"
+        );
+        assert!(!fall.contains("Builds"), "{fall}");
+        assert!(
+            fall.contains(
+                "Nobody had builds or removals, so there is no adjustment phase this year."
+            ),
+            "{fall}"
+        );
+        assert!(fall.contains("Movement for Spring of 1902"), "{fall}");
     }
 }

@@ -4,7 +4,9 @@
 //! a mobile client's footer ("Sent from my iPhone") are dropped; `//` comment lines are
 //! dropped; line numbers kept. What clients and phone keyboards slip into the text
 //! (byte-order marks, zero-width and no-break spaces, typographic dashes and quotes) is
-//! made plain first, by the table [`LOOK_ALIKES`].
+//! made plain first, by the table [`LOOK_ALIKES`]; bidirectional controls ([`BIDI_CONTROLS`])
+//! are dropped, so that no text herald stores and shows to others (a game's comment, press,
+//! a vote's words) can be made to read otherwise than it is written.
 
 /// Characters mail clients and phone keyboards put where a player meant something plain,
 /// and what herald reads instead. Invisible ones go; odd spaces become spaces; dashes and
@@ -35,6 +37,17 @@ pub const LOOK_ALIKES: &[(char, &str)] = &[
     ('\u{201D}', "\""), // right double quotation mark
 ];
 
+/// Unicode's bidirectional formatting characters: embeddings and overrides (U+202A–U+202E),
+/// isolates (U+2066–U+2069), the marks (U+200E, U+200F, U+061C) and the deprecated format
+/// controls (U+206A–U+206F). U+202E in a LIST comment turns the rest of the line, and what
+/// follows it in the reply, around. Every line a mail brings is read without them: this is
+/// where the judge first sees text, before anything of it is stored or passed on.
+pub const BIDI_CONTROLS: &[char] = &[
+    '\u{061C}', '\u{200E}', '\u{200F}', '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}',
+    '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}', '\u{206A}', '\u{206B}', '\u{206C}', '\u{206D}',
+    '\u{206E}', '\u{206F}',
+];
+
 /// The typed lines of a body, each with its 1-based line number, trimmed of trailing space.
 /// Blank lines are kept (press text keeps its paragraphs).
 pub fn typed_lines(body: &str) -> Vec<(usize, String)> {
@@ -53,10 +66,11 @@ pub fn typed_lines(body: &str) -> Vec<(usize, String)> {
     out
 }
 
-/// A raw line with [`LOOK_ALIKES`] replaced and trailing space trimmed.
+/// A raw line with [`LOOK_ALIKES`] replaced, [`BIDI_CONTROLS`] dropped and trailing space
+/// trimmed.
 fn plain(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
-    for c in raw.chars() {
+    for c in raw.chars().filter(|c| !BIDI_CONTROLS.contains(c)) {
         match LOOK_ALIKES.iter().find(|(from, _)| *from == c) {
             Some((_, to)) => out.push_str(to),
             None => out.push(c),

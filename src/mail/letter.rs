@@ -1,7 +1,8 @@
 //! An incoming mail reduced to what the judge needs: who, what about, and the text the
-//! person typed (HTML-only mail is turned into text; attachments are ignored).
+//! person typed (HTML-only mail is turned into text, a line per block: see [`super::html`];
+//! attachments are ignored).
 
-use mail_parser::{HeaderValue, MessageParser, MimeHeaders};
+use mail_parser::{HeaderValue, MessageParser, MimeHeaders, PartType};
 use sha2::{Digest, Sha256};
 
 pub use crate::envelope::Letter;
@@ -22,8 +23,14 @@ pub fn read_letter(raw: &[u8]) -> Option<Letter> {
             .unwrap_or_default()
     });
     let reply_to = one_address(msg.reply_to()).unwrap_or_else(|| from.clone());
-    let body = msg.body_text(0).map(|b| b.into_owned()).unwrap_or_default();
-    let body_hash = hex(&Sha256::digest(body.as_bytes()));
+    // The digest is of the text as mail-parser gives it (HTML flattened to one line), as
+    // herald has always recorded it: a mail redelivered across an upgrade is still known.
+    let flat = msg.body_text(0).map(|b| b.into_owned()).unwrap_or_default();
+    let body_hash = hex(&Sha256::digest(flat.as_bytes()));
+    let body = match msg.text_part(0).map(|part| &part.body) {
+        Some(PartType::Html(html)) => super::html::html_to_text(html),
+        _ => flat,
+    };
     let message_id = match msg.message_id() {
         Some(id) if !id.trim().is_empty() => id.trim().to_string(),
         _ => format!("sha256:{}", hex(&Sha256::digest(raw))),
@@ -53,8 +60,20 @@ pub fn read_letter(raw: &[u8]) -> Option<Letter> {
             automatic = Some("a null sender (bounce)".into());
         }
     }
-    if header("Precedence").is_some_and(|p| matches!(p.as_str(), "bulk" | "junk" | "list")) {
-        automatic = Some("Precedence: bulk".into());
+    if let Some(p) = header("Precedence")
+        .filter(|p| matches!(p.as_str(), "bulk" | "junk" | "list" | "auto_reply"))
+    {
+        automatic = Some(format!("Precedence: {p}"));
+    }
+    // Set by vacation responders that write no Auto-Submitted (whatever the value).
+    for name in ["X-Autoreply", "X-Autorespond"] {
+        if let Some(v) = header(name) {
+            automatic = Some(format!("{name}: {}", clip(&v)));
+        }
+    }
+    let subject = msg.subject().unwrap_or("").trim().to_string();
+    if auto_reply_subject(&subject) {
+        automatic = Some(format!("an auto-reply ('{}')", clip(&subject)));
     }
     let bounce = automatic.as_deref().is_some_and(|a| {
         a.contains("bounce") || a.contains("mailer-daemon") || a.contains("postmaster")
@@ -87,7 +106,7 @@ pub fn read_letter(raw: &[u8]) -> Option<Letter> {
         body_hash,
         from,
         reply_to,
-        subject: msg.subject().unwrap_or("").trim().to_string(),
+        subject,
         body,
         automatic,
     })
@@ -151,6 +170,32 @@ fn received_from(value: &str) -> Option<String> {
     let (inside, _) = rest.split_once(']')?;
     let ip = inside.trim().trim_start_matches("IPv6:");
     ip.parse::<std::net::IpAddr>().ok().map(|ip| ip.to_string())
+}
+
+/// How the subjects of out-of-office and vacation replies begin, lower case: Outlook's
+/// "Automatic reply:" (and its German and French forms), "Out of Office", "Autoreply",
+/// "Auto-Reply", German "Abwesenheitsnotiz". A person's subject seldom begins so.
+const AUTO_REPLY_SUBJECTS: &[&str] = &[
+    "automatic reply",
+    "auto-reply",
+    "auto reply",
+    "autoreply",
+    "out of office",
+    "out of the office",
+    "abwesenheitsnotiz",
+    "automatische antwort",
+    "réponse automatique",
+];
+
+/// Whether a subject is an auto-reply's (see [`AUTO_REPLY_SUBJECTS`]).
+fn auto_reply_subject(subject: &str) -> bool {
+    let lower = subject.to_lowercase();
+    AUTO_REPLY_SUBJECTS.iter().any(|s| lower.starts_with(s))
+}
+
+/// At most 40 characters of a text, for a log line.
+fn clip(text: &str) -> String {
+    text.chars().take(40).collect()
 }
 
 /// The address in `field` when it holds exactly one, well formed; lower case.
@@ -293,6 +338,51 @@ mod tests {
         let l = read_letter(report).unwrap();
         assert!(l.automatic.is_some());
         assert_eq!(l.bounce_for.as_deref(), Some("gone@example.org"));
+    }
+
+    /// Issue 24: "HTML-only mail with one `<div>` per line (Gmail, Apple Mail, Outlook on the
+    /// web) becomes one line, so the sign-on fails". Each line stays a line.
+    #[test]
+    fn html_only_mail_keeps_its_lines() {
+        let gmail = "From: Bob <bob@example.org>\r\nSubject: orders\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=\"UTF-8\"\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n<div dir=3D\"ltr\">SIGNON Fgame pw<div>A Par-Bur</div><div>A Mar-Spa</div></div>=\r\n\r\n";
+        let l = read_letter(gmail.as_bytes()).unwrap();
+        let lines: Vec<&str> = l.body.lines().collect();
+        assert_eq!(
+            lines,
+            ["SIGNON Fgame pw", "A Par-Bur", "A Mar-Spa"],
+            "{:?}",
+            l.body
+        );
+        // A multipart/alternative mail is read from its text part, as before.
+        let both = "From: a@x.org\r\nSubject: s\r\nContent-Type: multipart/alternative; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nplain text\r\n--b\r\nContent-Type: text/html\r\n\r\n<div>html</div>\r\n--b--\r\n";
+        assert_eq!(
+            read_letter(both.as_bytes()).unwrap().body.trim(),
+            "plain text"
+        );
+    }
+
+    /// Issue 24: "auto-replies marked only by `X-Autoreply`, `X-Autorespond`, `Precedence:
+    /// auto_reply` or an "Out of Office" subject are answered".
+    #[test]
+    fn auto_replies_without_auto_submitted_are_marked() {
+        for head in [
+            "X-Autoreply: yes\nSubject: Re: orders",
+            "X-Autorespond: Re: orders\nSubject: Re: orders",
+            "Precedence: auto_reply\nSubject: Re: orders",
+            "Subject: Out of Office: Re: orders",
+            "Subject: Automatic reply: Re: orders",
+            "Subject: AutoReply: I am away",
+            "Subject: Abwesenheitsnotiz: Re: orders",
+        ] {
+            let l = letter(&format!(
+                "From: a@x.org\n{head}\n\nI am away until Monday.\n"
+            ))
+            .unwrap();
+            assert!(l.automatic.is_some(), "{head}");
+        }
+        let person =
+            letter("From: a@x.org\nSubject: Re: out of office next week\n\nA Par H\n").unwrap();
+        assert_eq!(person.automatic, None);
     }
 
     fn letter(raw: &str) -> Option<Letter> {

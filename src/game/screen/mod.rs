@@ -150,8 +150,9 @@ pub fn screen_movement(
     // The route each portaged fleet's order names, beside its command (matched below).
     let mut routes: Vec<Option<&[ProvinceId]>> = Vec::new();
     let mut landings: Vec<Option<(PowerId, Command)>> = Vec::new();
-    // Orders for fleets in free oceans, where several may share a province: in the order
-    // given, one for each of the power's fleets there.
+    // Orders for fleets in free oceans, where several may share a province: one for each of
+    // the power's fleets there, the newest ones kept (as a later order replaces an earlier
+    // one for any other unit, and as the judge keeps them on file).
     let mut ocean_orders: Vec<(PowerId, ProvinceId, Command, Option<&[ProvinceId]>)> = Vec::new();
     let mut rejections = Vec::new();
     for (power, order) in orders {
@@ -220,7 +221,7 @@ pub fn screen_movement(
             let (command, route) = if map.is_free_ocean(at) {
                 ocean_orders
                     .iter()
-                    .position(|(p, a, _, _)| *p == unit.power && *a == at)
+                    .rposition(|(p, a, _, _)| *p == unit.power && *a == at)
                     .map(|k| {
                         let (_, _, command, route) = ocean_orders.remove(k);
                         (Some(command), route)

@@ -3,7 +3,7 @@
 //! NOCONCESSIONS. The rules are in [`crate::judge::draws`].
 
 use crate::game::ids::PowerId;
-use crate::judge::draws::{agreed, largest, parse_powers, survivors, Agreed, Vote};
+use crate::judge::draws::{agreed, largest, parse_powers, played, survivors, Agreed, Vote};
 use crate::judge::game::Status;
 use crate::judge::session::{Role, Session};
 
@@ -81,6 +81,17 @@ impl<'a> Session<'a> {
         };
         if winner == me {
             return self.error(line, "a power cannot concede to itself");
+        }
+        if !played(self.game(), winner) {
+            // A concession hands the game to a player: to nobody's power it would end the
+            // game with no one to have won it.
+            return self.error(
+                line,
+                format!(
+                    "{} is played by nobody (a dummy, or left by its player), and a game is conceded to a player: concede when someone takes it over, or vote for a draw",
+                    map.power(winner).name
+                ),
+            );
         }
         if !top.contains(&winner) {
             let names: Vec<String> = top.iter().map(|&q| map.power(q).name.clone()).collect();
@@ -176,5 +187,39 @@ impl<'a> Session<'a> {
             (None, None) => return,
         };
         self.parameter_change(text.to_string());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::judge::game::Status;
+    use crate::judge::testkit::{judge, mail, reply, start, GM, SEVEN};
+    use crate::judge::Games;
+
+    /// Issue 25, point 14: "Concession to a dummy nobody plays ends the game at once". Russia
+    /// (four centres, the largest) is a dummy: the six players concede to it, and the game
+    /// goes on, each told why.
+    #[test]
+    fn no_concession_to_a_power_nobody_plays() {
+        let j = judge();
+        let mut games = Games::new();
+        let now = start();
+        mail(&j, &mut games, GM, "CREATE ?g gmpass", now);
+        for (addr, letter) in SEVEN.iter().filter(|(_, l)| *l != 'R') {
+            let join = format!("SIGNON ?g pw{letter}\nSET PREFERENCE {letter}");
+            mail(&j, &mut games, addr, &join, now);
+        }
+        mail(&j, &mut games, GM, "SIGNON Mg gmpass\nFORCE BEGIN", now);
+        assert_eq!(games["g"].status, Status::Running);
+        for (addr, letter) in SEVEN.iter().filter(|(_, l)| *l != 'R') {
+            let vote = format!("SIGNON {letter}g pw{letter}\nSET CONCEDE Russia");
+            let h = mail(&j, &mut games, addr, &vote, now);
+            assert!(
+                reply(&h, addr).body.contains("Russia is played by nobody (a dummy, or left by its player), and a game is conceded to a player"),
+                "{}",
+                reply(&h, addr).body
+            );
+        }
+        assert_eq!(games["g"].status, Status::Running);
     }
 }

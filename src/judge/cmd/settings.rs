@@ -151,4 +151,42 @@ mod tests {
             "two changes, each to the seven players and the Master"
         );
     }
+
+    /// Issue 24: "bidi controls (U+202E) pass into LIST comments". No text a mail brings
+    /// reaches what herald stores or shows others with them: not a comment, not press.
+    #[test]
+    fn bidi_controls_reach_no_comment_and_no_press() {
+        let j = judge();
+        let mut games = started(&j);
+        mail(
+            &j,
+            &mut games,
+            GM,
+            "SIGNON Mg gmpass\nSET COMMENT Friendly \u{202E}emag\u{202C} \u{2066}x\u{2069}\u{200F}",
+            start(),
+        );
+        let comment = games["g"].settings.comment.clone().unwrap_or_default();
+        assert_eq!(comment, "Friendly emag x");
+        let h = mail(&j, &mut games, "x@example.org", "LIST", start());
+        assert!(!reply(&h, "x@example.org").body.contains('\u{202E}'));
+        let h = mail(
+            &j,
+            &mut games,
+            "bob@example.org",
+            "SIGNON Fg pwF\nPRESS TO E\nAttack \u{202E}ynamreG\nENDPRESS",
+            start(),
+        );
+        let copy = h
+            .effects
+            .mails
+            .iter()
+            .find(|m| m.to == "ann@example.org")
+            .map(|m| m.body.clone())
+            .unwrap_or_default();
+        assert!(copy.contains("Attack ynamreG"), "{copy}");
+        let bidi = |c: char| matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+        for m in &h.effects.mails {
+            assert!(!m.body.contains(bidi) && !m.subject.contains(bidi), "{m:?}");
+        }
+    }
 }

@@ -51,7 +51,7 @@ impl Session<'_> {
             }
             Command::Deadline(text) => {
                 let tz = deadline::zone(&self.game().settings.zone);
-                match deadline::parse_ahead(&text, now, tz) {
+                match deadline::parse_hold(&text, now, tz, judge.durations.longest_pause) {
                     Err(e) => self.error(line, e),
                     Ok(d) => {
                         let g = self.game_mut();
@@ -71,7 +71,7 @@ impl Session<'_> {
             }
             Command::Grace(text) => {
                 let tz = deadline::zone(&self.game().settings.zone);
-                match deadline::parse_ahead(&text, now, tz) {
+                match deadline::parse_hold(&text, now, tz, judge.durations.longest_pause) {
                     Err(e) => self.error(line, e),
                     Ok(d) if self.game().deadline.is_some_and(|dl| d < dl) => {
                         self.error(line, "grace cannot end before the deadline")
@@ -92,7 +92,7 @@ impl Session<'_> {
             }
             Command::StartAfter(text) => {
                 let tz = deadline::zone(&self.game().settings.zone);
-                match deadline::parse_ahead(&text, now, tz) {
+                match deadline::parse_hold(&text, now, tz, judge.durations.longest_pause) {
                     Err(e) => self.error(line, e),
                     Ok(d) => {
                         let g = self.game_mut();
@@ -212,5 +212,40 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("has passed"), "{text}");
+    }
+
+    /// Issue 24: "SET START / SET DEADLINE / SET GRACE can hold a game 365 days although
+    /// PAUSE is capped at 30": each is capped at `[timing] longest_pause` as PAUSE is.
+    #[test]
+    fn no_date_holds_a_game_longer_than_a_pause() {
+        let j = judge();
+        assert_eq!(j.durations.longest_pause, Duration::days(30));
+        let mut games = started(&j);
+        let before = games["g"].deadline;
+        for set in ["SET DEADLINE +31d", "SET GRACE +200d", "SET START +365d"] {
+            let h = mail(
+                &j,
+                &mut games,
+                GM,
+                &format!("SIGNON Mg gmpass\n{set}"),
+                start(),
+            );
+            let text = &reply(&h, GM).body;
+            assert!(
+                text.contains("is more than 30 days ahead: a Master holds a game at most as long as a PAUSE lasts, so herald takes dates up to Thu Dec 31 2026 10:00 UTC"),
+                "{set}: {text}"
+            );
+        }
+        assert_eq!(games["g"].deadline, before);
+        assert_eq!(games["g"].start_after, None);
+        let h = mail(
+            &j,
+            &mut games,
+            GM,
+            "SIGNON Mg gmpass\nSET DEADLINE +30d",
+            start(),
+        );
+        assert!(!reply(&h, GM).subject.contains("[Error Flag]"));
+        assert_eq!(games["g"].deadline, Some(start() + Duration::days(30)));
     }
 }
