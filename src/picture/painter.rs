@@ -11,7 +11,8 @@ use resvg::tiny_skia::Pixmap;
 
 use super::layout::Layout;
 use super::marks::Mark;
-use super::{png, svg, PictureError};
+use super::shapes::Shapes;
+use super::{png, shaped, svg, PictureError};
 use crate::game::map::Map;
 use crate::game::position::Position;
 use crate::game::variant::Variant;
@@ -28,6 +29,8 @@ pub struct Picture {
 /// What never changes on one map's board.
 struct Background {
     layout: Layout,
+    /// The map's shapes, when it has them: the board is drawn from them.
+    shapes: Option<Shapes>,
     svg: String,
     pixmap: Pixmap,
     palette: png::Palette,
@@ -90,16 +93,36 @@ impl Painter {
         if let Some(b) = self.lock().get(&k) {
             return Ok(b.clone());
         }
-        let layout = Layout::read(map_text, map).map_err(PictureError::Draw)?;
-        let svg = svg::background(map, &layout);
+        let shapes = super::shapes_of(map);
+        let (layout, svg) = match &shapes {
+            Some(shapes) => {
+                let layout = shapes.layout();
+                let svg = shaped::background(map, shapes, &layout);
+                (layout, svg)
+            }
+            None => {
+                let layout = Layout::read(map_text, map).map_err(PictureError::Draw)?;
+                let svg = svg::background(map, &layout);
+                (layout, svg)
+            }
+        };
         let pixmap = png::rasterise(&format!("{svg}</svg>"))?;
         // What the pictures draw over the background: the powers' colours, black, white,
-        // the red of dislodged units and the title's ink.
+        // the red of dislodged units and the title's ink; on shapes, each power's tint as
+        // it comes out multiplied over the land.
         let mut over: Vec<[u8; 3]> = map.power_ids().map(|p| rgb(svg::power_colour(p))).collect();
         over.extend([[0, 0, 0], [255, 255, 255], [204, 0, 0], [34, 34, 34]]);
+        if shapes.is_some() {
+            let land = rgb(shaped::LAND);
+            for p in map.power_ids() {
+                let t = rgb(&shaped::tint(p));
+                over.push([0, 1, 2].map(|i| ((u16::from(t[i]) * u16::from(land[i])) / 255) as u8));
+            }
+        }
         let palette = png::Palette::of(&pixmap, &over);
         let b = Arc::new(Background {
             layout,
+            shapes,
             svg,
             pixmap,
             palette,
@@ -140,7 +163,10 @@ impl Painter {
     ) -> Result<(Arc<Background>, String), PictureError> {
         let map = variant.map_at(position.phase);
         let bg = self.background(variant, map, map_text)?;
-        let overlay = svg::overlay(map, &bg.layout, title, position, marks);
+        let overlay = match &bg.shapes {
+            Some(shapes) => shaped::overlay(map, shapes, &bg.layout, title, position, marks),
+            None => svg::overlay(map, &bg.layout, title, position, marks),
+        };
         Ok((bg, overlay))
     }
 
