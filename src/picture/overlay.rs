@@ -16,9 +16,13 @@ use super::style::{escape, ink_on, letters, power_colour, region_id, unit_anchor
 use crate::game::ids::{ProvinceId, RegionId, UnitKind};
 use crate::game::map::Map;
 
-/// Where a dislodged unit is drawn: over the top right corner of its space's box.
+/// Where a dislodged unit is drawn: over the top right corner of its space's box; on a
+/// board drawn from shapes, right of the unit that dislodged it, clear of the space's name.
 fn dislodged_anchor(layout: &Layout, p: ProvinceId) -> (f32, f32) {
     let (cx, cy) = layout.centre(p);
+    if layout.shaped {
+        return (cx + 30.0, cy + 8.0);
+    }
     (cx + BOX_W / 2.0 - 2.0, cy - BOX_H / 2.0 - 2.0)
 }
 

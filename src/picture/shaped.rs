@@ -109,7 +109,7 @@ pub fn background(map: &Map, shapes: &Shapes, layout: &Layout) -> String {
         );
     }
     s.push_str("</g>");
-    let _ = write!(s, r##"<g id="names" transform="translate(0 {TOP})">"##);
+    let _ = write!(s, r##"<g id="links" transform="translate(0 {TOP})">"##);
     for &(a, b, (x1, y1), (x2, y2)) in &shapes.links {
         let _ = write!(
             s,
@@ -122,6 +122,16 @@ pub fn background(map: &Map, shapes: &Shapes, layout: &Layout) -> String {
             y2 * k
         );
     }
+    s.push_str("</g>");
+    let rows = map.powers.len().div_ceil(super::svg::canvas(map, layout).2) as f32;
+    draw_key(&mut s, TOP + layout.height + rows * 22.0 + 14.0);
+    s
+}
+
+/// The spaces' names and their coasts' names: drawn over the orders' marks, under the
+/// units, so that no arrow hides a name.
+fn draw_names(s: &mut String, map: &Map, layout: &Layout) {
+    s.push_str(r#"<g id="names">"#);
     for p in map.province_ids() {
         let prov = map.province(p);
         let (x, y) = layout.centre(p);
@@ -148,9 +158,6 @@ pub fn background(map: &Map, shapes: &Shapes, layout: &Layout) -> String {
         }
     }
     s.push_str("</g>");
-    let rows = map.powers.len().div_ceil(super::svg::canvas(map, layout).2) as f32;
-    draw_key(&mut s, TOP + layout.height + rows * 22.0 + 14.0);
-    s
 }
 
 /// The key of a board drawn from shapes: land, sea, impassable, centres, then the marks.
@@ -227,6 +234,7 @@ pub fn overlay(
     let _ = write!(s, r##"<g transform="translate(0 {TOP})">"##);
     draw_centres(&mut s, map, layout, position);
     super::overlay::draw_marks(&mut s, map, layout, marks);
+    draw_names(&mut s, map, layout);
     draw_units(&mut s, map, layout, position);
     super::overlay::draw_dislodged(&mut s, map, layout, marks);
     s.push_str("</g>");

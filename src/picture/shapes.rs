@@ -190,6 +190,7 @@ impl Shapes {
                 .map(|c| c.map(|(x, y)| (x * s, y * s)))
                 .collect(),
             wrap: false,
+            shaped: true,
         }
     }
 }

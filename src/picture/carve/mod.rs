@@ -306,7 +306,13 @@ pub fn carve(
     let _ = writeln!(text, "none {}", path(&trace::rings(&arcs, none)));
     for p in map.province_ids() {
         for &r in &map.province(p).coasts {
-            if let Some((x, y)) = coast_point(map, &labels, w, h, p, r) {
+            if let Some(shore) = coast_point(map, &labels, w, h, p, r) {
+                let (x, y) = inland(
+                    &labels,
+                    w,
+                    shore,
+                    best[p.index()].map(|(_, i)| (i % w, i / w)),
+                );
                 let _ = writeln!(text, "coast {} {x} {y}", map.region_abbr(r));
             }
         }
@@ -415,6 +421,36 @@ fn coast_point(
     top.iter()
         .copied()
         .min_by_key(|&(x, y)| ((x as f64 - mx).powi(2) + (y as f64 - my).powi(2)) as i64)
+}
+
+/// A fleet's place on a coast: from the shore cell up to 16 grid units towards the space's
+/// deepest cell, staying on the space, so that its chip stands on its own land.
+fn inland(
+    labels: &[u16],
+    w: usize,
+    shore: (usize, usize),
+    deep: Option<(usize, usize)>,
+) -> (usize, usize) {
+    let Some(deep) = deep else { return shore };
+    let label = labels[shore.1 * w + shore.0];
+    let (dx, dy) = (
+        deep.0 as f64 - shore.0 as f64,
+        deep.1 as f64 - shore.1 as f64,
+    );
+    let len = dx.hypot(dy).max(1.0);
+    let mut at = shore;
+    for step in 1..=16 {
+        let t = f64::from(step).min(len) / len;
+        let (x, y) = (
+            (shore.0 as f64 + dx * t).round() as usize,
+            (shore.1 as f64 + dy * t).round() as usize,
+        );
+        if labels.get(y * w + x) != Some(&label) {
+            break;
+        }
+        at = (x, y);
+    }
+    at
 }
 
 /// The closest pair of cells of two labels.
