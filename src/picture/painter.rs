@@ -40,6 +40,8 @@ struct Background {
 #[derive(Default)]
 pub struct Painter {
     backgrounds: Mutex<HashMap<u64, Arc<Background>>>,
+    /// Draw every map as the schematic board, shapes or not (the peer in benchmarks).
+    schematic: bool,
 }
 
 impl std::fmt::Debug for Painter {
@@ -83,6 +85,15 @@ impl Painter {
         Painter::default()
     }
 
+    /// A painter that draws every map as the schematic board of boxes and links, even one
+    /// with shapes: the peer the shaped board is measured against.
+    pub fn schematic() -> Painter {
+        Painter {
+            schematic: true,
+            ..Painter::default()
+        }
+    }
+
     fn background(
         &self,
         variant: &Variant,
@@ -93,7 +104,11 @@ impl Painter {
         if let Some(b) = self.lock().get(&k) {
             return Ok(b.clone());
         }
-        let shapes = super::shapes_of(map);
+        let shapes = if self.schematic {
+            None
+        } else {
+            super::shapes_of(map)
+        };
         let (layout, svg) = match &shapes {
             Some(shapes) => {
                 let layout = shapes.layout();

@@ -28,7 +28,7 @@ pub const NEUTRAL: &str = "#d2cdc2";
 /// Borders between land spaces.
 const BORDER: &str = "#4d4030";
 /// The size of a space's name, pixels.
-pub const LABEL_PX: f32 = 13.0;
+pub const LABEL_PX: f32 = 14.0;
 
 /// The power a space is drawn for: the owner of its centre; for other land the last power
 /// to occupy it (recorded on maps that change), else the one whose unit stands there.
@@ -290,8 +290,8 @@ fn draw_units(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
         };
         let power = map.power(unit.power);
         let text = format!("{kind} {}", power.letter);
-        let w = 9.0 + 7.5 * text.chars().count() as f32;
-        let (x, y) = (cx - w / 2.0 + nth as f32 * (w + 2.0), cy - 7.5);
+        let w = 10.0 + 8.0 * text.chars().count() as f32;
+        let (x, y) = (cx - w / 2.0 + nth as f32 * (w + 2.0), cy - 8.0);
         let colour = power_colour(unit.power);
         let id = if nth == 0 {
             escape(&map.province(p).abbr)
@@ -300,7 +300,7 @@ fn draw_units(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
         };
         let _ = write!(
             s,
-            r##"<g id="unit-{id}" data-power="{}" data-kind="{kind}" data-region="{}"><rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="15" rx="{}" fill="{colour}" stroke="#000" stroke-width="1.2"/><text x="{:.1}" y="{:.1}" font-size="11" font-weight="bold" text-anchor="middle" fill="{}">{}</text></g>"##,
+            r##"<g id="unit-{id}" data-power="{}" data-kind="{kind}" data-region="{}"><rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="16" rx="{}" fill="{colour}" stroke="#000" stroke-width="1.2"/><text x="{:.1}" y="{:.1}" font-size="12.5" font-weight="bold" text-anchor="middle" fill="{}">{}</text></g>"##,
             escape(&power.name),
             region_id(map, unit.region),
             if unit.kind == UnitKind::Fleet {
@@ -309,7 +309,7 @@ fn draw_units(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
                 2.0
             },
             x + w / 2.0,
-            y + 11.5,
+            y + 12.5,
             ink_on(colour),
             escape(&text),
         );

@@ -21,7 +21,7 @@ use super::layout::Layout;
 use crate::game::ids::ProvinceId;
 use crate::game::map::Map;
 
-/// The standard map's shapes (used by the standard, Portage and Deluge-less games).
+/// The standard map's shapes (drawn for the standard and Portage games).
 const STANDARD: &str = include_str!("../../maps/standard.shapes");
 
 /// The shapes text of a built-in map, by the map's name.

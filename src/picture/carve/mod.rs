@@ -292,7 +292,25 @@ pub fn carve(
         {
             Some((_, (lon, lat))) => {
                 let (x, y) = frame.at(*lon, *lat);
-                (x.round() as usize, y.round() as usize)
+                let (x, y) = (x.round() as usize, y.round() as usize);
+                // A name must stand on its own space, a few cells in.
+                let on = |dx: i64, dy: i64| {
+                    let (cx, cy) = (x as i64 + dx, y as i64 + dy);
+                    cx >= 0
+                        && cy >= 0
+                        && (cx as usize) < w
+                        && labels.get(cy as usize * w + cx as usize) == Some(&label)
+                };
+                if ![(0, 0), (-12, 0), (12, 0), (0, -12), (0, 12)]
+                    .iter()
+                    .all(|&(dx, dy)| on(dx, dy))
+                {
+                    return Err(CarveError::Map(format!(
+                        "label {} {lon} {lat}: not well inside the space",
+                        map.abbr(p)
+                    )));
+                }
+                (x, y)
             }
             None => (at % w, at / w),
         };
