@@ -16,6 +16,7 @@
 
 pub mod borders;
 pub mod carve;
+pub mod colour;
 pub mod layout;
 pub mod links;
 pub mod marks;

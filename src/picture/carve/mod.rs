@@ -325,12 +325,7 @@ pub fn carve(
     for p in map.province_ids() {
         for &r in &map.province(p).coasts {
             if let Some(shore) = coast_point(map, &labels, w, h, p, r) {
-                let (x, y) = inland(
-                    &labels,
-                    w,
-                    shore,
-                    best[p.index()].map(|(_, i)| (i % w, i / w)),
-                );
+                let (x, y) = inland(&labels, &depth, w, shore);
                 let _ = writeln!(text, "coast {} {x} {y}", map.region_abbr(r));
             }
         }
@@ -441,34 +436,27 @@ fn coast_point(
         .min_by_key(|&(x, y)| ((x as f64 - mx).powi(2) + (y as f64 - my).powi(2)) as i64)
 }
 
-/// A fleet's place on a coast: from the shore cell up to 16 grid units towards the space's
-/// deepest cell, staying on the space, so that its chip stands on its own land.
-fn inland(
-    labels: &[u16],
-    w: usize,
-    shore: (usize, usize),
-    deep: Option<(usize, usize)>,
-) -> (usize, usize) {
-    let Some(deep) = deep else { return shore };
+/// A fleet's place on a coast: the cell nearest the shore cell, within 24 cells of it, that
+/// lies at least 8 cells inside the space (or as deep as the space goes there), so that its
+/// chip stands on its own land.
+fn inland(labels: &[u16], depth: &[u32], w: usize, shore: (usize, usize)) -> (usize, usize) {
     let label = labels[shore.1 * w + shore.0];
-    let (dx, dy) = (
-        deep.0 as f64 - shore.0 as f64,
-        deep.1 as f64 - shore.1 as f64,
-    );
-    let len = dx.hypot(dy).max(1.0);
-    let mut at = shore;
-    for step in 1..=16 {
-        let t = f64::from(step).min(len) / len;
-        let (x, y) = (
-            (shore.0 as f64 + dx * t).round() as usize,
-            (shore.1 as f64 + dy * t).round() as usize,
-        );
-        if labels.get(y * w + x) != Some(&label) {
-            break;
+    let h = labels.len() / w;
+    let mut near = Vec::new();
+    for y in shore.1.saturating_sub(24)..(shore.1 + 25).min(h) {
+        for x in shore.0.saturating_sub(24)..(shore.0 + 25).min(w) {
+            let d2 = x.abs_diff(shore.0).pow(2) + y.abs_diff(shore.1).pow(2);
+            if d2 <= 24 * 24 && labels[y * w + x] == label {
+                near.push((d2, depth[y * w + x], (x, y)));
+            }
         }
-        at = (x, y);
     }
-    at
+    // Depths are chamfer 3-4: three a cell.
+    let want = near.iter().map(|n| n.1).max().unwrap_or(0).min(8 * 3);
+    near.into_iter()
+        .filter(|n| n.1 >= want)
+        .min_by_key(|n| n.0)
+        .map_or(shore, |n| n.2)
 }
 
 /// The closest pair of cells of two labels.
