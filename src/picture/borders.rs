@@ -7,6 +7,9 @@
 use std::collections::HashMap;
 
 use super::shapes::{rings, Shapes};
+
+/// A segment of an outline, its two ends in grid units.
+type Segment = ((i32, i32), (i32, i32));
 use crate::game::ids::ProvinceId;
 use crate::game::map::{Map, Terrain};
 
@@ -29,7 +32,7 @@ pub fn neighbours(map: &Map, p: ProvinceId, q: ProvinceId) -> bool {
 /// The length of border each pair of spaces shares in the shapes, grid units, keyed by
 /// (lower index, higher index).
 pub fn shared(shapes: &Shapes) -> HashMap<(usize, usize), f32> {
-    let mut owner: HashMap<((i32, i32), (i32, i32)), Vec<usize>> = HashMap::new();
+    let mut owner: HashMap<Segment, Vec<usize>> = HashMap::new();
     for (i, space) in shapes.spaces.iter().enumerate() {
         for ring in rings(&space.path) {
             for k in 0..ring.len() {

@@ -41,6 +41,9 @@ pub struct SpaceShape {
     pub path: String,
 }
 
+/// Two spaces joined across water, with the two ends of their mark (grid units).
+pub type Link = (ProvinceId, ProvinceId, (f32, f32), (f32, f32));
+
 /// A map's shapes, read and matched to the map.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shapes {
@@ -57,7 +60,7 @@ pub struct Shapes {
     /// Where a fleet stands on each coast of a multi-coast province, by region index.
     pub coasts: Vec<Option<(f32, f32)>>,
     /// Neighbours across water, with the two ends of their mark.
-    pub links: Vec<(ProvinceId, ProvinceId, (f32, f32), (f32, f32))>,
+    pub links: Vec<Link>,
 }
 
 fn num(w: Option<&str>) -> Option<f32> {

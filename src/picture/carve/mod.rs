@@ -267,12 +267,12 @@ pub fn carve(
     let _ = writeln!(
         text,
         "# herald shapes for the map '{}': each space's outline, carved by herald from real\n\
-         # geography (the land below; borders between spaces from the seeds of {}).\n\
+         # geography (the land below; borders between spaces from the seeds of the plan).\n\
          # Land: {}\n\
          # Made by: {made_by}\n\
          # The format is described in maps/FORMAT.md (\"Shapes\"). Do not edit by hand: change the\n\
          # seeds and carve again.",
-        map.name, "the plan", plan.source
+        map.name, plan.source
     );
     let _ = writeln!(text, "shapes {}", map.name);
     let _ = writeln!(text, "size {w} {h}");
@@ -459,6 +459,9 @@ fn inland(labels: &[u16], depth: &[u32], w: usize, shore: (usize, usize)) -> (us
         .map_or(shore, |n| n.2)
 }
 
+/// A cell: (x, y).
+type Cell = (usize, usize);
+
 /// The closest pair of cells of two labels.
 fn closest(
     labels: &[u16],
@@ -469,7 +472,7 @@ fn closest(
 ) -> Option<((usize, usize), (usize, usize))> {
     let ra = rim(labels, w, h, a, |l| l != a);
     let rb = rim(labels, w, h, b, |l| l != b);
-    let mut best: Option<(usize, ((usize, usize), (usize, usize)))> = None;
+    let mut best: Option<(usize, (Cell, Cell))> = None;
     for &p in &ra {
         for &q in &rb {
             let d = p.0.abs_diff(q.0).pow(2) + p.1.abs_diff(q.1).pow(2);

@@ -20,6 +20,9 @@
 
 use super::CarveError;
 
+/// A seed: the space's abbreviation (`None`: land of no space) and the points of its line.
+pub type Seed = (Option<String>, Vec<(f64, f64)>);
+
 /// A keeper's plan for one map's shapes.
 #[derive(Clone, Debug, Default)]
 pub struct Plan {
@@ -34,7 +37,7 @@ pub struct Plan {
     /// Pixels per grid unit in pictures.
     pub scale: f64,
     /// Seeds: the space's abbreviation (`None`: neutral land) and the points of its line.
-    pub seeds: Vec<(Option<String>, Vec<(f64, f64)>)>,
+    pub seeds: Vec<Seed>,
     /// Polygons forced to land (`true`) or water (`false`).
     pub force: Vec<(bool, Vec<(f64, f64)>)>,
     /// Pairs of spaces joined across water.
