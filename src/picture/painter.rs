@@ -123,16 +123,11 @@ impl Painter {
         };
         let pixmap = png::rasterise(&format!("{svg}</svg>"))?;
         // What the pictures draw over the background: the powers' colours, black, white,
-        // the red of dislodged units and the title's ink; on shapes, each power's tint as
-        // it comes out multiplied over the land.
+        // the red of dislodged units and the title's ink; on shapes, each power's tint.
         let mut over: Vec<[u8; 3]> = map.power_ids().map(|p| rgb(svg::power_colour(p))).collect();
         over.extend([[0, 0, 0], [255, 255, 255], [204, 0, 0], [34, 34, 34]]);
         if shapes.is_some() {
-            let land = rgb(shaped::LAND);
-            for p in map.power_ids() {
-                let t = rgb(&shaped::tint(p));
-                over.push([0, 1, 2].map(|i| ((u16::from(t[i]) * u16::from(land[i])) / 255) as u8));
-            }
+            over.extend(map.power_ids().map(|p| rgb(&shaped::tint(p))));
         }
         let palette = png::Palette::of(&pixmap, &over);
         let b = Arc::new(Background {

@@ -10,6 +10,7 @@
 
 use std::fmt::Write;
 
+use super::colour::rgb;
 use super::layout::Layout;
 use super::marks::Mark;
 use super::shapes::Shapes;
@@ -48,13 +49,12 @@ pub fn holder(map: &Map, position: &Position, p: ProvinceId) -> Option<PowerId> 
         .or_else(|| position.unit_at(p).map(|u| u.power))
 }
 
-/// A power's colour mixed with white: the tint of the land it holds, light enough that
-/// names, borders and units read on it.
+/// A power's colour mixed with the land's: the tint of the land it holds, light enough
+/// that names, borders and units read on it.
 pub fn tint(p: PowerId) -> String {
-    let c = power_colour(p);
-    let hex = |i: usize| u8::from_str_radix(c.get(i..i + 2).unwrap_or("00"), 16).unwrap_or(0);
-    let mix = |v: u8| (f32::from(v) * 0.55 + 255.0 * 0.45).round() as u8;
-    format!("#{:02x}{:02x}{:02x}", mix(hex(1)), mix(hex(3)), mix(hex(5)))
+    let (c, land) = (rgb(power_colour(p)), rgb(LAND));
+    let mix = |i: usize| (f32::from(c[i]) * 0.55 + f32::from(land[i]) * 0.45).round() as u8;
+    format!("#{:02x}{:02x}{:02x}", mix(0), mix(1), mix(2))
 }
 
 /// What never changes on a board drawn from shapes: the open `<svg>` tag, the seas, the
@@ -208,11 +208,12 @@ pub fn overlay(
         r##"<text id="title" x="12" y="27" font-size="20" font-weight="bold" fill="#222">{}</text>"##,
         escape(title)
     );
-    // Every space, once, tinted where held: multiplied over the background so borders and
-    // names stay dark.
+    // Every space, once, tinted where held, with its border drawn again over the tint
+    // (names come later, over everything but the units).
     let _ = write!(
         s,
-        r##"<g id="spaces" transform="translate(0 {TOP}) scale({k})" style="mix-blend-mode:multiply">"##
+        r##"<g id="spaces" transform="translate(0 {TOP}) scale({k})" stroke="{BORDER}" stroke-width="{}" stroke-linejoin="round">"##,
+        1.2 / k
     );
     for p in map.province_ids() {
         let prov = map.province(p);
@@ -220,10 +221,12 @@ pub fn overlay(
         let owner = who.map_or(String::new(), |w| {
             format!(r#" data-owner="{}""#, escape(&map.power(w).name))
         });
-        let fill = who.map_or("none".to_string(), tint);
+        let fill = who.map_or(r#"fill="none" stroke="none""#.to_string(), |w| {
+            format!(r#"fill="{}""#, tint(w))
+        });
         let _ = write!(
             s,
-            r#"<path id="space-{}" data-terrain="{}"{owner} d="{}" fill="{fill}"><title>{}</title></path>"#,
+            r#"<path id="space-{}" data-terrain="{}"{owner} d="{}" {fill}><title>{}</title></path>"#,
             escape(&prov.abbr),
             prov.terrain.keyword(),
             shapes.spaces[p.index()].path,
