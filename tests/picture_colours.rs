@@ -51,3 +51,42 @@ fn the_standard_powers_stay_apart_for_every_reader_and_stand_out_from_the_land()
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+#[test]
+fn dislodged_units_are_marked_in_no_powers_colour() {
+    // "'dislodged' is red, Austria's colour" (issue 27): the mark and its retreat lines must
+    // stand apart from every power for every reader.
+    let cases = herald::cases::parse_cases(include_str!("../docs/sample-phase.txt")).unwrap();
+    let picture =
+        herald::picture::of_case_on_map_text(herald::game::map::builtin::STANDARD, &cases[0])
+            .unwrap();
+    let svg = &picture.svg;
+    let at = svg
+        .find("id=\"dislodged-Tri\"")
+        .expect("Trieste is dislodged");
+    let group = &svg[at..at + svg[at..].find("</g>").unwrap()];
+    // The outline of the unit's chip and the lines to its retreats (not the letters).
+    let strokes: Vec<&str> = ["<rect ", "<line "]
+        .iter()
+        .flat_map(|open| group.match_indices(open).map(|(i, _)| &group[i..]))
+        .filter_map(|tag| {
+            let tag = &tag[..tag.find('>').unwrap()];
+            let i = tag.find(" stroke=\"")? + 9;
+            Some(&tag[i..i + tag[i..].find('"')?])
+        })
+        .collect();
+    assert!(strokes.len() >= 2, "{group}");
+    let map = &Variant::builtin("standard").unwrap().map;
+    for ink in strokes {
+        for p in map.power_ids() {
+            for vision in [Vision::Normal, Vision::Protanopia, Vision::Deuteranopia] {
+                let d = difference(ink, power_colour(p), vision);
+                assert!(
+                    d >= MIN_DIFFERENCE,
+                    "{ink} is {d:.1} from {} under {vision:?}",
+                    map.power(p).name
+                );
+            }
+        }
+    }
+}
