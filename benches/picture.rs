@@ -2,7 +2,9 @@
 //! and SVG + PNG drawn by a [`Painter`] that keeps the map's background (as the daemon
 //! does: the first picture of a map rasterises it, every later one draws only what changes),
 //! and the same for the 1880 world. Method: criterion's median over its default sampling,
-//! on the development machine (2 cores); the font is loaded once per process.
+//! on the development machine (2 cores); the font is loaded once per process. The standard
+//! map is drawn from its shapes (issue 27); `schematic` draws it as the old board of boxes
+//! and links, the peer measured in the same run.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use herald::game::variant::Variant;
@@ -34,6 +36,13 @@ fn pictures(c: &mut Criterion) {
             b.iter(|| {
                 painter
                     .paint(variant, text, black_box(&opening), "t", &[])
+                    .map(|p| p.png.len())
+            })
+        });
+        let peer = Painter::schematic();
+        c.bench_function(&format!("picture {name} schematic svg+png"), |b| {
+            b.iter(|| {
+                peer.paint(variant, text, black_box(&opening), "t", &[])
                     .map(|p| p.png.len())
             })
         });

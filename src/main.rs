@@ -122,6 +122,22 @@ enum MapCommand {
         #[arg(long, conflicts_with = "phase")]
         variant: Option<String>,
     },
+    /// Carves a map's territories from real geography (a keeper's tool, run once): the
+    /// land of a TopoJSON file (Natural Earth's `land-50m.json` from the npm package
+    /// world-atlas) divided among the spaces by the seeds file; writes the shapes file.
+    Shapes {
+        /// The map file.
+        file: PathBuf,
+        /// The seeds file (maps/FORMAT.md, "Shapes").
+        #[arg(long)]
+        seeds: PathBuf,
+        /// The TopoJSON land file.
+        #[arg(long)]
+        land: PathBuf,
+        /// Where to write the shapes.
+        #[arg(short, long)]
+        out: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -316,6 +332,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     variant,
                 },
         } => map_draw(&file, out, phase.as_deref(), variant.as_deref()),
+        Command::Map {
+            command:
+                MapCommand::Shapes {
+                    file,
+                    seeds,
+                    land,
+                    out,
+                },
+        } => map_shapes(&file, &seeds, &land, &out),
     }
 }
 
@@ -326,7 +351,9 @@ fn map_check(files: &[PathBuf]) -> Result<ExitCode> {
             std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
         let mut problems: Vec<String> = check_map(&text).iter().map(ToString::to_string).collect();
         if problems.is_empty() {
-            problems = herald::picture::check_drawing(&text);
+            // The shapes beside the map file (maps/standard.shapes), if any.
+            let shapes = std::fs::read_to_string(file.with_extension("shapes")).ok();
+            problems = herald::picture::check_drawing(&text, shapes.as_deref());
         }
         for p in &problems {
             println!("{}: {p}", file.display());
@@ -343,6 +370,33 @@ fn map_check(files: &[PathBuf]) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn map_shapes(file: &Path, seeds: &Path, land: &Path, out: &Path) -> Result<ExitCode> {
+    let read =
+        |p: &Path| std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()));
+    let (text, plan, topo) = (read(file)?, read(seeds)?, read(land)?);
+    let map = herald::game::map::parse_map(&text).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: {}",
+            file.display(),
+            e.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
+        )
+    })?;
+    let made_by = format!(
+        "herald map shapes {} --seeds {} --land {}",
+        file.display(),
+        seeds.display(),
+        land.file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned())
+    );
+    let shapes = herald::picture::carve::carve(&map, &plan, &topo, &made_by)?;
+    std::fs::write(out, shapes).with_context(|| format!("writing {}", out.display()))?;
+    println!("{}: written", out.display());
+    Ok(ExitCode::SUCCESS)
 }
 
 fn map_draw(

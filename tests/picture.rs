@@ -69,6 +69,37 @@ fn every_space_is_drawn_and_labelled() {
     for name in DRAWN {
         let (v, text) = variant_and_text(name);
         let svg = picture::draw(v, text, &v.opening()).unwrap();
+        if picture::shapes_of(&v.map).is_some() {
+            // Drawn from shapes (issue 27): each space one outline, named, titled.
+            for p in &v.map.provinces {
+                let tag = format!(
+                    "<path id=\"space-{}\" data-terrain=\"{}\"",
+                    p.abbr,
+                    p.terrain.keyword()
+                );
+                assert_eq!(svg.matches(&tag).count(), 1, "{name}: {tag}");
+                let at = svg.find(&tag).unwrap();
+                let element = &svg[at..at + svg[at..].find("</path>").unwrap()];
+                assert!(
+                    element.contains(&format!("<title>{}</title>", p.name)),
+                    "{name}: {}",
+                    p.abbr
+                );
+                assert!(
+                    svg.contains(&format!(">{}</text>", p.abbr)),
+                    "{name}: {}",
+                    p.abbr
+                );
+                for &c in &p.coasts {
+                    let id = v.map.region_abbr(c).replace('/', ".");
+                    assert!(
+                        svg.contains(&format!("id=\"coast-{id}\"")),
+                        "{name}: coast {id}"
+                    );
+                }
+            }
+            continue;
+        }
         for p in &v.map.provinces {
             let tag = format!(
                 "<g id=\"space-{}\" data-terrain=\"{}\">",
@@ -394,8 +425,9 @@ fn draw_lines_are_checked_and_the_rules_parser_skips_them() {
 fn map_draw_writes_svg_and_png_of_a_map_file() {
     let svg = picture::opening_of_map_text(herald::game::map::builtin::STANDARD).unwrap();
     assert!(svg.starts_with("<svg "));
-    // A map file without draw lines is refused with the reason.
-    let bare: String = herald::game::map::builtin::STANDARD
+    // A map file without draw lines (and without shapes) is refused with the reason.
+    let classical = picture::builtin_map_text(Variant::builtin("classical").unwrap()).unwrap();
+    let bare: String = classical
         .lines()
         .filter(|l| !l.starts_with("draw "))
         .map(|l| format!("{l}\n"))
@@ -479,7 +511,10 @@ fn a_sample_phases_orders_are_drawn_where_they_should_be() {
                 }
             }
         }
-        let layout = Layout::read(text, map).unwrap();
+        // A map with shapes is laid out by them (issue 27), others by their draw lines.
+        let layout = picture::shapes_of(map)
+            .map(|s| s.layout())
+            .unwrap_or_else(|| Layout::read(text, map).unwrap());
         let mut ordered = Vec::new();
         for (at, unit) in opening.all_units() {
             let to = match unit.kind {

@@ -47,6 +47,8 @@ pub struct Layout {
     pub coasts: Vec<Option<(f32, f32)>>,
     /// The canvas wraps east to west (a world map): a link is drawn the short way round.
     pub wrap: bool,
+    /// Drawn from shapes: the centre is where a space's name stands, its unit just below.
+    pub shaped: bool,
 }
 
 /// A straight piece of a drawn link, from one point to another.
@@ -160,6 +162,7 @@ impl Layout {
                 centres,
                 coasts: vec![None; map.regions.len()],
                 wrap,
+                shaped: false,
             };
             // Twice: the second time each coast sees where the coasts it faces were put.
             for _ in 0..2 {

@@ -14,12 +14,17 @@
 //! - [`png`]: SVG to PNG through resvg, and the palette PNG encoding.
 //! - [`painter`]: pictures drawn over each map's background, kept once rasterised.
 
+pub mod borders;
+pub mod carve;
+pub mod colour;
 pub mod layout;
 pub mod links;
 pub mod marks;
 mod overlay;
 pub mod painter;
 pub mod png;
+pub mod shaped;
+pub mod shapes;
 pub mod style;
 pub mod svg;
 
@@ -40,8 +45,29 @@ pub fn draw(
     position: &Position,
 ) -> Result<String, Vec<DrawError>> {
     let map = variant.map_at(position.phase);
+    if let Some(shapes) = shapes_of(map) {
+        let layout = shapes.layout();
+        let title = format!("{} — {}", map.title, variant.calendar.show(position.phase));
+        let mut s = shaped::background(map, &shapes, &layout);
+        s.push_str(&shaped::overlay(
+            map,
+            &shapes,
+            &layout,
+            &title,
+            position,
+            &[],
+        ));
+        s.push_str("</svg>\n");
+        return Ok(s);
+    }
     let layout = Layout::read(map_text, map)?;
     Ok(svg::board(map, &layout, &variant.calendar, position))
+}
+
+/// The shapes a map is drawn from: the built-in ones of a map of its name, when they fit
+/// it (every space has its shape); `None` draws the schematic board.
+pub fn shapes_of(map: &crate::game::map::Map) -> Option<shapes::Shapes> {
+    shapes::Shapes::read(shapes::builtin(&map.name)?, map).ok()
 }
 
 /// The text of a built-in variant's map, for [`draw`].
@@ -83,9 +109,11 @@ fn variant_of_map_text(text: &str) -> Result<Variant, PictureError> {
 
 /// What is wrong with a map file's drawing (`herald map check`): the `draw` lines' own
 /// errors, then for the map as a game begins and after each scheduled change, boxes that
-/// overlap, coast marks on other boxes and lines under boxes. Empty when the map does not
-/// load (the map's own errors come first) or its drawing is sound.
-pub fn check_drawing(text: &str) -> Vec<String> {
+/// overlap, coast marks on other boxes and lines under boxes, and where the map has shapes
+/// (`shapes`, else the built-in ones of a map of that name) borders that differ from its
+/// adjacency. Empty when the map does not load (the map's own errors come first) or its
+/// drawing is sound.
+pub fn check_drawing(text: &str, shapes: Option<&str>) -> Vec<String> {
     let Ok(variant) = variant_of_map_text(text) else {
         return Vec::new();
     };
@@ -100,6 +128,9 @@ pub fn check_drawing(text: &str) -> Vec<String> {
         },
     ));
     let mut out = Vec::new();
+    if let Some(shapes) = shapes.or_else(|| shapes::builtin(&variant.map.name)) {
+        out.extend(check_shapes(&variant.map, shapes));
+    }
     for (when, map) in maps {
         match Layout::read(text, map) {
             Ok(layout) => out.extend(
@@ -115,6 +146,15 @@ pub fn check_drawing(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// What is wrong with a map's shapes: a shapes text that does not fit the map, or borders
+/// that differ from the map's adjacency ([`borders::check`]).
+pub fn check_shapes(map: &crate::game::map::Map, shapes_text: &str) -> Vec<String> {
+    match shapes::Shapes::read(shapes_text, map) {
+        Ok(shapes) => borders::check(map, &shapes),
+        Err(errors) => errors,
+    }
 }
 
 /// The opening board of a map file's text as SVG (see [`variant_of_map_text`]).

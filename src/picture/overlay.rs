@@ -16,9 +16,18 @@ use super::style::{escape, ink_on, letters, power_colour, region_id, unit_anchor
 use crate::game::ids::{ProvinceId, RegionId, UnitKind};
 use crate::game::map::Map;
 
-/// Where a dislodged unit is drawn: over the top right corner of its space's box.
+/// The ink of dislodged units and their retreats: black, dashed. It was red, Austria's
+/// colour (issue 27); black is the one ink at least `colour::MIN_DIFFERENCE` from every
+/// standard power for normal vision and under protanopia and deuteranopia.
+pub const DISLODGED: &str = "#000000";
+
+/// Where a dislodged unit is drawn: over the top right corner of its space's box; on a
+/// board drawn from shapes, right of the unit that dislodged it, clear of the space's name.
 fn dislodged_anchor(layout: &Layout, p: ProvinceId) -> (f32, f32) {
     let (cx, cy) = layout.centre(p);
+    if layout.shaped {
+        return (cx + 30.0, cy + 8.0);
+    }
     (cx + BOX_W / 2.0 - 2.0, cy - BOX_H / 2.0 - 2.0)
 }
 
@@ -283,7 +292,7 @@ pub fn draw_dislodged(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]
             let b = layout.nearest((x, y), target(map, layout, r));
             let _ = write!(
                 s,
-                r##"<line id="retreat-{abbr}-{}" x1="{x:.1}" y1="{y:.1}" x2="{:.1}" y2="{:.1}" stroke="#c00" stroke-width="1.8" stroke-dasharray="2 3" stroke-linecap="round"/>"##,
+                r##"<line id="retreat-{abbr}-{}" x1="{x:.1}" y1="{y:.1}" x2="{:.1}" y2="{:.1}" stroke="{DISLODGED}" stroke-width="1.8" stroke-dasharray="2 3" stroke-linecap="round"/>"##,
                 region_id(map, r),
                 b.0,
                 b.1
@@ -296,7 +305,7 @@ pub fn draw_dislodged(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]
         };
         let _ = write!(
             s,
-            r##"<rect x="{:.1}" y="{:.1}" width="{w}" height="14" rx="3" fill="{colour}" stroke="#c00" stroke-width="2.5"/><path d="{}" fill="none" stroke="{}" stroke-width="1.9" stroke-linecap="round"/></g>"##,
+            r##"<rect x="{:.1}" y="{:.1}" width="{w}" height="14" rx="3" fill="{colour}" stroke="{DISLODGED}" stroke-width="3" stroke-dasharray="4 2"/><path d="{}" fill="none" stroke="{}" stroke-width="1.9" stroke-linecap="round"/></g>"##,
             x - w / 2.0,
             y - 7.0,
             letters(unit.kind, x, y),
@@ -392,7 +401,7 @@ pub fn draw_mark_key(s: &mut String, y: f32) {
         &|s, x| {
             let _ = write!(
                 s,
-                r##"<rect x="{}" y="{}" width="20" height="13" rx="3" fill="#fff" stroke="#c00" stroke-width="2.5"/><line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#c00" stroke-width="1.8" stroke-dasharray="2 3"/>"##,
+                r##"<rect x="{}" y="{}" width="20" height="13" rx="3" fill="#fff" stroke="{DISLODGED}" stroke-width="3" stroke-dasharray="4 2"/><line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{DISLODGED}" stroke-width="1.8" stroke-dasharray="2 3"/>"##,
                 x,
                 y,
                 x + 20.0,

@@ -11,7 +11,8 @@ use resvg::tiny_skia::Pixmap;
 
 use super::layout::Layout;
 use super::marks::Mark;
-use super::{png, svg, PictureError};
+use super::shapes::Shapes;
+use super::{png, shaped, svg, PictureError};
 use crate::game::map::Map;
 use crate::game::position::Position;
 use crate::game::variant::Variant;
@@ -28,6 +29,8 @@ pub struct Picture {
 /// What never changes on one map's board.
 struct Background {
     layout: Layout,
+    /// The map's shapes, when it has them: the board is drawn from them.
+    shapes: Option<Shapes>,
     svg: String,
     pixmap: Pixmap,
     palette: png::Palette,
@@ -37,6 +40,8 @@ struct Background {
 #[derive(Default)]
 pub struct Painter {
     backgrounds: Mutex<HashMap<u64, Arc<Background>>>,
+    /// Draw every map as the schematic board, shapes or not (the peer in benchmarks).
+    schematic: bool,
 }
 
 impl std::fmt::Debug for Painter {
@@ -80,6 +85,15 @@ impl Painter {
         Painter::default()
     }
 
+    /// A painter that draws every map as the schematic board of boxes and links, even one
+    /// with shapes: the peer the shaped board is measured against.
+    pub fn schematic() -> Painter {
+        Painter {
+            schematic: true,
+            ..Painter::default()
+        }
+    }
+
     fn background(
         &self,
         variant: &Variant,
@@ -90,16 +104,35 @@ impl Painter {
         if let Some(b) = self.lock().get(&k) {
             return Ok(b.clone());
         }
-        let layout = Layout::read(map_text, map).map_err(PictureError::Draw)?;
-        let svg = svg::background(map, &layout);
+        let shapes = if self.schematic {
+            None
+        } else {
+            super::shapes_of(map)
+        };
+        let (layout, svg) = match &shapes {
+            Some(shapes) => {
+                let layout = shapes.layout();
+                let svg = shaped::background(map, shapes, &layout);
+                (layout, svg)
+            }
+            None => {
+                let layout = Layout::read(map_text, map).map_err(PictureError::Draw)?;
+                let svg = svg::background(map, &layout);
+                (layout, svg)
+            }
+        };
         let pixmap = png::rasterise(&format!("{svg}</svg>"))?;
         // What the pictures draw over the background: the powers' colours, black, white,
-        // the red of dislodged units and the title's ink.
+        // the red of dislodged units and the title's ink; on shapes, each power's tint.
         let mut over: Vec<[u8; 3]> = map.power_ids().map(|p| rgb(svg::power_colour(p))).collect();
         over.extend([[0, 0, 0], [255, 255, 255], [204, 0, 0], [34, 34, 34]]);
+        if shapes.is_some() {
+            over.extend(map.power_ids().map(|p| rgb(&shaped::tint(p))));
+        }
         let palette = png::Palette::of(&pixmap, &over);
         let b = Arc::new(Background {
             layout,
+            shapes,
             svg,
             pixmap,
             palette,
@@ -140,7 +173,10 @@ impl Painter {
     ) -> Result<(Arc<Background>, String), PictureError> {
         let map = variant.map_at(position.phase);
         let bg = self.background(variant, map, map_text)?;
-        let overlay = svg::overlay(map, &bg.layout, title, position, marks);
+        let overlay = match &bg.shapes {
+            Some(shapes) => shaped::overlay(map, shapes, &bg.layout, title, position, marks),
+            None => svg::overlay(map, &bg.layout, title, position, marks),
+        };
         Ok((bg, overlay))
     }
 

@@ -6,10 +6,15 @@ use crate::game::ids::{PowerId, ProvinceId, RegionId, UnitKind};
 use crate::game::map::Map;
 
 /// The colour of a power, by its index in the map (the standard map's powers get the
-/// colours players know: Austria red, England navy, France sky blue, …).
+/// colours players know: Austria red, England navy, France steel blue, Germany grey, Italy
+/// green, Russia purple, Turkey ochre). The first seven were chosen (issue 27) so that
+/// every two stay at least `colour::MIN_DIFFERENCE` apart (CIEDE2000) for normal vision and
+/// under protanopia and deuteranopia, and each has 3:1 contrast to the land and the page
+/// (tests/picture_colours.rs): France's sky blue and Turkey's yellow had under 2.5:1, and
+/// Austria and Italy looked alike to a deuteranope.
 pub fn power_colour(p: PowerId) -> &'static str {
     const COLOURS: [&str; 16] = [
-        "#c8102e", "#1f3a93", "#3fa9e0", "#4a4a4a", "#2e9e44", "#8e44ad", "#e6b800", "#e67e22",
+        "#c00728", "#133489", "#5293b5", "#494a4b", "#239d6f", "#8b47ca", "#ab8712", "#e67e22",
         "#8b4513", "#e84393", "#16a085", "#95a5a6", "#9acd32", "#2c3e50", "#d35400", "#c39bd3",
     ];
     COLOURS[p.index() % COLOURS.len()]

@@ -228,7 +228,8 @@ fn draw_units(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
     s.push_str("</g>");
 }
 
-fn draw_legend(s: &mut String, map: &Map, position: &Position, top: f32, per_row: usize) {
+/// The legend of powers with their centres and units, from `top`.
+pub fn draw_legend(s: &mut String, map: &Map, position: &Position, top: f32, per_row: usize) {
     let _ = write!(s, r#"<g id="legend" transform="translate(10 {top})">"#);
     for (i, p) in map.power_ids().enumerate() {
         let colour = power_colour(p);

@@ -1,0 +1,112 @@
+//! Borders equal adjacency (issue 27): for a map with shapes, two spaces share a visible
+//! border in the shapes exactly when the map makes them neighbours (land with land, sea with
+//! sea or coast), or are joined by a drawn link across water. The shapes of two neighbours
+//! are made of the very same arcs ([`super::carve::trace`]), so a border is a run of
+//! segments both outlines hold.
+
+use std::collections::HashMap;
+
+use super::shapes::{rings, Shapes};
+
+/// A segment of an outline, its two ends in grid units.
+type Segment = ((i32, i32), (i32, i32));
+use crate::game::ids::ProvinceId;
+use crate::game::map::{Map, Terrain};
+
+/// The shortest border that counts as visible, in pixels of the picture: a border shorter
+/// than this reads as two spaces touching at a corner.
+pub const MIN_BORDER_PX: f32 = 4.0;
+
+/// Whether the map makes two spaces neighbours: an army may move between them, or a fleet
+/// from any coast of one to the other.
+pub fn neighbours(map: &Map, p: ProvinceId, q: ProvinceId) -> bool {
+    if map.army_adjacent(p, q) {
+        return true;
+    }
+    let prov = map.province(p);
+    std::iter::once(prov.main)
+        .chain(prov.coasts.iter().copied())
+        .any(|r| map.fleet_reaches(r, q))
+}
+
+/// The length of border each pair of spaces shares in the shapes, grid units, keyed by
+/// (lower index, higher index).
+pub fn shared(shapes: &Shapes) -> HashMap<(usize, usize), f32> {
+    let mut owner: HashMap<Segment, Vec<usize>> = HashMap::new();
+    for (i, space) in shapes.spaces.iter().enumerate() {
+        for ring in rings(&space.path) {
+            for k in 0..ring.len() {
+                let (a, b) = (ring[k], ring[(k + 1) % ring.len()]);
+                let key = if a <= b { (a, b) } else { (b, a) };
+                owner.entry(key).or_default().push(i);
+            }
+        }
+    }
+    let mut out: HashMap<(usize, usize), f32> = HashMap::new();
+    for ((a, b), spaces) in owner {
+        if let [i, j] = spaces[..] {
+            if i != j {
+                let len = ((b.0 - a.0) as f32).hypot((b.1 - a.1) as f32);
+                *out.entry((i.min(j), i.max(j))).or_default() += len;
+            }
+        }
+    }
+    out
+}
+
+/// Every way the shapes' borders differ from the map's adjacency; empty when they agree.
+/// Impassable spaces are left out (they border others and are no one's neighbour).
+pub fn check(map: &Map, shapes: &Shapes) -> Vec<String> {
+    let lengths = shared(shapes);
+    let min = MIN_BORDER_PX / shapes.scale;
+    let mut out = Vec::new();
+    let linked = |p: ProvinceId, q: ProvinceId| {
+        shapes
+            .links
+            .iter()
+            .any(|&(a, b, ..)| (a, b) == (p, q) || (a, b) == (q, p))
+    };
+    for (a, b, ..) in &shapes.links {
+        if !neighbours(map, *a, *b) {
+            out.push(format!(
+                "shapes: {} and {} are linked across water but are not neighbours on the map",
+                map.abbr(*a),
+                map.abbr(*b)
+            ));
+        }
+    }
+    let open: Vec<ProvinceId> = map
+        .province_ids()
+        .filter(|&p| map.province(p).terrain != Terrain::Shut)
+        .collect();
+    for (i, &p) in open.iter().enumerate() {
+        for &q in &open[i + 1..] {
+            let len = lengths
+                .get(&(p.index().min(q.index()), p.index().max(q.index())))
+                .copied()
+                .unwrap_or(0.0);
+            let want = neighbours(map, p, q);
+            let px = len * shapes.scale;
+            if want && len < min && !linked(p, q) {
+                out.push(format!(
+                    "shapes: {} and {} are neighbours on the map but share {} in the shapes",
+                    map.abbr(p),
+                    map.abbr(q),
+                    if len > 0.0 {
+                        format!("only {px:.1} px of border")
+                    } else {
+                        "no border".to_string()
+                    }
+                ));
+            }
+            if !want && len > 0.0 {
+                out.push(format!(
+                    "shapes: {} and {} share {px:.1} px of border in the shapes but are not neighbours on the map",
+                    map.abbr(p),
+                    map.abbr(q)
+                ));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,321 @@
+//! The board drawn from a map's shapes (issue 27): each space its real outline, land tinted
+//! by the power that owns its centre or controls it, seas untinted, names and units at each
+//! space's deepest point, fleets on their coast. Maps without shapes keep the schematic
+//! drawing of [`super::svg`].
+//!
+//! Element ids, beyond those of [`super::svg`]: `space-<Abbr>` is the space's outline, with
+//! `data-owner="<Power>"` where a power owns the centre or controls the land (the last to
+//! occupy it, else the unit standing there) and `data-terrain`; `link-<A>-<B>` marks two
+//! spaces joined across water.
+
+use std::fmt::Write;
+
+use super::colour::rgb;
+use super::layout::Layout;
+use super::marks::Mark;
+use super::shapes::Shapes;
+use super::style::{escape, ink_on, power_colour, region_id};
+use super::svg::TOP;
+use crate::game::ids::{PowerId, ProvinceId, UnitKind};
+use crate::game::map::{Map, Terrain};
+use crate::game::position::Position;
+
+/// The sea's colour.
+pub const SEA: &str = "#bcd8ee";
+/// Land no power holds.
+pub const LAND: &str = "#f6f1e4";
+/// Land that is no space, and impassable spaces.
+pub const NEUTRAL: &str = "#d2cdc2";
+/// Borders between land spaces.
+const BORDER: &str = "#4d4030";
+/// The size of a space's name, pixels.
+pub const LABEL_PX: f32 = 14.0;
+
+/// The power a space is drawn for: the owner of its centre; for other land the last power
+/// to occupy it (recorded on maps that change), else the one whose unit stands there.
+pub fn holder(map: &Map, position: &Position, p: ProvinceId) -> Option<PowerId> {
+    let prov = map.province(p);
+    if prov.terrain.is_water() || prov.terrain == Terrain::Shut {
+        return None;
+    }
+    if prov.centre {
+        return position.owners.get(p.index()).copied().flatten();
+    }
+    position
+        .last_seen
+        .get(p.index())
+        .copied()
+        .flatten()
+        .or_else(|| position.unit_at(p).map(|u| u.power))
+}
+
+/// A power's colour mixed with the land's: the tint of the land it holds, light enough
+/// that names, borders and units read on it.
+pub fn tint(p: PowerId) -> String {
+    let (c, land) = (rgb(power_colour(p)), rgb(LAND));
+    let mix = |i: usize| (f32::from(c[i]) * 0.55 + f32::from(land[i]) * 0.45).round() as u8;
+    format!("#{:02x}{:02x}{:02x}", mix(0), mix(1), mix(2))
+}
+
+/// What never changes on a board drawn from shapes: the open `<svg>` tag, the seas, the
+/// land's outlines, the names and the key. [`overlay`] and `</svg>` complete it.
+pub fn background(map: &Map, shapes: &Shapes, layout: &Layout) -> String {
+    let (width, height, _) = super::svg::canvas(map, layout);
+    let mut s = String::with_capacity(256 * 1024);
+    let _ = write!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans"><rect width="{width}" height="{height}" fill="#f7f7f2"/>"##
+    );
+    let k = shapes.scale;
+    let _ = write!(
+        s,
+        r##"<g id="map" transform="translate(0 {TOP}) scale({k})" stroke-linejoin="round"><rect width="{w}" height="{h}" fill="{SEA}"/>"##,
+        w = shapes.width,
+        h = shapes.height,
+    );
+    // Seas first (their borders thin and blue), then land over them.
+    for p in map.province_ids() {
+        let prov = map.province(p);
+        if prov.terrain.is_water() {
+            let _ = write!(
+                s,
+                r##"<path d="{}" fill="{SEA}" stroke="#6f9cc4" stroke-width="{}"/>"##,
+                shapes.spaces[p.index()].path,
+                1.0 / k
+            );
+        }
+    }
+    let _ = write!(
+        s,
+        r##"<path id="no-space" d="{}" fill="{NEUTRAL}" stroke="#8a8478" stroke-width="{}"/>"##,
+        shapes.none,
+        1.0 / k
+    );
+    for p in map.province_ids() {
+        let prov = map.province(p);
+        if prov.terrain.is_water() {
+            continue;
+        }
+        let fill = if prov.terrain == Terrain::Shut {
+            NEUTRAL
+        } else {
+            LAND
+        };
+        let _ = write!(
+            s,
+            r##"<path d="{}" fill="{fill}" stroke="{BORDER}" stroke-width="{}"/>"##,
+            shapes.spaces[p.index()].path,
+            1.2 / k
+        );
+    }
+    s.push_str("</g>");
+    let _ = write!(s, r##"<g id="links" transform="translate(0 {TOP})">"##);
+    for &(a, b, (x1, y1), (x2, y2)) in &shapes.links {
+        let _ = write!(
+            s,
+            r##"<line id="link-{}-{}" x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{BORDER}" stroke-width="2.5" stroke-dasharray="4 3"/>"##,
+            escape(map.abbr(a)),
+            escape(map.abbr(b)),
+            x1 * k,
+            y1 * k,
+            x2 * k,
+            y2 * k
+        );
+    }
+    s.push_str("</g>");
+    let rows = map.powers.len().div_ceil(super::svg::canvas(map, layout).2) as f32;
+    draw_key(&mut s, TOP + layout.height + rows * 22.0 + 14.0);
+    s
+}
+
+/// The spaces' names and their coasts' names: drawn over the orders' marks, under the
+/// units, so that no arrow hides a name.
+fn draw_names(s: &mut String, map: &Map, layout: &Layout) {
+    s.push_str(r#"<g id="names">"#);
+    for p in map.province_ids() {
+        let prov = map.province(p);
+        let (x, y) = layout.centre(p);
+        let ink = if prov.terrain.is_water() {
+            "#1d4f8a"
+        } else {
+            "#222"
+        };
+        let _ = write!(
+            s,
+            r##"<text x="{x:.1}" y="{:.1}" font-size="{LABEL_PX}" font-weight="bold" text-anchor="middle" fill="{ink}" stroke="#ffffff" stroke-width="2.5" stroke-opacity="0.7" paint-order="stroke">{}</text>"##,
+            y - 3.0,
+            escape(&prov.abbr)
+        );
+        for &r in &prov.coasts {
+            let (cx, cy) = layout.point(map, r);
+            let coast = map.region(r).coast.map_or("", |c| c.abbr());
+            let _ = write!(
+                s,
+                r##"<text id="coast-{}" x="{cx:.1}" y="{:.1}" font-size="10" text-anchor="middle" fill="#1d4f8a" stroke="#ffffff" stroke-width="2" paint-order="stroke">{coast}</text>"##,
+                region_id(map, r),
+                cy - 9.0
+            );
+        }
+    }
+    s.push_str("</g>");
+}
+
+/// The key of a board drawn from shapes: land, sea, impassable, centres, then the marks.
+fn draw_key(s: &mut String, top: f32) {
+    let _ = write!(
+        s,
+        r##"<g id="key" transform="translate(10 {top})" font-size="11" fill="#222">"##
+    );
+    let mut x = 0.0;
+    for (word, fill) in [
+        ("land", LAND),
+        ("sea", SEA),
+        ("impassable", NEUTRAL),
+        ("held by a power (tinted)", "#e3a3ad"),
+    ] {
+        let _ = write!(
+            s,
+            r##"<rect x="{x}" y="0" width="22" height="14" fill="{fill}" stroke="{BORDER}"/><text x="{}" y="11">{word}</text>"##,
+            x + 27.0
+        );
+        x += 34.0 + 6.6 * word.len() as f32;
+    }
+    let _ = write!(
+        s,
+        r##"<circle cx="{}" cy="7" r="5" fill="#fff" stroke="#000" stroke-width="1.5"/><text x="{}" y="11">supply centre (owner's colour; white: unowned)</text>"##,
+        x + 6.0,
+        x + 15.0
+    );
+    super::overlay::draw_mark_key(s, 22.0);
+    s.push_str("</g>");
+}
+
+/// What a board drawn from shapes shows of one moment: the title, each space's outline
+/// tinted for its holder, the centres, the orders' marks, the units and the legend.
+pub fn overlay(
+    map: &Map,
+    shapes: &Shapes,
+    layout: &Layout,
+    title: &str,
+    position: &Position,
+    marks: &[Mark],
+) -> String {
+    let (_, _, per_row) = super::svg::canvas(map, layout);
+    let k = shapes.scale;
+    let mut s = String::with_capacity(200 * 1024);
+    let _ = write!(
+        s,
+        r##"<text id="title" x="12" y="27" font-size="20" font-weight="bold" fill="#222">{}</text>"##,
+        escape(title)
+    );
+    // Every space, once, tinted where held, with its border drawn again over the tint
+    // (names come later, over everything but the units).
+    let _ = write!(
+        s,
+        r##"<g id="spaces" transform="translate(0 {TOP}) scale({k})" stroke="{BORDER}" stroke-width="{}" stroke-linejoin="round">"##,
+        1.2 / k
+    );
+    for p in map.province_ids() {
+        let prov = map.province(p);
+        let who = holder(map, position, p);
+        let owner = who.map_or(String::new(), |w| {
+            format!(r#" data-owner="{}""#, escape(&map.power(w).name))
+        });
+        let fill = who.map_or(r#"fill="none" stroke="none""#.to_string(), |w| {
+            format!(r#"fill="{}""#, tint(w))
+        });
+        let _ = write!(
+            s,
+            r#"<path id="space-{}" data-terrain="{}"{owner} d="{}" {fill}><title>{}</title></path>"#,
+            escape(&prov.abbr),
+            prov.terrain.keyword(),
+            shapes.spaces[p.index()].path,
+            escape(&prov.name)
+        );
+    }
+    s.push_str("</g>");
+    let _ = write!(s, r##"<g transform="translate(0 {TOP})">"##);
+    draw_centres(&mut s, map, layout, position);
+    super::overlay::draw_marks(&mut s, map, layout, marks);
+    draw_names(&mut s, map, layout);
+    draw_units(&mut s, map, layout, position);
+    super::overlay::draw_dislodged(&mut s, map, layout, marks);
+    s.push_str("</g>");
+    super::svg::draw_legend(&mut s, map, position, TOP + layout.height, per_row);
+    s
+}
+
+/// Where a space's centre mark stands: left of its name.
+fn centre_mark(map: &Map, layout: &Layout, p: ProvinceId) -> (f32, f32) {
+    let (x, y) = layout.centre(p);
+    let half = map.province(p).abbr.chars().count() as f32 * LABEL_PX * 0.34;
+    (x - half - 8.0, y - 7.5)
+}
+
+fn draw_centres(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
+    s.push_str(r#"<g id="centres">"#);
+    for p in map.province_ids() {
+        let prov = map.province(p);
+        if !prov.centre {
+            continue;
+        }
+        let owner = position.owners.get(p.index()).copied().flatten();
+        let fill = owner.map_or("#ffffff", power_colour);
+        let (x, y) = centre_mark(map, layout, p);
+        let _ = write!(
+            s,
+            r##"<circle id="centre-{abbr}" data-owner="{who}" cx="{x:.1}" cy="{y:.1}" r="5" fill="{fill}" stroke="#000" stroke-width="1.5"/>"##,
+            abbr = escape(&prov.abbr),
+            who = owner.map_or(String::new(), |o| escape(&map.power(o).name)),
+        );
+    }
+    s.push_str("</g>");
+}
+
+/// A unit's chip: its kind and its power's letter (`A E`, `F T`), in its power's colour.
+fn draw_units(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
+    s.push_str(r#"<g id="units">"#);
+    let mut seen: Vec<ProvinceId> = Vec::new();
+    for (p, unit) in position.all_units() {
+        let nth = seen.iter().filter(|&&q| q == p).count();
+        seen.push(p);
+        let on_coast = map.region(unit.region).coast.is_some();
+        let (cx, cy) = if on_coast {
+            layout.point(map, unit.region)
+        } else {
+            let (x, y) = layout.centre(p);
+            (x, y + 8.0)
+        };
+        let kind = match unit.kind {
+            UnitKind::Army => "A",
+            UnitKind::Fleet => "F",
+            UnitKind::ArmyFleet => "A-F",
+        };
+        let power = map.power(unit.power);
+        let text = format!("{kind} {}", power.letter);
+        let w = 10.0 + 8.0 * text.chars().count() as f32;
+        let (x, y) = (cx - w / 2.0 + nth as f32 * (w + 2.0), cy - 8.0);
+        let colour = power_colour(unit.power);
+        let id = if nth == 0 {
+            escape(&map.province(p).abbr)
+        } else {
+            format!("{}.{nth}", escape(&map.province(p).abbr))
+        };
+        let _ = write!(
+            s,
+            r##"<g id="unit-{id}" data-power="{}" data-kind="{kind}" data-region="{}"><rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="16" rx="{}" fill="{colour}" stroke="#000" stroke-width="1.2"/><text x="{:.1}" y="{:.1}" font-size="12.5" font-weight="bold" text-anchor="middle" fill="{}">{}</text></g>"##,
+            escape(&power.name),
+            region_id(map, unit.region),
+            if unit.kind == UnitKind::Fleet {
+                7.5
+            } else {
+                2.0
+            },
+            x + w / 2.0,
+            y + 12.5,
+            ink_on(colour),
+            escape(&text),
+        );
+    }
+    s.push_str("</g>");
+}
