@@ -254,7 +254,9 @@ async fn an_intercepted_grey_message_stays_anonymous_and_narrows_nothing() {
 async fn partial_press_reaches_no_observer_unnamed_and_stays_out_of_history() {
     let mut w = World::new("partial-press").await;
     start_game(&mut w, GM, "pp", "standard", &SEVEN).await;
-    w.mail(OBS, "watch", "OBSERVE pp watchpw\n").await;
+    // The observer confirms its address, so that only the press rules keep press from it.
+    let watched = w.mail(OBS, "watch", "OBSERVE pp watchpw\n").await;
+    w.confirm(OBS, &watched).await;
 
     let sent = w
         .mail(

@@ -547,6 +547,7 @@ fn bounce_report(gone: &str, id: &str) -> String {
 async fn forged_bounces_tell_nobody_and_real_ones_the_master_once_a_day() {
     let mut w = World::new("bounce-forged").await;
     let created = w.mail(GM, "new", "CREATE ?fb gmpass\n").await;
+    w.confirm(GM, &created).await;
     let joined = w.mail("ann@example.org", "join", "SIGNON ?fb pw\n").await;
     let id = message_id(to(&joined, "ann@example.org"));
     let ct = "Content-Type: multipart/report; report-type=delivery-status; boundary=b\r\n";

@@ -503,17 +503,9 @@ async fn a_player_takes_no_second_power_unless_the_game_allows_several() {
 
     // With several_powers the takeover is allowed and the Master is told who it is.
     let mut w = World::new("second-seat-several").await;
-    w.mail(GM, "new", "CREATE ?two gmpass standard several_powers\n")
-        .await;
-    for (addr, letter) in SEVEN {
-        w.mail(
-            addr,
-            "join",
-            &format!("SIGNON ?two pw{letter}\nSET PREFERENCE {letter}\n"),
-        )
-        .await;
-    }
-    w.mail(GM, "start", "SIGNON Mtwo gmpass\nSTART\n").await;
+    // The Master and the players confirm their addresses (start_game does), so that the
+    // notices below can reach them.
+    start_game(&mut w, GM, "two", "standard several_powers", &SEVEN).await;
     w.mail(DAN, "bye", "SIGNON Itwo pwI\nRESIGN\n").await;
     let sent = w.mail(BOB, "take", "SIGNON Itwo bobpw2\n").await;
     assert!(reply(&sent, BOB).body.contains("You have taken over Italy"));

@@ -33,9 +33,11 @@ impl Default for ReplyLimits {
     }
 }
 
-/// Room kept in a reply for the notice of what was cut (it has at most four lines).
-const NOTICE_BYTES: usize = 800;
-const NOTICE_LINES: usize = 4;
+/// Room kept in a reply for the notice of what was cut (at most four lines) and for what the
+/// service's gate adds to an answer after the judge (`templates/confirm.txt`: the request to
+/// an address that has not confirmed, 12 lines and about 600 bytes with the address and code).
+const NOTICE_BYTES: usize = 2048;
+const NOTICE_LINES: usize = 20;
 
 /// What the reply to one mail has used of its limits, and what was left out.
 #[derive(Debug, Default)]

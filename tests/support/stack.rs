@@ -71,7 +71,7 @@ impl Stack {
             &format!("\n\nOn Tue, herald wrote:\n{quoted}"),
         )
         .await;
-        let confirmed = self.expect(user, password, "Re: Re: your answer").await;
+        let confirmed = self.expect(user, password, "Re: your answer").await;
         assert!(confirmed.contains("is now confirmed"), "{confirmed}");
     }
 
