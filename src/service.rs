@@ -8,25 +8,31 @@ use std::path::PathBuf;
 use chrono::{DateTime, Utc};
 use tracing::{info, instrument, warn};
 
-use crate::catalog::{Catalog, CatalogError};
+use crate::catalog::Catalog;
 use crate::config::{Config, ConfigError, InboxKind, OutboxKind};
-use crate::judge::render::{TemplateError, Templates};
+use crate::judge::render::Templates;
 use crate::judge::{self, Games, Judge};
-use crate::mail::imap::{ImapError, ImapInbox, ImapSettings};
+use crate::mail::imap::{ImapInbox, ImapSettings};
 use crate::mail::maildir::Maildir;
 use crate::mail::smtp::{SendError, SmtpOutbox, SmtpSettings};
 use crate::mail::{read_letter, Outgoing};
-use crate::store::{Store, StoreError};
+use crate::store::Store;
 
 mod attention;
+mod error;
 mod gate;
 mod inbox;
 mod lock;
+mod reply_limit;
+use reply_limit::told_key;
 mod servers;
 mod sweep;
+mod work;
 
 pub use attention::Attention;
+pub use error::ServiceError;
 pub use lock::{lock_path, LockError, RunLock};
+pub use work::Work;
 
 /// How many times a mail that keeps failing with a transient error is tried before herald
 /// gives up on it and reports it (with retries doubling up to an hour apart, about a day).
@@ -35,63 +41,11 @@ pub const MAX_ATTEMPTS: i64 = 30;
 /// How often a bounce for one address brings the Masters a notice at most: once a day.
 pub const BOUNCE_NOTICE_SECONDS: i64 = 24 * 3600;
 
-/// Why the service failed.
-#[derive(Debug, thiserror::Error)]
-pub enum ServiceError {
-    /// The configuration.
-    #[error(transparent)]
-    Config(#[from] ConfigError),
-    /// The database.
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    /// The maps directory.
-    #[error(transparent)]
-    Catalog(#[from] CatalogError),
-    /// A template override.
-    #[error(transparent)]
-    Template(#[from] TemplateError),
-    /// The IMAP inbox.
-    #[error(transparent)]
-    Imap(#[from] ImapError),
-    /// A configured directory is not there.
-    #[error("{key} = '{}': no such directory", path.display())]
-    NoDirectory {
-        /// The key.
-        key: &'static str,
-        /// The directory.
-        path: PathBuf,
-    },
-    /// The SMTP settings.
-    #[error("SMTP settings: {reason}")]
-    Smtp {
-        /// What is wrong.
-        reason: String,
-    },
-    /// The SMTP server cannot take mail now (no answer in time, login or TLS refused): the
-    /// mail stays queued and is tried again next round.
-    #[error("the SMTP server cannot take mail now, so the mail stays queued: {reason}")]
-    SmtpServer {
-        /// What the server did.
-        reason: String,
-    },
-    /// Another herald holds the database's lock.
-    #[error(transparent)]
-    Lock(#[from] LockError),
-    /// A mailbox.
-    #[error("mailbox {path}: {source}")]
-    Mailbox {
-        /// The Maildir.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
-}
-
 /// What became of one incoming mail.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ingested {
-    /// Handled; this many mails queued.
-    Handled(usize),
+    /// Handled; this many mails queued, and what handling it cost.
+    Handled(usize, Work),
     /// Seen before (same Message-ID): nothing changed.
     Duplicate,
     /// Not answered, and why (auto-reply, bounce, herald's own).
@@ -102,12 +56,6 @@ pub enum Ingested {
 
 /// How often a Maildir inbox is looked at while waiting for mail.
 const MAILDIR_LOOK: std::time::Duration = std::time::Duration::from_millis(50);
-
-/// Under this key, the notices to an address whose replies passed the hourly limit are
-/// counted (one an hour).
-fn told_key(address: &str) -> String {
-    format!("{address} told of the reply limit")
-}
 
 /// The identity a mail is recorded under when its Message-ID was already taken by a
 /// different mail (another body or sender): the ID with the body's hash and the sender.
@@ -571,7 +519,12 @@ impl Service {
                 );
                 let n = reply(refusal, None, &mut mails, &mut replied) as usize;
                 records.push(record("refused: too large"));
-                outcomes.push(Ingested::Handled(n));
+                let work = Work {
+                    read: size as u64,
+                    wrote: Work::bytes_of(&mails[mails.len() - n..]),
+                    argon2: 0,
+                };
+                outcomes.push(Ingested::Handled(n, work));
                 continue;
             }
             if let Some(gone) = &letter.bounce_for {
@@ -613,6 +566,7 @@ impl Service {
                 .iter()
                 .filter_map(|n| games.get(n).map(|g| (n.clone(), g.clone())))
                 .collect();
+            let runs = self.judge.passwords.runs();
             let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 judge::session::handle(&self.judge, letter, &mut games, now)
             }));
@@ -643,6 +597,11 @@ impl Service {
                 let before = backup.iter().find(|(n, _)| n == game).map(|(_, g)| g);
                 self.new_addresses(before, games.get(game), letter, &mut answers);
             }
+            let work = Work {
+                read: size as u64,
+                wrote: Work::bytes_of(&handled.effects.mails),
+                argon2: self.judge.passwords.runs().saturating_sub(runs),
+            };
             let mut queued = 0;
             for mail in handled.effects.mails {
                 if mail.to == letter.reply_to && mail.in_reply_to.is_some() {
@@ -665,7 +624,7 @@ impl Service {
             records.push(record(&outcome));
             info!(queued, outcome = %outcome, "mail handled");
             outcomes.push(match handled.outcome {
-                judge::session::Outcome::Handled => Ingested::Handled(queued),
+                judge::session::Outcome::Handled => Ingested::Handled(queued, work),
                 judge::session::Outcome::Ignored(_) => Ingested::Ignored(outcome),
             });
         }
@@ -681,34 +640,6 @@ impl Service {
         }
         tx.commit().await?;
         Ok(outcomes)
-    }
-
-    /// The notice to an address whose replies passed `[limits] replies_per_hour`.
-    fn limit_notice(&self, to: &str, limit: i64) -> Outgoing {
-        let lines = [
-            format!(
-                "herald has answered {limit} of your mails in the last hour, as many as it \
-                 answers to one address in an hour."
-            ),
-            format!(
-                "Your mails are still read and what they say is done, but they get no reply \
-                 until fewer than {limit} replies went to you in the last hour."
-            ),
-            "This notice comes at most once an hour.".to_string(),
-        ];
-        Outgoing {
-            to: to.to_string(),
-            subject: format!("Reply limit reached ({limit} an hour)"),
-            body: self.judge.templates.render(
-                "notice.txt",
-                minijinja::context! {
-                    header => format!(":: Judge: {}", self.judge.address),
-                    lines => lines,
-                },
-            ),
-            in_reply_to: None,
-            attachments: Vec::new(),
-        }
     }
 
     /// Handles every mail waiting in the inbox (the Maildir, read within `[inbox]`'s

@@ -151,7 +151,7 @@ fn a_from_that_is_no_address_gets_no_answer() {
 }
 
 #[test]
-fn a_qmail_bounce_marks_its_address() {
+fn a_qmail_bounce_is_read_as_a_bounce_and_not_answered() {
     let (dir, config) = setup("qmail");
     let bounce = "Return-Path: <>
 From: MAILER-DAEMON@mail.example.net

@@ -8,7 +8,6 @@ use super::filed::all_stored;
 use super::game::{Game, Status};
 use super::Judge;
 use crate::game::calendar::PhaseKind;
-use crate::game::flood::{Claim, MapEvent};
 use crate::game::ids::{PowerId, ProvinceId, UnitKind};
 use crate::game::map::Map;
 use crate::game::order::Order;
@@ -17,6 +16,9 @@ use crate::game::resolve::{retreat_options, Adjustment, RetreatOutcome};
 use crate::game::screen::Command;
 use crate::game::turn::{self, Report};
 use crate::picture::marks::{self, Mark};
+
+mod floods;
+use floods::flood_lines;
 
 /// A phase played: what [`adjudicate`] returns.
 pub(super) struct Played {
@@ -329,77 +331,6 @@ impl Given {
     }
 }
 
-/// What the floods did, in words (Deluge): provinces under water, drowned armies,
-/// destroyed and new centres, spaces opened.
-fn flood_lines(before: &Map, after: &Map, events: &[MapEvent]) -> Vec<String> {
-    let name = |p: crate::game::ids::ProvinceId| after.province(p).name.clone();
-    let submerged: Vec<String> = events
-        .iter()
-        .filter_map(|e| match e {
-            MapEvent::Submerged(p) => Some(name(*p)),
-            _ => None,
-        })
-        .collect();
-    let mut out = Vec::new();
-    if !submerged.is_empty() {
-        out.push(format!(
-            "The waters rise: {} {} now sea.",
-            submerged.join(", "),
-            if submerged.len() == 1 { "is" } else { "are" }
-        ));
-    }
-    // Drownings, then destroyed centres, then new centres, then opened spaces.
-    let rank = |e: &MapEvent| match e {
-        MapEvent::Submerged(_) => 0,
-        MapEvent::Drowned(_) => 1,
-        MapEvent::CentreDestroyed { .. } => 2,
-        MapEvent::NewCentre { .. } => 3,
-        MapEvent::Opened(_) => 4,
-    };
-    let mut events = events.to_vec();
-    events.sort_by_key(rank);
-    for e in &events {
-        match *e {
-            MapEvent::Submerged(_) => {}
-            MapEvent::Drowned(u) => out.push(format!(
-                "The {} army in {} drowns.",
-                before.power(u.power).adjective,
-                before.province(before.province_of(u.region)).name
-            )),
-            MapEvent::CentreDestroyed { province, owner } => out.push(format!(
-                "The supply center of {} is destroyed{}.",
-                name(province),
-                owner.map_or(String::new(), |o| format!(
-                    " ({} loses it)",
-                    before.power(o).name
-                ))
-            )),
-            MapEvent::NewCentre {
-                province,
-                owner,
-                claim,
-            } => {
-                let why = match claim {
-                    Claim::Occupied => "its unit stands there",
-                    Claim::LastUnit => "the last to have had a unit there",
-                    Claim::HomeCountry => "it lies in its home country",
-                    Claim::Neutral => "",
-                };
-                out.push(match owner {
-                    Some(o) => format!(
-                        "{} becomes a supply center, controlled by {} ({why}).",
-                        name(province),
-                        after.power(o).name
-                    ),
-                    None => format!("{} becomes a supply center, neutral.", name(province)),
-                });
-            }
-            MapEvent::Opened(p) => out.push(format!("{} can be entered from now on.", name(p))),
-        }
-    }
-    out
-}
-
 /// The results mail's body for a mail to `to` (its dates in that player's zone; `""` for
 /// the game's own zone, as archived).
 pub(super) fn results_mail(judge: &Judge, game: &Game, code: &str, text: &str, to: &str) -> String {
@@ -501,75 +432,4 @@ fn command_text(map: &Map, pos: &Position, c: Command, me: PowerId) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use crate::judge::game::Status;
-    use crate::judge::testkit::{mail, start, started_as, GM, SEVEN};
-
-    /// Issue 25, point 13: "Results show `Italy: Army Venice HOLD.` for a unit that held for
-    /// want of orders; mark defaulted units (no orders, civil disorder) in the results, as
-    /// the old judges do." njudge writes ", No Order Processed" after such a unit.
-    #[test]
-    fn units_without_orders_are_marked_in_the_results() {
-        let j = crate::judge::testkit::judge();
-        let mut games = crate::judge::testkit::started(&j);
-        let f = "SIGNON Fg pwF\nA Par H\nA Mar - Spa";
-        mail(&j, &mut games, "bob@example.org", f, start());
-        let h = mail(&j, &mut games, GM, "SIGNON Mg gmpass\nPROCESS!", start());
-        let results = h
-            .effects
-            .mails
-            .iter()
-            .find(|m| m.to == GM && m.body.contains("results for Spring of 1901"))
-            .map(|m| m.body.clone())
-            .unwrap_or_default();
-        for line in [
-            "France: Army Paris HOLD.\n",
-            "France: Army Marseilles -> Spain.\n",
-            "France: Fleet Brest, No Order Processed.\n",
-            "Italy: Army Venice, No Order Processed.\n",
-            "Russia: Fleet St Petersburg (sc), No Order Processed.\n",
-        ] {
-            assert!(results.contains(line), "{line}{results}");
-        }
-    }
-
-    /// Issue 25, point 6: "When Winter 1901 has no adjustments and is skipped, the Fall 1901
-    /// results announce builds ("England … Builds 1 unit") that never come." Deluge: every
-    /// power holds through 1901, so nobody has an adjustment and Winter 1901 is skipped; its
-    /// floods still come ("Submergences occur every year after any adjustments in Winter",
-    /// rule 3; new centres "after all Winter retreats and adjustments", rule 5), giving
-    /// Germany the Ruhr. The Fall results announce no build: the next phase is Spring 1902.
-    #[test]
-    fn a_skipped_winter_announces_no_builds() {
-        let j = crate::judge::testkit::judge();
-        let seven: Vec<(String, char)> = SEVEN.iter().map(|&(a, l)| (a.to_string(), l)).collect();
-        let mut games = started_as(&j, "d gmpass deluge", &seven);
-        let mut fall = String::new();
-        for _ in 0..3 {
-            let h = mail(&j, &mut games, GM, "SIGNON Md gmpass\nPROCESS!", start());
-            if let Some(m) = h
-                .effects
-                .mails
-                .iter()
-                .find(|m| m.to == GM && m.body.contains("results for Fall of 1901"))
-            {
-                fall = m.body.clone();
-            }
-        }
-        let g = &games["d"];
-        assert_eq!(g.status, Status::Running);
-        assert!(fall.contains("Ruhr becomes a supply center"), "{fall}");
-        assert!(
-            fall.contains("Germany: 4 Supply centers, 3 Units."),
-            "{fall}"
-        );
-        assert!(!fall.contains("Builds"), "{fall}");
-        assert!(
-            fall.contains(
-                "Nobody had builds or removals, so there is no adjustment phase this year."
-            ),
-            "{fall}"
-        );
-        assert!(fall.contains("Movement for Spring of 1902"), "{fall}");
-    }
-}
+mod tests;
