@@ -55,6 +55,28 @@ use herald::mail::read_letter;
 use herald::service::{Clock, Ingested, ServiceError};
 use support::World;
 
+/// A mail's bytes (read, and written: the text of every mail it made herald send, and each
+/// picture once) may be at most this many times the median mail's (issue 24: "the time per
+/// mail within a constant factor of the median (counted in operations, not seconds)").
+/// What bounds them: 256 KiB read, a reply of at most 256 KiB and 4 pictures, 10 press
+/// blocks, results to each power of a game. The median mail (about 1.5 KB read and
+/// written) is measured by the test itself.
+const WORK_FACTOR: u64 = 2_000;
+
+/// A mail's argon2 runs are counted apart (each is worth megabytes of work, and a sign-on
+/// that checks a password is an ordinary mail): at most one sender's allowance an hour.
+const ARGON2_PER_MAIL: u64 = herald::judge::password::PER_SENDER as u64;
+
+/// Mails handled before the median is taken as the measure.
+const WORK_SAMPLE: usize = 100;
+
+/// The median of a list of counts (the upper one of an even list).
+fn median(values: &[u64]) -> u64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_unstable();
+    sorted.get(sorted.len() / 2).copied().unwrap_or(0)
+}
+
 /// herald's address in the test World.
 const JUDGE: &str = "judge@herald.test";
 /// Every built-in variant; each seed plays one game of each.
@@ -298,6 +320,10 @@ struct Stats {
     ticks: usize,
     /// Mails whose reply the reply limit may have dropped.
     limited: usize,
+    /// The bytes read and written for each mail handled ([`herald::service::Work`]).
+    work: Vec<u64>,
+    /// The most argon2 runs one mail caused.
+    argon2: u64,
 }
 
 impl Drop for Exec {
@@ -426,6 +452,7 @@ impl Exec {
                 format!("{} mails, {} outcomes", raws.len(), outcomes.len()),
             ));
         }
+        let mut costs: Vec<(herald::service::Work, String)> = Vec::new();
         let mut ids = Vec::new();
         // Replies this batch may have made, by address (for the reply limit).
         let mut batch: HashMap<String, usize> = HashMap::new();
@@ -481,7 +508,8 @@ impl Exec {
                     self.stats.ignored += 1;
                     (0, 0)
                 }
-                Ingested::Handled(queued) => {
+                Ingested::Handled(queued, work) => {
+                    costs.push((*work, what.clone()));
                     let since = now.timestamp() - 3600;
                     let before = self
                         .replied
@@ -514,7 +542,38 @@ impl Exec {
             ids.push(link);
         }
         self.no_panic("reading mail")?;
+        self.bound_work(costs)?;
         Ok(ids)
+    }
+
+    /// Each mail's bytes (read and written) stay within [`WORK_FACTOR`] times the median of
+    /// the mails handled so far, once there are [`WORK_SAMPLE`] of them, and its argon2 runs
+    /// within [`ARGON2_PER_MAIL`].
+    fn bound_work(&mut self, costs: Vec<(herald::service::Work, String)>) -> Result<(), Failure> {
+        for (work, what) in costs {
+            let bytes = work.read + work.wrote;
+            if work.argon2 > ARGON2_PER_MAIL {
+                return Err(fail(
+                    "a mail cost more argon2 runs than one sender may have",
+                    format!("{} runs: {what}", work.argon2),
+                ));
+            }
+            let seen = &mut self.stats.work;
+            if seen.len() >= WORK_SAMPLE {
+                let median = median(seen);
+                if bytes > median.max(1) * WORK_FACTOR {
+                    return Err(fail(
+                        "a mail cost more than the bound on work",
+                        format!(
+                            "{bytes} bytes read and written, over {WORK_FACTOR} times the median {median}: {what}"
+                        ),
+                    ));
+                }
+            }
+            seen.push(bytes);
+            self.stats.argon2 = self.stats.argon2.max(work.argon2);
+        }
+        Ok(())
     }
 
     /// A mail with `[CONFIRM]` in it, as its sender writes it: with the code herald last
@@ -2792,6 +2851,12 @@ fn random_mail_against_every_variant_keeps_the_judge_sound() {
         played += exec.mails;
         let st = &exec.stats;
         let phases: usize = exec.games.iter().map(|g| g.history.len()).sum();
+        eprintln!(
+            "seed {seed}: work per mail: bytes read and written, median {}, largest {}; argon2 runs, at most {}",
+            median(&st.work),
+            st.work.iter().max().copied().unwrap_or(0),
+            st.argon2
+        );
         eprintln!(
             "seed {seed}: {} mails in {} steps, {:.1?}{}: {} handled, {} ignored, {} duplicates, {} unreadable, {} under the reply limit; {} mails sent, {} replies; {} ticks; {} games, {phases} phases played",
             exec.mails,
