@@ -16,14 +16,16 @@ use crate::mail::imap::{ImapInbox, ImapSettings};
 use crate::mail::maildir::Maildir;
 use crate::mail::smtp::{SendError, SmtpOutbox, SmtpSettings};
 use crate::mail::{read_letter, Outgoing};
-use crate::store::Store;
+use crate::store::{Store, PRUNE_BATCH};
 
 mod attention;
 mod error;
 mod gate;
 mod inbox;
 mod lock;
+mod message_id;
 mod reply_limit;
+use message_id::OutboxIds;
 use reply_limit::told_key;
 mod servers;
 mod sweep;
@@ -53,6 +55,9 @@ pub enum Ingested {
     /// Kept in quarantine with the reason.
     Quarantined(String),
 }
+
+/// How many batches of [`PRUNE_BATCH`] mails one hourly pruning goes through at most.
+const PRUNE_BATCHES: usize = 20;
 
 /// How often a Maildir inbox is looked at while waiting for mail.
 const MAILDIR_LOOK: std::time::Duration = std::time::Duration::from_millis(50);
@@ -167,6 +172,9 @@ pub struct Service {
     /// sent failed, with when they went: recorded again before anything else is sent, and
     /// never sent again meanwhile.
     unrecorded: std::sync::Mutex<Vec<(i64, i64)>>,
+    /// When the outbox was last pruned (Unix seconds; 0 before the first time): pruning
+    /// runs at most once an hour, not in every delivery round.
+    pruned_at: std::sync::atomic::AtomicI64,
 }
 
 impl Service {
@@ -306,6 +314,7 @@ impl Service {
             instance,
             confirm_key,
             unrecorded: Default::default(),
+            pruned_at: Default::default(),
         })
     }
 
@@ -531,10 +540,11 @@ impl Service {
                 // "forged bounces cannot make herald mail the Master more than once a day
                 // per address (and only bounces that match a Message-ID herald sent count)"
                 // (issue 24).
+                let sent = OutboxIds::new(&self.instance, &self.judge.address);
                 let ids: Vec<i64> = letter
                     .bounce_refs
                     .iter()
-                    .filter_map(|r| self.outbox_id(r))
+                    .filter_map(|r| sent.row(r))
                     .collect();
                 if !tx.queued_to(&ids, gone).await? {
                     warn!(address = %gone, "a bounce that names no mail herald sent there; ignored");
@@ -697,16 +707,22 @@ impl Service {
         }
     }
 
-    /// The outbox row a Message-ID names, if herald (this database's instance) wrote it:
-    /// [`Service::deliver`] sends each mail as `outbox-<row>.<instance>@<domain of the judge's
-    /// address>`.
-    fn outbox_id(&self, message_id: &str) -> Option<i64> {
-        let domain = self.judge.address.split('@').nth(1).unwrap_or("localhost");
-        let (row, rest) = message_id.trim().strip_prefix("outbox-")?.split_once('.')?;
-        let (instance, at) = rest.split_once('@')?;
-        (instance == self.instance && at.eq_ignore_ascii_case(domain))
-            .then(|| row.parse().ok())
-            .flatten()
+    /// Drops the text and files of mails sent `keep_outbox_days` ago (their rows stay), at
+    /// most once an hour; a backlog goes in batches, at most [`PRUNE_BATCHES`] a time.
+    async fn prune_hourly(&self, now: i64) -> Result<(), ServiceError> {
+        use std::sync::atomic::Ordering;
+        let last = self.pruned_at.load(Ordering::Relaxed);
+        if last != 0 && now.saturating_sub(last) < 3600 {
+            return Ok(());
+        }
+        self.pruned_at.store(now, Ordering::Relaxed);
+        let keep = i64::from(self.config.limits.keep_outbox_days) * 86_400;
+        for _ in 0..PRUNE_BATCHES {
+            if self.store.prune_outbox(now - keep, now).await? < PRUNE_BATCH {
+                break;
+            }
+        }
+        Ok(())
     }
 
     /// [`Service::deliver`] without telling the keeper of the faults that stop it.
@@ -714,16 +730,8 @@ impl Service {
         self.record_sent().await?;
         let mut n = 0;
         let ts = now.timestamp();
-        // What went long ago keeps its row, not its text and files.
-        let keep = i64::from(self.config.limits.keep_outbox_days) * 86_400;
-        self.store.prune_outbox(ts - keep, ts).await?;
-        let domain = self
-            .judge
-            .address
-            .split('@')
-            .nth(1)
-            .unwrap_or("localhost")
-            .to_string();
+        self.prune_hourly(ts).await?;
+        let ids = OutboxIds::new(&self.instance, &self.judge.address);
         loop {
             let batch = self.store.unsent(ts, 200).await?;
             if batch.is_empty() {
@@ -740,7 +748,7 @@ impl Service {
                     self.config.limits.send_bytes,
                     &self.judge.name,
                     &self.judge.address,
-                    &format!("outbox-{id}.{}@{domain}", self.instance),
+                    &ids.make(id),
                     now,
                 ) {
                     Ok(bytes) => bytes,

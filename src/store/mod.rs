@@ -17,7 +17,7 @@ mod consent;
 mod migrate;
 mod prune;
 
-pub use prune::OutboxRow;
+pub use prune::{OutboxRow, PRUNE_BATCH};
 
 use std::path::Path;
 use std::str::FromStr;

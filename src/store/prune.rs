@@ -26,9 +26,12 @@ pub struct OutboxRow {
     pub attachments: i64,
 }
 
+/// How many mails one [`Store::prune_outbox`] call prunes at most.
+pub const PRUNE_BATCH: usize = 1000;
+
 impl Store {
     /// Drops the text and files of the mails sent, or failed, at or before `before` (a
-    /// failed mail counts from when it was queued), at most 1,000 a call, marking them
+    /// failed mail counts from when it was queued), at most [`PRUNE_BATCH`] a call, marking them
     /// pruned at `now`; a file no mail names any more goes too. Returns how many mails were
     /// pruned. The rows stay: they say that the mail went, and when.
     pub async fn prune_outbox(&self, before: i64, now: i64) -> Result<usize, StoreError> {
@@ -36,10 +39,11 @@ impl Store {
         let ids: Vec<i64> = sqlx::query_scalar(
             "SELECT id FROM outbox WHERE pruned IS NULL \
              AND ((sent IS NOT NULL AND sent <= ?) OR (failed IS NOT NULL AND created <= ?)) \
-             ORDER BY id LIMIT 1000",
+             ORDER BY id LIMIT ?",
         )
         .bind(before)
         .bind(before)
+        .bind(PRUNE_BATCH as i64)
         .fetch_all(&mut *tx.conn)
         .await
         .map_err(db("finding mails to prune"))?;
