@@ -311,11 +311,10 @@ const GUIDE_WORDS: &[&str] = &["SUPPORT", "DISBAND", "RFC", "UID", "SEQUENCE", "
 /// one of [`GUIDE_WORDS`].
 #[test]
 fn every_word_in_capitals_in_the_guides_is_a_command_or_an_argument_the_judge_reads() {
-    let guides: Vec<(String, String)> = LANGUAGE
-        .iter()
-        .map(|p| (p.to_string(), file(p)))
+    let guides: Vec<(String, String)> = LANGUAGE.iter().map(|p| (p.to_string(), file(p))).collect();
+    let squashed: Vec<String> = spellings()
+        .map(|s| s.split_whitespace().collect())
         .collect();
-    let squashed: Vec<String> = spellings().map(|s| s.split_whitespace().collect()).collect();
     let province = |word: &str| {
         let name = herald::game::map::normalize(word);
         Variant::builtins().any(|v| v.map.lookup(&name).is_some())
@@ -338,8 +337,7 @@ fn every_variant_and_switch_the_help_and_the_guides_show_is_one_the_judge_reads(
     for (file, text) in &texts {
         // The README and the other guides have snake_case names of their own (keys,
         // functions): their switch-like words are read in the mail language's guides.
-        let snake_words_are_switches =
-            !file.ends_with(".md") || LANGUAGE.contains(&file.as_str());
+        let snake_words_are_switches = !file.ends_with(".md") || LANGUAGE.contains(&file.as_str());
         for line in text.lines() {
             // Each piece of code apart: `CREATE ?g pw standard rules=1982` ends at its `.
             for piece in line.split('`') {
