@@ -88,7 +88,7 @@ fn every_datc_case_number_is_present() {
 }
 
 /// jDip's DATC 2.4 file predates v3.0; the cases where herald follows v3.0 (or the DATC's
-/// own text) instead are listed in the README, and exactly those differ.
+/// own text) instead are listed in docs/adjudication.md, and exactly those differ.
 #[test]
 fn jdip_file_differs_only_where_the_readme_says() {
     let path =

@@ -46,8 +46,35 @@ fn all_help() -> String {
         .join("\n")
 }
 
-fn readme() -> String {
-    std::fs::read_to_string(format!("{ROOT}/README.md")).unwrap()
+/// A file of the repository by its path from the root.
+fn file(path: &str) -> String {
+    std::fs::read_to_string(format!("{ROOT}/{path}")).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The guides to the mail language, by path: every command herald reads is in one of them.
+const LANGUAGE: [&str; 2] = ["docs/players.md", "docs/masters.md"];
+
+/// The players' and the Masters' guides together: the reference of the mail language.
+fn language() -> String {
+    LANGUAGE.map(file).join("\n")
+}
+
+/// The README and every guide under `docs/`, by path: none may name a command, setting,
+/// switch or variant herald does not read.
+fn manual() -> Vec<(String, String)> {
+    let mut paths: Vec<String> = std::fs::read_dir(format!("{ROOT}/docs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/{name}"))
+        .collect();
+    paths.sort();
+    // The guides are all there: a guide renamed or gone fails here, not silently.
+    for want in LANGUAGE.iter().chain(&["docs/variants.md"]) {
+        assert!(paths.iter().any(|p| p == want), "{want} is missing");
+    }
+    paths.insert(0, "README.md".into());
+    paths.into_iter().map(|p| (p.clone(), file(&p))).collect()
 }
 
 /// Whether `text` has `words` as whole words (any run of spaces, line breaks or backticks
@@ -93,30 +120,40 @@ fn distinct_spellings() -> impl Iterator<Item = &'static str> {
 }
 
 #[test]
-fn every_command_and_each_of_its_spellings_is_in_the_help_and_the_readme() {
-    let (help, readme) = (all_help(), readme());
+fn every_command_and_each_of_its_spellings_is_in_the_help_and_the_guides() {
+    let (help, guides) = (all_help(), language());
     let mut missing = Vec::new();
     for spelling in distinct_spellings() {
         if !mentions(&help, spelling) {
             missing.push(format!("{spelling} (help)"));
         }
-        if !mentions(&readme, spelling) {
-            missing.push(format!("{spelling} (README)"));
+        if !mentions(&guides, spelling) {
+            missing.push(format!("{spelling} (docs/players.md or docs/masters.md)"));
         }
     }
     assert!(missing.is_empty(), "not mentioned: {}", missing.join(", "));
 }
 
+/// A variant's switches are described in the variants' guide, a Master's in the Masters';
+/// both in GET variants, a Master's in GET master too, and every one in the table of
+/// `variants/FORMAT.md`, which a keeper writing a variant file reads.
 #[test]
-fn every_variant_and_rule_switch_is_in_get_master_get_variants_and_the_readme() {
-    let (master, variants, readme) = (help("master"), help("variants"), readme());
+fn every_variant_and_rule_switch_is_in_get_master_get_variants_and_the_guides() {
+    let (master, variants) = (help("master"), help("variants"));
+    let (masters_guide, variants_guide) = (file("docs/masters.md"), file("docs/variants.md"));
+    let format = file("variants/FORMAT.md");
     let mut missing = Vec::new();
     for name in Variant::builtin_names() {
         let heading = variants.lines().any(|l| l.trim() == name);
         if !heading {
             missing.push(format!("variant {name} (a section of GET variants)"));
         }
-        for (file, text) in [("GET master", &master), ("README", &readme)] {
+        let places = [
+            ("GET master", &master),
+            ("docs/masters.md", &masters_guide),
+            ("docs/variants.md", &variants_guide),
+        ];
+        for (file, text) in places {
             if !mentions(text, name) {
                 missing.push(format!("variant {name} ({file})"));
             }
@@ -124,9 +161,16 @@ fn every_variant_and_rule_switch_is_in_get_master_get_variants_and_the_readme() 
     }
     for switch in SWITCHES {
         for name in std::iter::once(&switch.name).chain(switch.aliases) {
-            let mut places = vec![("GET variants", &variants), ("README", &readme)];
+            let mut places = vec![("GET variants", &variants)];
             if switch.scope == Scope::Game {
                 places.push(("GET master", &master));
+                places.push(("docs/masters.md", &masters_guide));
+            } else {
+                places.push(("docs/variants.md", &variants_guide));
+            }
+            // The format's table gives each switch once, by its name.
+            if *name == switch.name {
+                places.push(("variants/FORMAT.md", &format));
             }
             for (file, text) in places {
                 if !mentions(text, name) {
@@ -175,10 +219,10 @@ fn known_run(run: &[String]) -> bool {
 }
 
 #[test]
-fn every_set_the_help_and_the_readme_name_is_a_setting_the_judge_reads() {
+fn every_set_the_help_and_the_guides_name_is_a_setting_the_judge_reads() {
     let mut unknown = Vec::new();
     let mut texts = help_files();
-    texts.push(("README".into(), readme()));
+    texts.extend(manual());
     for (file, text) in &texts {
         for line in text.lines() {
             let words: Vec<&str> = line.split_whitespace().collect();
@@ -212,8 +256,9 @@ const NOT_COMMANDS: &[&str] = &[
     "UTC", "DATC", "USA", "II", "GOL", "FF", "AD", "PNG", "IANA", "NMR", "NB",
 ];
 
-#[test]
-fn every_word_in_capitals_in_the_help_is_a_command_or_an_argument_the_judge_reads() {
+/// The words in capitals of `texts` that are no command's word, no argument of
+/// [`NOT_COMMANDS`], no power letters and not accepted by `also`.
+fn unknown_capitals(texts: &[(String, String)], also: impl Fn(&str) -> bool) -> Vec<String> {
     let known: Vec<&str> = spellings().flat_map(str::split_whitespace).collect();
     // Power letters as PRESS TO, SET PREFERENCE and the like take them (FEG; GO is Germany
     // and the observers): distinct letters of one variant's powers, M and O.
@@ -228,40 +273,71 @@ fn every_word_in_capitals_in_the_help_is_a_command_or_an_argument_the_judge_read
         })
     };
     let mut unknown = Vec::new();
-    for (file, text) in help_files() {
+    for (file, text) in texts {
         for line in text.lines() {
             for word in line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '!')) {
                 let caps = word.len() >= 2
                     && word
                         .chars()
                         .all(|c| c.is_ascii_uppercase() || c == '!' || c == '_');
-                if caps && !known.contains(&word) && !NOT_COMMANDS.contains(&word) && !letters(word)
+                if caps
+                    && !known.contains(&word)
+                    && !NOT_COMMANDS.contains(&word)
+                    && !letters(word)
+                    && !also(word)
                 {
                     unknown.push(format!("{file}: '{word}' in: {}", line.trim()));
                 }
             }
         }
     }
+    unknown
+}
+
+#[test]
+fn every_word_in_capitals_in_the_help_is_a_command_or_an_argument_the_judge_reads() {
+    let unknown = unknown_capitals(&help_files(), |_| false);
     assert!(unknown.is_empty(), "unknown words:\n{}", unknown.join("\n"));
 }
 
-/// Every CREATE the help and the README show names a variant herald plays and switches it
-/// reads, and every switch-like word (`remote_builds`, `victory=20`) is one.
+/// Words in capitals the guides to the mail language use that are no command: what
+/// results print (`SUPPORT`, `(DISBAND)`), a calendar file's fields, a name in the code.
+#[rustfmt::skip]
+const GUIDE_WORDS: &[&str] = &["SUPPORT", "DISBAND", "RFC", "UID", "SEQUENCE", "KEYWORDS"];
+
+/// The guides name no command herald does not read: every word in capitals in the players'
+/// and the Masters' guides is a command's word, an argument, power letters, a province as
+/// orders may write it (`A PAR M BUR`), a command with its spaces left out (`SETNOWAIT`), or
+/// one of [`GUIDE_WORDS`].
 #[test]
-fn every_variant_and_switch_the_help_and_the_readme_show_is_one_the_judge_reads() {
+fn every_word_in_capitals_in_the_guides_is_a_command_or_an_argument_the_judge_reads() {
+    let guides: Vec<(String, String)> = LANGUAGE.iter().map(|p| (p.to_string(), file(p))).collect();
+    let squashed: Vec<String> = spellings()
+        .map(|s| s.split_whitespace().collect())
+        .collect();
+    let province = |word: &str| {
+        let name = herald::game::map::normalize(word);
+        Variant::builtins().any(|v| v.map.lookup(&name).is_some())
+    };
+    let unknown = unknown_capitals(&guides, |word| {
+        GUIDE_WORDS.contains(&word) || squashed.iter().any(|s| s == word) || province(word)
+    });
+    assert!(unknown.is_empty(), "unknown words:\n{}", unknown.join("\n"));
+}
+
+/// Every CREATE the help, the README and the guides show names a variant herald plays and
+/// switches it reads, and every switch-like word (`remote_builds`, `victory=20`) in the help
+/// and the guides to the mail language is one.
+#[test]
+fn every_variant_and_switch_the_help_and_the_guides_show_is_one_the_judge_reads() {
     let mut unknown = Vec::new();
     let mut texts = help_files();
-    texts.push(("README".into(), readme()));
+    texts.extend(manual());
     let switch = |w: &str| Rules::standard().apply_variant_switch(w).is_ok();
-    // The README's other sections have snake_case names of their own (keys, functions):
-    // its switch-like words are read in the mail language.
-    let readme_text = readme();
-    let language = readme_text.find("## The mail language").unwrap();
-    let language = &readme_text[language..];
-    let language = &language[..language[3..]
-        .find("\n## ")
-        .map_or(language.len(), |e| e + 3)];
     for (file, text) in &texts {
+        // The README and the other guides have snake_case names of their own (keys,
+        // functions): their switch-like words are read in the mail language's guides.
+        let snake_words_are_switches = !file.ends_with(".md") || LANGUAGE.contains(&file.as_str());
         for line in text.lines() {
             // Each piece of code apart: `CREATE ?g pw standard rules=1982` ends at its `.
             for piece in line.split('`') {
@@ -297,7 +373,7 @@ fn every_variant_and_switch_the_help_and_the_readme_show_is_one_the_judge_reads(
                         }
                     }
                 }
-                if file == "README" && !language.contains(line) {
+                if !snake_words_are_switches {
                     continue;
                 }
                 for word in &words {

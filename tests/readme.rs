@@ -139,3 +139,111 @@ fn the_try_it_block_works_pasted_into_a_shell_on_a_fresh_clone() {
     }
     assert!(stdout.contains("To: Ann <ann@example.org>") || stdout.contains("ann@example.org"));
 }
+
+/// A relative link's target file and anchor, from the file that links (`docs/x.md`).
+fn link_target(from: &str, link: &str) -> (String, Option<String>) {
+    let (path, anchor) = match link.split_once('#') {
+        Some((p, a)) => (p, Some(a.to_string())),
+        None => (link, None),
+    };
+    if path.is_empty() {
+        return (from.to_string(), anchor);
+    }
+    let mut parts: Vec<&str> = from.split('/').collect();
+    parts.pop();
+    for piece in path.split('/') {
+        match piece {
+            ".." => {
+                parts.pop();
+            }
+            "." => {}
+            p => parts.push(p),
+        }
+    }
+    (parts.join("/"), anchor)
+}
+
+/// GitHub's anchor of a heading: lower case, spaces to `-`, other punctuation dropped.
+fn anchor_of(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Issue 26, part 5: "a README of about 250 lines ... the player, Master, keeper and variant
+/// guides under `docs/`"; "Done means: ... README ≤ 300 lines with the guides under
+/// `docs/`". The README starts with the two commands, links every guide, and every relative
+/// link of the README and the guides (pictures included) names a file that exists and, with
+/// an anchor, a heading in it.
+#[test]
+fn the_readme_is_short_starts_with_the_two_commands_and_every_link_holds() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    assert!(
+        readme.lines().count() <= 300,
+        "the README has {} lines",
+        readme.lines().count()
+    );
+    let first = shell_block_after(&readme, "# herald");
+    let commands: Vec<&str> = first
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .collect();
+    assert_eq!(
+        commands,
+        ["cargo run --release -- run", "scripts/test"],
+        "{first}"
+    );
+    assert!(std::path::Path::new(&format!("{root}/scripts/test")).exists());
+
+    let mut files = vec!["README.md".to_string()];
+    for entry in std::fs::read_dir(format!("{root}/docs")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".md") {
+            assert!(
+                readme.contains(&format!("](docs/{name})")),
+                "the README does not link docs/{name}"
+            );
+            files.push(format!("docs/{name}"));
+        }
+    }
+    assert!(files.len() >= 5, "{files:?}");
+    let mut broken = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(format!("{root}/{file}")).unwrap();
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find("](") {
+            rest = &rest[i + 2..];
+            let Some(end) = rest.find(')') else { break };
+            let link = &rest[..end];
+            if link.contains("://") || link.starts_with("mailto:") {
+                continue;
+            }
+            let (target, anchor) = link_target(file, link);
+            let Ok(linked) = std::fs::read_to_string(format!("{root}/{target}"))
+                .or_else(|_| std::fs::metadata(format!("{root}/{target}")).map(|_| String::new()))
+            else {
+                broken.push(format!("{file}: {link} (no {target})"));
+                continue;
+            };
+            if let Some(anchor) = anchor {
+                let found = linked
+                    .lines()
+                    .filter_map(|l| l.strip_prefix('#'))
+                    .map(|l| anchor_of(l.trim_start_matches('#')))
+                    .any(|a| a == anchor);
+                if !found {
+                    broken.push(format!("{file}: {link} (no heading #{anchor} in {target})"));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}

@@ -283,8 +283,9 @@ pub enum Read {
     Args(Reader),
 }
 
-/// A command herald reads: its words as the help files and the README write them, the
-/// other spellings read the same (njudge's and DPjudge's), and how its line is read.
+/// A command herald reads: its words as the help files and the guides (`docs/players.md`,
+/// `docs/masters.md`) write them, the other spellings read the same (njudge's and
+/// DPjudge's), and how its line is read.
 #[derive(Clone, Copy)]
 pub struct Keyword {
     /// As the help writes it: `SET NOWAIT`, `GET MAP`.

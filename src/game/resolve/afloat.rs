@@ -10,7 +10,7 @@
 //! fleet of its own power.
 //!
 //! The rules read sequentially ("before making a move", "then") where a Diplomacy move is
-//! simultaneous; herald's readings, listed in the README, are:
+//! simultaneous; herald's readings, listed in docs/variants.md (Deluge II), are:
 //! - boarding fails if the fleet supports or convoys, or if any unit is ordered into the
 //!   fleet's sea from another sea, whatever becomes of that move (rule 3);
 //! - an army-fleet at sea landing its army attacks the coast like a convoyed army (no

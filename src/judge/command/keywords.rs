@@ -21,7 +21,7 @@ const fn args(name: &'static str, aliases: &'static [&'static str], r: Reader) -
 }
 
 /// Every command herald reads. `parse_command` knows no other words, so the help files and
-/// the README can be checked against this list (`tests/help_truth.rs`).
+/// the guides can be checked against this list (`tests/help_truth.rs`).
 pub const KEYWORDS: &[Keyword] = &[
     line("HELP", &[], || Command::Help),
     args("GET MAP", &["SEND MAP"], |w| {
