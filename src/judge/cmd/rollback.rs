@@ -54,7 +54,7 @@ impl Session<'_> {
         let orders = match (afresh, kept) {
             (true, _) => "The orders that were on file for it are dropped: orders for it are needed again.",
             (false, 0) => "No orders were on file for it (or herald did not keep them then): orders for it are needed again.",
-            (false, _) => "The orders that were on file for it are kept; send orders to change yours.",
+            (false, _) => "The orders that were on file for it are kept; send orders to change yours (CLEAR drops them all).",
         };
         let standing = record.deadline.filter(|&(d, _)| !afresh && d > now);
         let moved = match standing {
@@ -183,7 +183,7 @@ mod tests {
             .unwrap();
         assert!(
             bob.body.contains(
-                "The orders that were on file for it are kept; send orders to change yours."
+                "The orders that were on file for it are kept; send orders to change yours (CLEAR drops them all)."
             ),
             "{}",
             bob.body
