@@ -40,7 +40,8 @@ pub enum AbsenceError {
 }
 
 /// Reads `<date> TO <date>` at `now` in the zone `tz`: a day without a time counts whole (from
-/// its midnight, to the midnight after it). The end must lie ahead (at most a year).
+/// its midnight, to the midnight after it). The end must lie ahead (at most a year); a start
+/// before today is taken as today.
 pub fn parse(text: &str, now: DateTime<Utc>, tz: Tz) -> Result<Span, AbsenceError> {
     let upper = text.to_ascii_uppercase();
     let i = upper.find(" TO ").ok_or(AbsenceError::Form)?;
@@ -55,6 +56,9 @@ pub fn parse(text: &str, now: DateTime<Utc>, tz: Tz) -> Result<Span, AbsenceErro
         Written::Day(day, None) => deadline::at(tz, day.succ_opt().unwrap_or(day), NaiveTime::MIN),
     };
     let to = deadline::check_ahead(to, now, tz)?;
+    // The days before today are of no deadline's concern: they neither count nor are kept.
+    let today = deadline::at(tz, now.with_timezone(&tz).date_naive(), NaiveTime::MIN);
+    let from = from.max(today.min(now));
     if to <= from {
         return Err(AbsenceError::Backwards);
     }
@@ -213,6 +217,10 @@ mod tests {
             (utc("2026-12-24T18:00:00Z"), utc("2027-01-02T09:00:00Z"))
         );
         assert_eq!(days(&[span], Tz::UTC).len(), 10);
+        // An absence that began before today counts from today.
+        let since = parse("1 Jan 2026 TO 2 Dec 2026", now, Tz::UTC).unwrap();
+        assert_eq!(since.0, utc("2026-12-01T00:00:00Z"));
+        assert_eq!(days(&[since], Tz::UTC).len(), 2);
         assert_eq!(parse("24 Dec", now, Tz::UTC), Err(AbsenceError::Form));
         assert_eq!(
             parse("2 Jan 2027 TO 24 Dec 2026", now, Tz::UTC),
