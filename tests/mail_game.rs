@@ -373,7 +373,8 @@ async fn a_standard_game_by_mail_through_1902() {
     assert!(find(&sent, who('F'), "Rollback to W1901A")[0]
         .body
         .contains("rolled the game back to W1901A"));
-    order(&mut w, 'F', "Build F Bre\nWaive").await;
+    // Their orders on file are kept (issue 25, 12): France drops its builds to build anew.
+    order(&mut w, 'F', "CLEAR\nBuild F Bre\nWaive").await;
     order(&mut w, 'G', "Build A Kie").await;
     let sent = w.wait(Duration::minutes(31)).await;
     let results = find(&sent, who('F'), "W1901A Results")[0];

@@ -4,6 +4,7 @@
 use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveTime, TimeZone, Utc};
 use chrono_tz::Tz;
 
+pub use super::deadline_error::{DateError, TimingError};
 use super::game::Timing;
 use crate::config::parse_duration;
 
@@ -68,7 +69,7 @@ fn local(tz: Tz, date: NaiveDate, time: NaiveTime) -> DateTime<Tz> {
 /// A date set by mail for what lies ahead (a deadline, the end of grace, START AFTER, an
 /// absence): read as [`parse_date`] does, and refused when it has passed or lies more than
 /// [`LONGEST`] ahead.
-pub fn parse_ahead(text: &str, now: DateTime<Utc>, tz: Tz) -> Result<DateTime<Utc>, String> {
+pub fn parse_ahead(text: &str, now: DateTime<Utc>, tz: Tz) -> Result<DateTime<Utc>, DateError> {
     let t = parse_date(text, now, tz)?;
     check_ahead(t, now, tz)
 }
@@ -82,36 +83,34 @@ pub fn parse_hold(
     now: DateTime<Utc>,
     tz: Tz,
     longest: Duration,
-) -> Result<DateTime<Utc>, String> {
+) -> Result<DateTime<Utc>, DateError> {
     let t = parse_date(text, now, tz)?;
     let t = check_ahead(t, now, tz)?;
     let limit = later(now, longest.min(LONGEST));
     if t > limit {
-        return Err(format!(
-            "{} is more than {} ahead: a Master holds a game at most as long as a PAUSE lasts, so herald takes dates up to {}",
+        return Err(DateError::LongerThanPause(
             show(t, tz),
             left(now, limit),
-            show(limit, tz)
+            show(limit, tz),
         ));
     }
     Ok(t)
 }
 
 /// `t` if it is neither past nor more than [`LONGEST`] ahead.
-fn check_ahead(t: DateTime<Utc>, now: DateTime<Utc>, tz: Tz) -> Result<DateTime<Utc>, String> {
+pub fn check_ahead(
+    t: DateTime<Utc>,
+    now: DateTime<Utc>,
+    tz: Tz,
+) -> Result<DateTime<Utc>, DateError> {
     if t < now {
-        return Err(format!(
-            "{} has passed (it is now {})",
-            show(t, tz),
-            show(now, tz)
-        ));
+        return Err(DateError::Passed(show(t, tz), show(now, tz)));
     }
     if t > later(now, LONGEST) {
-        return Err(format!(
-            "{} is more than {} days ahead; herald takes dates up to {}",
+        return Err(DateError::TooLate(
             show(t, tz),
             LONGEST.num_days(),
-            show(later(now, LONGEST), tz)
+            show(later(now, LONGEST), tz),
         ));
     }
     Ok(t)
@@ -125,37 +124,62 @@ const LAST_MINUTE: NaiveTime = match NaiveTime::from_hms_opt(23, 59, 0) {
 
 /// A date as players write it, in the game's zone: `2026-12-24`, `2026-12-24 18:00`,
 /// `24 Dec 2026`, `Dec 24 18:00`, `24 Dec`, `18:00` (today), or a duration from now
-/// (`+2d`). A date without a year is the next such date. Nothing it is given can make it
-/// overflow: an impossible date is an error.
-pub fn parse_date(text: &str, now: DateTime<Utc>, tz: Tz) -> Result<DateTime<Utc>, String> {
+/// (`+2d`). A date without a year is the next such date; a date without a time means its
+/// last minute. Nothing it is given can make it overflow: an impossible date is an error.
+pub fn parse_date(text: &str, now: DateTime<Utc>, tz: Tz) -> Result<DateTime<Utc>, DateError> {
+    Ok(match read(text, now, tz)? {
+        Written::Moment(t) => t,
+        Written::Day(day, time) => at(tz, day, time.unwrap_or(LAST_MINUTE)),
+    })
+}
+
+/// A date as written: a moment (a duration from now), or a day in the game's zone with the
+/// time of day if one was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Written {
+    /// `+2d`: a moment.
+    Moment(DateTime<Utc>),
+    /// A day, and its time if written.
+    Day(NaiveDate, Option<NaiveTime>),
+}
+
+/// `time` of `day` in the zone `tz` (the earlier of two, or the moment after a gap, when the
+/// clocks change).
+pub fn at(tz: Tz, day: NaiveDate, time: NaiveTime) -> DateTime<Utc> {
+    local(tz, day, time).with_timezone(&Utc)
+}
+
+/// Reads a date as [`parse_date`] takes it, keeping whether a time of day was written.
+pub fn read(text: &str, now: DateTime<Utc>, tz: Tz) -> Result<Written, DateError> {
     let words: Vec<String> = text
         .replace(',', " ")
         .split_whitespace()
         .map(str::to_ascii_lowercase)
         .collect();
     if words.is_empty() {
-        return Err("a date is missing: write e.g. 2026-12-24 18:00".into());
+        return Err(DateError::Missing);
     }
     if let Some(d) = words[0].strip_prefix('+').and_then(parse_duration) {
         return now
             .checked_add_signed(d)
-            .ok_or_else(|| format!("'{}' is too far ahead", words[0]));
+            .map(Written::Moment)
+            .ok_or_else(|| DateError::TooFar(words[0].clone()));
     }
     let today = now.with_timezone(&tz).date_naive();
     let mut date: Option<NaiveDate> = None;
-    let mut time = LAST_MINUTE;
+    let mut time = None;
     let (mut day, mut month, mut year) = (None, None, None);
     for w in &words {
         if let Ok(d) = NaiveDate::parse_from_str(w, "%Y-%m-%d") {
             date = Some(d);
         } else if let Ok(t) = NaiveTime::parse_from_str(w, "%H:%M") {
-            time = t;
+            time = Some(t);
         } else if let Some(m) = month_number(w) {
             month = Some(m);
         } else if let Ok(n) = w.parse::<u32>() {
             if n > 31 {
                 if !(1970..=9999).contains(&n) {
-                    return Err(format!("{n} is not a year herald takes (1970 to 9999)"));
+                    return Err(DateError::Year(n));
                 }
                 year = Some(n as i32);
             } else {
@@ -164,9 +188,7 @@ pub fn parse_date(text: &str, now: DateTime<Utc>, tz: Tz) -> Result<DateTime<Utc
         } else if weekday(w) {
             continue;
         } else {
-            return Err(format!(
-                "'{w}' is not part of a date: write e.g. 2026-12-24 18:00 or 24 Dec 18:00"
-            ));
+            return Err(DateError::Word(w.clone()));
         }
     }
     let date = match (date, day, month) {
@@ -174,21 +196,17 @@ pub fn parse_date(text: &str, now: DateTime<Utc>, tz: Tz) -> Result<DateTime<Utc
         (None, Some(d), Some(m)) => {
             let y = year.unwrap_or(today.year());
             let mut candidate = NaiveDate::from_ymd_opt(y, m, d)
-                .ok_or_else(|| format!("{d}/{m}/{y} is not a date"))?;
+                .ok_or_else(|| DateError::NoSuchDay(format!("{d}/{m}/{y}")))?;
             if year.is_none() && candidate < today {
                 candidate = NaiveDate::from_ymd_opt(y.saturating_add(1), m, d)
-                    .ok_or_else(|| format!("{d}/{m} is not a date"))?;
+                    .ok_or_else(|| DateError::NoSuchDay(format!("{d}/{m}")))?;
             }
             candidate
         }
         (None, None, None) => today,
-        _ => {
-            return Err(format!(
-                "'{text}' is not a full date: write e.g. 2026-12-24 18:00"
-            ))
-        }
+        _ => return Err(DateError::NotFull(text.to_string())),
     };
-    Ok(local(tz, date, time).with_timezone(&Utc))
+    Ok(Written::Day(date, time))
 }
 
 fn month_number(w: &str) -> Option<u32> {
@@ -215,11 +233,15 @@ pub fn show(t: DateTime<Utc>, tz: Tz) -> String {
         .to_string()
 }
 
-/// The time left, `5 days, 23 hours, 10 minutes`; `passed` when negative.
+/// The time left, `5 days, 23 hours, 10 minutes` (whole minutes, the seconds left out);
+/// `less than a minute` under one; `passed` when none is left.
 pub fn left(now: DateTime<Utc>, then: DateTime<Utc>) -> String {
     let secs = (then - now).num_seconds();
     if secs <= 0 {
         return "passed".into();
+    }
+    if secs < 60 {
+        return "less than a minute".into();
     }
     let (d, h, m) = (secs / 86_400, secs % 86_400 / 3600, secs % 3600 / 60);
     let part = |n: i64, unit: &str| format!("{n} {unit}{}", if n == 1 { "" } else { "s" });
@@ -237,25 +259,22 @@ pub fn left(now: DateTime<Utc>, then: DateTime<Utc>) -> String {
 }
 
 /// Reads `[NEXT 7d] [GRACE 2d] [AT 18:00] [DAYS -MTWTF-]` onto a timing.
-pub fn parse_timing(words: &[&str], timing: &mut Timing) -> Result<(), String> {
+pub fn parse_timing(words: &[&str], timing: &mut Timing) -> Result<(), TimingError> {
     let mut i = 0;
     while i < words.len() {
         let key = words[i].to_ascii_lowercase();
         let value = words
             .get(i + 1)
-            .ok_or_else(|| format!("'{}' needs a value", words[i]))?;
+            .ok_or_else(|| TimingError::NoValue(words[i].to_string()))?;
         match key.as_str() {
             "next" | "grace" => {
                 let d = parse_duration(value)
-                    .ok_or_else(|| format!("'{value}' is not a duration: write 7d, 36h or 90m"))?;
+                    .ok_or_else(|| TimingError::Duration(value.to_string()))?;
                 if d < SHORTEST {
-                    return Err(format!("'{value}' is too short: at least 1 minute"));
+                    return Err(TimingError::TooShort(value.to_string()));
                 }
                 if d > LONGEST {
-                    return Err(format!(
-                        "'{value}' is too long: at most {} days",
-                        LONGEST.num_days()
-                    ));
+                    return Err(TimingError::TooLong(value.to_string(), LONGEST.num_days()));
                 }
                 if key == "next" {
                     timing.next = d.num_minutes();
@@ -265,24 +284,19 @@ pub fn parse_timing(words: &[&str], timing: &mut Timing) -> Result<(), String> {
             }
             "at" => {
                 let t = NaiveTime::parse_from_str(value, "%H:%M")
-                    .map_err(|_| format!("'{value}' is not a time: write 18:00"))?;
+                    .map_err(|_| TimingError::Time(value.to_string()))?;
                 timing.at = Some(t.hour_minute());
             }
             "days" => {
                 let chars: Vec<char> = value.chars().collect();
                 if chars.len() != 7 || chars.iter().all(|&c| c == '-') {
-                    return Err(format!("'{value}' is not a day mask: write 7 letters from Sunday, '-' for no deadline, e.g. -MTWTF-"));
+                    return Err(TimingError::DayMask(value.to_string()));
                 }
                 for (k, c) in chars.iter().enumerate() {
                     timing.days[k] = *c != '-';
                 }
             }
-            _ => {
-                return Err(format!(
-                    "'{}' is not a timing word: use NEXT, GRACE, AT or DAYS",
-                    words[i]
-                ))
-            }
+            _ => return Err(TimingError::Word(words[i].to_string())),
         }
         i += 2;
     }
@@ -386,9 +400,11 @@ mod tests {
         }
         assert!(parse_ahead("2026-11-30", start, Tz::UTC)
             .unwrap_err()
+            .to_string()
             .contains("has passed"));
         assert!(parse_ahead("2028-01-01", start, Tz::UTC)
             .unwrap_err()
+            .to_string()
             .contains("more than 365 days ahead"));
         assert!(parse_ahead("+365d", start, Tz::UTC).is_ok());
     }
@@ -419,6 +435,7 @@ mod tests {
         );
         assert!(parse_date("someday", now, tz)
             .unwrap_err()
+            .to_string()
             .contains("'someday'"));
     }
 
@@ -433,6 +450,10 @@ mod tests {
         assert_eq!(left(utc("2026-12-01T18:00:00Z"), t), "5 days");
         assert_eq!(left(utc("2026-12-06T16:59:00Z"), t), "1 hour, 1 minute");
         assert_eq!(left(t, t), "passed");
+        // Issue 25, 17: "'less than 1 minute' with 78 s left". The time left is said as it
+        // is: whole minutes, and "less than a minute" only under one.
+        assert_eq!(left(t - Duration::seconds(78), t), "1 minute");
+        assert_eq!(left(t - Duration::seconds(59), t), "less than a minute");
     }
 
     #[test]
@@ -449,6 +470,7 @@ mod tests {
         assert_eq!(t.days, [false, true, true, true, true, true, false]);
         assert!(parse_timing(&["NEXT", "soon"], &mut t)
             .unwrap_err()
+            .to_string()
             .contains("'soon'"));
         assert!(parse_timing(&["DAYS", "-------"], &mut t).is_err());
     }

@@ -45,7 +45,7 @@ pub const FORMS: &[(&str, &str)] = &[
     ("SET NODENY", "SET NODENY <address>"),
     ("BECOME", "BECOME <power letter>, e.g. BECOME F"),
     ("EJECT", "EJECT <power letter>, e.g. EJECT F"),
-    ("ROLLBACK", "ROLLBACK <phase>, e.g. ROLLBACK S1902M"),
+    ("ROLLBACK", "ROLLBACK <phase> [AFRESH], e.g. ROLLBACK S1902M"),
 ];
 
 /// The command whose words start `line` (the longest spelling that does, among those that

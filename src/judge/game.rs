@@ -212,6 +212,14 @@ pub struct PhaseRecord {
     /// back (see [`super::dips::after_rollback`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dips: Option<super::ledger::Ledger>,
+    /// The orders the players had on file when the phase was processed, by power, so that a
+    /// ROLLBACK to it keeps them (none for phases played before herald kept them).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub orders: BTreeMap<u8, PowerOrders>,
+    /// The phase's deadline and end of grace when it was processed, so that a ROLLBACK to it
+    /// keeps a deadline that still lies ahead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<(DateTime<Utc>, DateTime<Utc>)>,
 }
 
 /// Something observers could read, kept for HISTORY.

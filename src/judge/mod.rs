@@ -14,16 +14,19 @@
 //! - [`process`]: a phase adjudicated and its results written.
 //! - [`tick`]: what deadlines bring: reminders, late notices, grace, early processing.
 //! - [`deadline`]: timing as pure functions.
+//! - [`absence`]: absences (SET ABSENCE) and the deadlines they move.
 //! - [`render`]: the templates.
 //! - [`password`]: argon2 hashes.
 //! - [`privacy`]: anonymous and private games: who may learn and see what.
 
+pub mod absence;
 pub mod board;
 pub mod budget;
 pub mod calendars;
 pub mod cmd;
 pub mod command;
 pub mod deadline;
+pub mod deadline_error;
 pub mod dips;
 pub mod draws;
 pub mod dummies;

@@ -4,6 +4,7 @@
 
 use chrono::{DateTime, Utc};
 
+use super::absence;
 use super::deadline::{self, next_deadline};
 use super::game::{Archived, Game, PhaseRecord, Status};
 use super::orders::must_act;
@@ -38,6 +39,8 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
         before: before.clone(),
         results: text.clone(),
         dips: closes_turn.then(|| game.dips.clone()),
+        orders: game.orders.clone(),
+        deadline: game.deadline.zip(game.grace),
     });
     if next.phase.year != before.phase.year {
         let counts = map.power_ids().map(|p| next.centre_count(p)).collect();
@@ -83,9 +86,11 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
         };
         game.finish(outcome);
     }
-    if game.status != Status::Finished {
-        set_deadline(judge, game, now);
-    }
+    let moved = if game.status == Status::Finished {
+        Vec::new()
+    } else {
+        set_deadline(judge, game, now)
+    };
     // Orders filed earlier for the phase now come are put on file (their players are told
     // after the results); if they complete the phase, it runs early as after any mail.
     let (later, filed) = super::later::arrive(judge, game);
@@ -122,6 +127,7 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
         });
     }
     effects.mails.extend(later);
+    effects.mails.extend(moved);
     if game.status == Status::Finished {
         effects.mails.extend(summary_mails(judge, game, now));
     }
@@ -147,28 +153,52 @@ pub fn preview(judge: &Judge, game: &Game) -> Option<Outgoing> {
     Some(mail)
 }
 
-/// Sets the deadline and grace of the phase the game is now at, starting now; a deadline
-/// that falls in an absence of a player who must act moves to the absence's end.
-pub fn set_deadline(judge: &Judge, game: &mut Game, now: DateTime<Utc>) {
+/// Sets the deadline and grace of the phase the game is now at, starting now. A deadline
+/// that falls in an absence of a player who must act moves to the first allowed day after
+/// it, at the same time of day; then everyone in the game is told why (in an anonymous game
+/// without naming whose absence). Returns that notice, if any.
+pub fn set_deadline(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Vec<Outgoing> {
     let Some(kind) = game.phase_kind() else {
-        return;
+        return Vec::new();
     };
     let tz = deadline::zone(&game.settings.zone);
     let timing = game.timing(kind).clone();
-    let mut d = next_deadline(now, &timing, tz);
+    let d = next_deadline(now, &timing, tz);
     let acting = must_act(judge, game);
-    for seat in game
-        .seats
-        .iter()
-        .filter(|s| s.power.is_some_and(|p| acting.contains(&p)))
-    {
-        for &(from, to) in &seat.absences {
-            if d >= from && d <= to {
-                d = to;
-            }
+    let (mut owners, mut spans) = (Vec::new(), Vec::new());
+    for seat in &game.seats {
+        let Some(p) = seat.power.filter(|p| acting.contains(p)) else {
+            continue;
+        };
+        for &span in &seat.absences {
+            owners.push(p);
+            spans.push(span);
         }
     }
-    game.schedule(d, None);
+    let pushed = absence::push(d, &spans, &timing, tz);
+    game.schedule(pushed.at, None);
+    if pushed.by.is_empty() {
+        return Vec::new();
+    }
+    let map = judge.map_of(game);
+    let mut names: Vec<String> = pushed
+        .by
+        .iter()
+        .filter_map(|&i| owners.get(i))
+        .map(|&p| map.power(p).name.clone())
+        .collect();
+    names.dedup();
+    let whose = if game.hides_people() {
+        "a player's absence (SET ABSENCE)".to_string()
+    } else {
+        format!("the absence (SET ABSENCE) of {}", names.join(" and "))
+    };
+    let lines = vec![format!(
+        "The deadline is {} instead of {}, because of {whose}.",
+        deadline::show(pushed.at, tz),
+        deadline::show(d, tz)
+    )];
+    judge.notice_all(game, "Absence Notice", &lines)
 }
 
 /// Whether the game may be processed early: every power that must act is ready and nobody

@@ -152,6 +152,9 @@ pub(crate) struct Session<'a> {
     pub(crate) press_blocks: usize,
     pub(crate) effects: Effects,
     pub(crate) touched: BTreeSet<String>,
+    /// A ROLLBACK in this mail: the orders it kept do not start early processing (the
+    /// phase runs at its deadline, by PROCESS, or early after a later mail).
+    pub(crate) rolled_back: bool,
     /// SIGNON checked a password and it was right.
     pub(crate) authenticated: bool,
     /// Addresses that got grey press from this mail: nothing else from it may name the
@@ -238,6 +241,7 @@ pub fn handle(judge: &Judge, letter: &Letter, games: &mut Games, now: DateTime<U
         press_blocks: 0,
         effects: Effects::default(),
         touched: BTreeSet::new(),
+        rolled_back: false,
         authenticated: false,
         grey_to: Vec::new(),
         attachments: Vec::new(),
@@ -303,7 +307,7 @@ impl Session<'_> {
         let Some(name) = self.game.clone() else {
             return;
         };
-        if !self.touched.contains(&name) {
+        if !self.touched.contains(&name) || self.rolled_back {
             return;
         }
         let (judge, now) = (self.judge, self.now);

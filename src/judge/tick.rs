@@ -175,9 +175,9 @@ fn due(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
             }
             if let Some(seat) = game.seat_of(p).filter(|s| s.state == SeatState::Playing) {
                 let lines = vec![format!(
-                    "There is less than {} to the deadline ({}) and {} has not yet sent complete orders.",
-                    deadline::left(now, deadline),
+                    "The deadline ({}) is {} away, and {} has not yet sent complete orders.",
                     deadline::show(deadline, tz),
+                    deadline::left(now, deadline),
                     map.power(p).name
                 )];
                 effects
@@ -325,4 +325,36 @@ pub fn after_outage(
         ),
     });
     effects
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::Duration;
+
+    use crate::judge::testkit::{judge, running_game};
+
+    // Issue 25, 17: "'less than 1 minute' with 78 s left". The reminder says the time left
+    // as it is.
+    #[test]
+    fn the_reminder_says_the_time_left_truthfully() {
+        let j = judge();
+        let mut g = running_game();
+        let deadline = g.deadline.unwrap();
+        let effects = super::tick(&j, &mut g, deadline - Duration::seconds(78));
+        let reminders: Vec<_> = effects
+            .mails
+            .iter()
+            .filter(|m| m.subject.contains("Reminder"))
+            .collect();
+        assert_eq!(reminders.len(), 7, "{:#?}", effects.mails);
+        for m in reminders {
+            assert!(
+                m.body
+                    .contains("The deadline (Tue Dec 08 2026 10:00 UTC) is 1 minute away, and"),
+                "{}",
+                m.body
+            );
+            assert!(!m.body.contains("less than"), "{}", m.body);
+        }
+    }
 }

@@ -142,53 +142,7 @@ impl Session<'_> {
                     _ => self.error(line, format!("no player for letter {letter} in this game")),
                 }
             }
-            Command::Rollback(text) => {
-                let g = self.game();
-                let cal = &judge.variant(g).calendar;
-                let code = match cal.parse(&text) {
-                    Ok(p) => cal.code(p),
-                    Err(e) => {
-                        self.error(line, e.to_string());
-                        return true;
-                    }
-                };
-                let Some(i) = g.history.iter().position(|h| h.code == code) else {
-                    self.error(line, format!("{code} is not a phase this game has played"));
-                    return true;
-                };
-                let g = self.game_mut();
-                let board = g.history[i].before.clone();
-                g.enter_phase(board);
-                crate::judge::dips::after_rollback(g, i);
-                g.history.truncate(i);
-                g.centre_counts.retain(|(_, _, played)| *played <= i);
-                g.status = Status::Running;
-                g.outcome = None;
-                g.pause_reason = None;
-                process::set_deadline(judge, g, now);
-                let told = format!("The Master has rolled the game back to {code}. Orders for it are needed again.");
-                let notices = judge.notice_all(
-                    self.game(),
-                    &format!("Rollback to {code}"),
-                    std::slice::from_ref(&told),
-                );
-                self.effects.mails.extend(notices);
-                // HISTORY shows the rollback where it happened: the results before it stay
-                // in the record, marked undone by this entry.
-                let g = self.game_mut();
-                let subject = format!("JUDGE:{} - {code} Rollback to {code}", g.name);
-                let body = format!(
-                    "{told}\nThe results of {code} and after, above this note, were undone."
-                );
-                g.archive.push(crate::judge::game::Archived {
-                    at: now,
-                    subject,
-                    body,
-                });
-                self.say(format!(
-                    "Rolled back to {code}; every player is told, and the deadline is set anew."
-                ));
-            }
+            Command::Rollback(text) => self.rollback(line, &text),
             Command::Terminate => {
                 let g = self.game_mut();
                 g.finish("Terminated by the Master".into());
@@ -280,7 +234,8 @@ impl Session<'_> {
             .collect();
         g.position = Some(position);
         g.status = Status::Running;
-        process::set_deadline(judge, g, now);
+        let moved = process::set_deadline(judge, g, now);
+        self.effects.mails.extend(moved);
         let g = self.game();
         let tz = deadline::zone(&g.settings.zone);
         let mut lines = vec![

@@ -6,6 +6,8 @@
 //! To add a command: its grammar in [`crate::judge::command`], its row in [`spec`], its arm
 //! in the family's file.
 
+#[cfg(test)]
+mod absences;
 mod dips;
 mod draws;
 mod guard;
@@ -17,6 +19,7 @@ mod orders;
 mod player;
 mod press;
 mod privacy;
+mod rollback;
 mod settings;
 mod signon;
 mod timing;
@@ -41,7 +44,8 @@ pub enum Family {
     Dips,
     /// The Master's deadlines, timing, zone, PAUSE, RESUME (`timing.rs`).
     Timing,
-    /// START, PROCESS, PREVIEW, BECOME, EJECT, ROLLBACK, TERMINATE (`life.rs`).
+    /// START, PROCESS, PREVIEW, BECOME, EJECT, ROLLBACK, TERMINATE (`life.rs`; ROLLBACK in
+    /// `rollback.rs`).
     Life,
     /// NMR, press policy, partial press, rule switches (`settings.rs`).
     Settings,

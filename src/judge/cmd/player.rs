@@ -1,12 +1,10 @@
 //! A player's own settings: WAIT, MAP, PASSWORD, ADDRESS, ABSENCE, DRAW, PREFERENCE and RESIGN.
 
-use chrono::Duration;
-
 use crate::judge::command::Command;
-use crate::judge::deadline;
 use crate::judge::game::{Seat, SeatState};
 use crate::judge::preference::Preference;
 use crate::judge::session::{Role, Session};
+use crate::judge::{absence, deadline};
 
 impl Session<'_> {
     /// Applies a command of this family.
@@ -170,44 +168,53 @@ impl Session<'_> {
         };
         self.game_mut().seat_of_mut(p)
     }
+    /// SET ABSENCE: an absence of whole days (or from and to the times written) for the
+    /// sender's power. Absences that are over are forgotten; at most [`absence::MAX_ABSENCES`]
+    /// at once, covering at most [`absence::MAX_DAYS`] calendar days together unless the
+    /// Master sets it with BECOME.
     pub(in crate::judge) fn absence(&mut self, line: &str, text: &str) {
         let Role::Power(p) = self.role else {
             self.error(line, "only a power sets absences");
             return;
         };
+        let (now, by_master) = (self.now, self.became.is_some());
         let tz = deadline::zone(&self.game().settings.zone);
-        let upper = text.to_ascii_uppercase();
-        let Some(i) = upper.find(" TO ") else {
-            self.error(line, "write SET ABSENCE <date> TO <date>");
+        let span = match absence::parse(text, now, tz) {
+            Ok(span) => span,
+            Err(e) => {
+                self.error(line, e.to_string());
+                return;
+            }
+        };
+        let Some(seat) = self.game_mut().seat_of_mut(p) else {
+            self.error(line, "only a power sets absences");
             return;
         };
-        let (from, to) = (&text[..i], &text[i + 4..]);
-        let from = deadline::parse_date(from, self.now, tz);
-        let to = deadline::parse_ahead(to, self.now, tz);
-        match (from, to) {
-            (Ok(a), Ok(b)) if b <= a => self.error(line, "the absence ends before it starts"),
-            (Ok(a), Ok(b)) if b - a > Duration::days(15) => self.error(
-                line,
-                "an absence is at most 15 days; ask the Master for more",
-            ),
-            (Ok(a), Ok(b)) => {
-                let Some(seat) = self.game_mut().seat_of_mut(p) else {
-                    self.error(line, "only a power sets absences");
-                    return;
-                };
-                if seat.absences.len() >= 3 {
-                    self.error(line, "at most 3 absences; clear them with SET NOABSENCE");
-                    return;
-                }
-                seat.absences.push((a, b));
-                self.say(format!(
-                    "Absence noted: {} to {}. Future deadlines will not fall inside it.",
-                    deadline::show(a, tz),
-                    deadline::show(b, tz)
-                ));
-            }
-            (Err(e), _) | (_, Err(e)) => self.error(line, e),
+        // An absence that is over takes neither a place nor days.
+        seat.absences.retain(|&(_, to)| to > now);
+        if seat.absences.len() >= absence::MAX_ABSENCES {
+            self.error(line, "at most 3 absences; clear them with SET NOABSENCE");
+            return;
         }
+        let mut all = seat.absences.clone();
+        all.push(span);
+        let days = absence::days(&all, tz).len();
+        if days > absence::MAX_DAYS && !by_master {
+            self.error(
+                line,
+                format!(
+                    "your absences may cover at most {} calendar days in all, and with this one they cover {days}; ask the Master for more",
+                    absence::MAX_DAYS
+                ),
+            );
+            return;
+        }
+        seat.absences.push(span);
+        self.say(format!(
+            "Absence noted: {}. Your absences cover {days} calendar day{} in all. Future deadlines will not fall inside them: a deadline that would moves to the first day after, at its usual time.",
+            absence::describe(&span, tz),
+            if days == 1 { "" } else { "s" }
+        ));
     }
     pub(in crate::judge) fn resign(&mut self, line: &str) {
         match self.role {
@@ -285,7 +292,10 @@ mod tests {
                 "{bad}"
             );
         }
-        assert!(text.contains("an absence is at most 15 days"), "{text}");
+        assert!(
+            text.contains("your absences may cover at most 15 calendar days in all, and with this one they cover 32"),
+            "{text}"
+        );
         assert!(text.contains("preferences are set before START"), "{text}");
         assert!(
             text.contains("Your mail for this game now goes to bob@new.example."),

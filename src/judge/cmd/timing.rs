@@ -52,7 +52,7 @@ impl Session<'_> {
             Command::Deadline(text) => {
                 let tz = deadline::zone(&self.game().settings.zone);
                 match deadline::parse_hold(&text, now, tz, judge.durations.longest_pause) {
-                    Err(e) => self.error(line, e),
+                    Err(e) => self.error(line, e.to_string()),
                     Ok(d) => {
                         let g = self.game_mut();
                         // Grace keeps its end if that is later than its length after the
@@ -72,7 +72,7 @@ impl Session<'_> {
             Command::Grace(text) => {
                 let tz = deadline::zone(&self.game().settings.zone);
                 match deadline::parse_hold(&text, now, tz, judge.durations.longest_pause) {
-                    Err(e) => self.error(line, e),
+                    Err(e) => self.error(line, e.to_string()),
                     Ok(d) if self.game().deadline.is_some_and(|dl| d < dl) => {
                         self.error(line, "grace cannot end before the deadline")
                     }
@@ -93,7 +93,7 @@ impl Session<'_> {
             Command::StartAfter(text) => {
                 let tz = deadline::zone(&self.game().settings.zone);
                 match deadline::parse_hold(&text, now, tz, judge.durations.longest_pause) {
-                    Err(e) => self.error(line, e),
+                    Err(e) => self.error(line, e.to_string()),
                     Ok(d) => {
                         let g = self.game_mut();
                         g.start_after = Some(d);
@@ -125,7 +125,7 @@ impl Session<'_> {
                             kind.name().to_lowercase()
                         ));
                     }
-                    Err(e) => self.error(line, e),
+                    Err(e) => self.error(line, e.to_string()),
                 }
             }
             Command::Zone(name) => {
