@@ -62,23 +62,26 @@ async fn dip_points_by_mail() {
         "{reply}"
     );
 
-    // Italy intercepts Germany and Russia: messages before and after the order count.
-    signed(&mut w, FAY, 'R', &press('G', "Russia speaks first.")).await;
-    let reply = signed(&mut w, DAN, 'I', "INTERCEPT G R").await;
+    // Italy intercepts Russia and Turkey: messages before and after the order count.
+    signed(&mut w, FAY, 'R', &press('T', "Russia speaks first.")).await;
+    let reply = signed(&mut w, DAN, 'I', "INTERCEPT R T").await;
     assert!(
-        reply.contains("You will have copies of all messages between Germany and Russia"),
+        reply.contains("You will have copies of all messages between Russia and Turkey"),
         "{reply}"
     );
     assert!(reply.contains("6 of 8 left"), "{reply}");
-    let reply = signed(&mut w, FAY, 'R', &press('G', "Yes, Galicia is yours.")).await;
+    let reply = signed(&mut w, FAY, 'R', &press('T', "Yes, Armenia is yours.")).await;
     assert!(reply.contains("6 of 8 left"), "{reply}");
 
-    // Italy also intercepts England and Germany; Germany buys protection, so its messages
-    // to England are not copied, but England's to Germany are.
+    // Italy also intercepts England and Germany; Germany buys protection. D.2: "1 Dip to
+    // protect your messages from interception": Germany's messages are those it sends and
+    // those it receives, so neither its messages to England nor England's to Germany are
+    // copied (issue 25, 2).
     signed(&mut w, DAN, 'I', "INTERCEPT England Germany").await;
+    signed(&mut w, ANN, 'E', &press('G', "Before the protection.")).await;
     let reply = signed(&mut w, CAT, 'G', "PROTECT").await;
     assert!(
-        reply.contains("Your messages are protected from interception this turn."),
+        reply.contains("Your messages are protected from interception this turn: every message you send or receive, before this order or after it."),
         "{reply}"
     );
     assert!(reply.contains("6 of 8 left"), "{reply}");
@@ -155,7 +158,7 @@ async fn dip_points_by_mail() {
     for line in [
         "Dip points this turn:",
         "  Germany: 0 of 8 left",
-        "  Italy intercepts Germany and Russia",
+        "  Italy intercepts Russia and Turkey",
         "  Germany is protected",
     ] {
         assert!(master.contains(line), "{line}:\n{master}");
@@ -170,12 +173,12 @@ async fn dip_points_by_mail() {
         "{}",
         results.body
     );
-    let caught = find(&sent, DAN, "Intercepted Germany-Russia");
+    let caught = find(&sent, DAN, "Intercepted Russia-Turkey");
     assert_eq!(caught.len(), 1);
     assert!(
         caught[0]
             .body
-            .contains("Message from Russia to Germany in 'd':\n\nYes, Galicia is yours."),
+            .contains("Message from Russia to Turkey in 'd':\n\nYes, Armenia is yours."),
         "{}",
         caught[0].body
     );
@@ -184,19 +187,20 @@ async fn dip_points_by_mail() {
         "sent before the order: {}",
         caught[0].body
     );
-    assert!(
-        !caught[0].body.contains("Shall we?"),
-        "Germany's protection covers the whole turn, before it was bought too: {}",
-        caught[0].body
-    );
     let caught = find(&sent, DAN, "Intercepted England-Germany");
     assert_eq!(caught.len(), 1);
-    assert!(caught[0].body.contains("England answers Germany."));
-    assert!(
-        !caught[0].body.contains("A secret for England."),
-        "Germany's messages are protected: {}",
-        caught[0].body
-    );
+    for protected in [
+        "Before the protection.",
+        "England answers Germany.",
+        "A secret for England.",
+    ] {
+        assert!(
+            !caught[0].body.contains(protected),
+            "Germany's messages, sent and received, before it bought protection too, are protected: {}",
+            caught[0].body
+        );
+    }
+    assert!(caught[0].body.contains("None."), "{}", caught[0].body);
     let reply = signed(&mut w, CAT, 'G', "A Mun H").await;
     assert!(
         reply.contains("Dip points: 8 of 8 left this turn; nothing spent yet."),

@@ -56,7 +56,7 @@ impl Session<'_> {
         let (x, y) = match two_countries(map, countries) {
             Ok(pair) => pair,
             Err(why) => {
-                self.error(line, why);
+                self.error(line, why.to_string());
                 return;
             }
         };
@@ -110,7 +110,7 @@ impl Session<'_> {
                     "You will have copies of all messages between {nx} and {ny} this turn when it is processed."
                 ));
             }
-            Err(why) => self.error(line, why),
+            Err(why) => self.error(line, why.to_string()),
         }
     }
     pub(in crate::judge) fn protect(&mut self, line: &str) {
@@ -127,17 +127,46 @@ impl Session<'_> {
         match dips::spend(judge, g, me, dips::PROTECT, "PROTECT".into()) {
             Ok(()) => {
                 g.dips.protected.push(me);
-                self.say("Your messages are protected from interception this turn.");
+                self.say("Your messages are protected from interception this turn: every message you send or receive, before this order or after it.");
             }
-            Err(why) => self.error(line, why),
+            Err(why) => self.error(line, why.to_string()),
         }
     }
+}
+
+/// Why `INTERCEPT X Y` names no two countries; each says the right form (`usage`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum CountriesError {
+    /// A country starts the text, and what follows it is none.
+    #[error("'{rest}' is no country of this game; {usage}")]
+    NoSecond {
+        /// The text after the first country.
+        rest: String,
+        /// How to write it.
+        usage: String,
+    },
+    /// Fewer than two words.
+    #[error("'{text}': {usage}")]
+    TooShort {
+        /// The text.
+        text: String,
+        /// How to write it.
+        usage: String,
+    },
+    /// No country starts the text.
+    #[error("'{text}' does not start with a country of this game; {usage}")]
+    NoFirst {
+        /// The text.
+        text: String,
+        /// How to write it.
+        usage: String,
+    },
 }
 
 /// The two countries of `INTERCEPT X Y`, read against the map's power names (its name,
 /// adjective, letter, or another name the map gives it, of one or more words): the longest
 /// name that starts the text and leaves a country after it.
-fn two_countries(map: &Map, text: &str) -> Result<(PowerId, PowerId), String> {
+fn two_countries(map: &Map, text: &str) -> Result<(PowerId, PowerId), CountriesError> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let example = match (map.powers.first(), map.powers.get(1)) {
         (Some(a), Some(b)) => format!(" (INTERCEPT {} {}, or by letter)", a.name, b.name),
@@ -156,16 +185,14 @@ fn two_countries(map: &Map, text: &str) -> Result<(PowerId, PowerId), String> {
         }
         first.get_or_insert(split);
     }
+    let text = text.trim().to_string();
     Err(match first {
-        Some(split) => format!(
-            "'{}' is no country of this game; {usage}",
-            name(split, words.len())
-        ),
-        None if words.len() < 2 => format!("'{}': {usage}", text.trim()),
-        None => format!(
-            "'{}' does not start with a country of this game; {usage}",
-            text.trim()
-        ),
+        Some(split) => CountriesError::NoSecond {
+            rest: name(split, words.len()),
+            usage,
+        },
+        None if words.len() < 2 => CountriesError::TooShort { text, usage },
+        None => CountriesError::NoFirst { text, usage },
     })
 }
 
