@@ -2,20 +2,27 @@
 //! takes it: M.2's "the player must have a naval unit in the adjacent sea zone and ocean"
 //! counts every fleet of the player, whichever of her powers it belongs to.
 
-use super::game::Game;
+use super::game::{Game, SeatState};
 use super::Judge;
 use crate::game::ids::PowerId;
 use crate::game::partners::Partners;
 
-/// Who plays with whom in a game: the powers whose seats one address holds (in any case)
-/// are one player's. A power nobody holds is on its own.
+/// The address that plays a power now: its seat's, unless the seat is abandoned (an
+/// abandoned seat keeps its last address, but nobody plays it until it is taken over).
+pub fn holder(game: &Game, power: PowerId) -> Option<&str> {
+    game.seat_of(power)
+        .filter(|s| s.state != SeatState::Abandoned)
+        .map(|s| s.member.address.as_str())
+}
+
+/// Who plays with whom in a game: the powers one address holds now (in any case) are one
+/// player's. A power nobody holds is on its own.
 pub fn of(judge: &Judge, game: &Game) -> Partners {
     let powers = judge.variant(game).map.powers.len();
     let holders: Vec<Option<String>> = (0..powers)
         .map(|i| {
             let power = PowerId(u8::try_from(i).unwrap_or(u8::MAX));
-            game.seat_of(power)
-                .map(|s| s.member.address.to_ascii_lowercase())
+            holder(game, power).map(str::to_ascii_lowercase)
         })
         .collect();
     Partners::from_holders(&holders)

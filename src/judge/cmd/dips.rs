@@ -198,7 +198,9 @@ fn two_countries(map: &Map, text: &str) -> Result<(PowerId, PowerId), CountriesE
 
 #[cfg(test)]
 mod tests {
-    use crate::judge::testkit::{judge, mail, reply, start, started, started_world, GM};
+    use crate::judge::testkit::{
+        judge, mail, reply, start, started, started_as, started_world, GM,
+    };
     use crate::judge::{Games, Judge};
 
     const ANN: &str = "ann@example.org"; // GreatBritain, France and Chile
@@ -320,6 +322,50 @@ mod tests {
         assert!(!text.contains("there is no unit in Nao"), "{text}");
         assert!(text.contains("in an ocean"), "{text}");
         assert!(text.contains("nothing spent yet"), "{text}");
+    }
+
+    // D.2: "Should a player try to intercept messages between two countries that are in fact
+    // played by the same player, the GM will notify that player of the fact." herald does,
+    // and nothing is spent (issue 25, 4). The fact is of now: once Ann resigns France nobody
+    // plays it, so England and France are no longer one player's; her abandoned seat kept
+    // her address, and herald went on telling Italy so, and refusing England's interception
+    // of France as "you play France yourself".
+    #[test]
+    fn the_interceptor_is_told_of_one_player_while_she_plays_both() {
+        let j = judge();
+        let mut players: Vec<(String, char)> = vec![(ANN.to_string(), 'E'), (ANN.to_string(), 'F')];
+        for (addr, letter) in crate::judge::testkit::SEVEN.iter().skip(2) {
+            players.push((addr.to_string(), *letter));
+        }
+        let mut games = started_as(&j, "g gmpass standard dip_points several_powers", &players);
+        let dan = "dan@example.org"; // Italy
+        let italy = |games: &mut Games, body: &str| {
+            let h = mail(&j, games, dan, &format!("SIGNON Ig pwI\n{body}"), start());
+            reply(&h, dan).body.clone()
+        };
+        let text = italy(&mut games, "INTERCEPT E F");
+        assert!(
+            text.contains("England and France are played by the same player: there is nothing between them to intercept. No dips were spent."),
+            "{text}"
+        );
+        assert!(text.contains("nothing spent yet"), "{text}");
+        let h = mail(&j, &mut games, ANN, "SIGNON Fg pwF\nRESIGN", start());
+        assert!(
+            !reply(&h, ANN).body.contains("***"),
+            "{}",
+            reply(&h, ANN).body
+        );
+        let text = italy(&mut games, "INTERCEPT E F");
+        assert!(
+            text.contains("You will have copies of all messages between England and France"),
+            "{text}"
+        );
+        let h = mail(&j, &mut games, ANN, "SIGNON Eg pwE\nINTERCEPT F G", start());
+        let text = &reply(&h, ANN).body;
+        assert!(
+            text.contains("You will have copies of all messages between France and Germany"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -176,10 +176,15 @@ pub fn master_lines(judge: &Judge, game: &Game) -> Vec<String> {
     out
 }
 
-/// Whether two powers are held by the same player (the same address).
+/// Whether two powers are held by the same player now (the same address). A seat
+/// abandoned (resigned, ejected, given up) keeps its last address but is nobody's: its
+/// power is played by no one until it is taken over.
 pub fn same_player(game: &Game, a: PowerId, b: PowerId) -> bool {
-    match (game.seat_of(a), game.seat_of(b)) {
-        (Some(x), Some(y)) => x.member.address.eq_ignore_ascii_case(&y.member.address),
+    match (
+        super::partners::holder(game, a),
+        super::partners::holder(game, b),
+    ) {
+        (Some(x), Some(y)) => x.eq_ignore_ascii_case(y),
         _ => false,
     }
 }
