@@ -1,7 +1,8 @@
 //! Dip points by mail, in a standard game with the `dip_points` switch (8 dips a turn for
 //! every power): metered press, interceptions delivered with the results, PROTECT, an
 //! interception aimed at two countries of one player, standing supports, the balance in
-//! every reply, the allowance starting again next turn, and two mails at once.
+//! every reply, the allowance starting again next turn, two mails at once, and press to the
+//! observers, which reaches no player.
 
 // Test code throughout, helpers included: a panic is a failed test with its line.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
@@ -245,4 +246,46 @@ async fn without_dip_points_press_is_free_and_dips_are_refused() {
         reply.contains("dip points are not played in this game"),
         "{reply}"
     );
+}
+
+/// D.2: "1 Dip to send a message to any number of countries." Press to the observers is free
+/// because it reaches no country; a player who observes her own game from her own address
+/// got it, so Germany with no dips left reached England's player unpaid and out of reach of
+/// INTERCEPT and PROTECT (issue 25, 1). Now the gallery gets it and no player does, and
+/// HISTORY keeps it from everyone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn press_to_the_observers_reaches_no_player_by_mail() {
+    const OBS: &str = "obs@example.org";
+    let mut w = World::new("dips-observers").await;
+    support::start_game(&mut w, GM, "d", "standard dip_points", &support::SEVEN).await;
+    let watched = w.mail(ANN, "watch", "OBSERVE d annwatch\n").await;
+    assert!(
+        to(&watched, ANN).body.contains("You now observe 'd'"),
+        "{}",
+        to(&watched, ANN).body
+    );
+    let watched = w.mail(OBS, "watch", "OBSERVE d watch\n").await;
+    w.confirm(OBS, &watched).await;
+    let notes: Vec<String> = (0..8).map(|i| press('R', &format!("Note {i}."))).collect();
+    let reply = signed(&mut w, CAT, 'G', &notes.join("\n")).await;
+    assert!(reply.contains("Dip points: 0 of 8 left"), "{reply}");
+    let sent = w
+        .mail(
+            CAT,
+            "p",
+            "SIGNON Gd pwG\nPRESS TO O\nFor England's eyes.\nENDPRESS\n",
+        )
+        .await;
+    assert!(
+        to(&sent, CAT).body.contains("Press sent to the observers."),
+        "{}",
+        to(&sent, CAT).body
+    );
+    assert_eq!(find(&sent, OBS, "Press from G").len(), 1, "{sent:#?}");
+    assert!(find(&sent, ANN, "Press").is_empty(), "{sent:#?}");
+    for who in [ANN, "stranger@example.org"] {
+        let sent = w.mail(who, "h", "HISTORY d\n").await;
+        let history = &to(&sent, who).body;
+        assert!(!history.contains("For England's eyes."), "{history}");
+    }
 }
