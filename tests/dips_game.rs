@@ -1,7 +1,8 @@
 //! Dip points by mail, in a standard game with the `dip_points` switch (8 dips a turn for
 //! every power): metered press, interceptions delivered with the results, PROTECT, an
 //! interception aimed at two countries of one player, standing supports, the balance in
-//! every reply, the allowance starting again next turn, and two mails at once.
+//! every reply, the allowance starting again next turn, two mails at once, and press to the
+//! observers, which reaches no player.
 
 // Test code throughout, helpers included: a panic is a failed test with its line.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
@@ -62,23 +63,26 @@ async fn dip_points_by_mail() {
         "{reply}"
     );
 
-    // Italy intercepts Germany and Russia: messages before and after the order count.
-    signed(&mut w, FAY, 'R', &press('G', "Russia speaks first.")).await;
-    let reply = signed(&mut w, DAN, 'I', "INTERCEPT G R").await;
+    // Italy intercepts Russia and Turkey: messages before and after the order count.
+    signed(&mut w, FAY, 'R', &press('T', "Russia speaks first.")).await;
+    let reply = signed(&mut w, DAN, 'I', "INTERCEPT R T").await;
     assert!(
-        reply.contains("You will have copies of all messages between Germany and Russia"),
+        reply.contains("You will have copies of all messages between Russia and Turkey"),
         "{reply}"
     );
     assert!(reply.contains("6 of 8 left"), "{reply}");
-    let reply = signed(&mut w, FAY, 'R', &press('G', "Yes, Galicia is yours.")).await;
+    let reply = signed(&mut w, FAY, 'R', &press('T', "Yes, Armenia is yours.")).await;
     assert!(reply.contains("6 of 8 left"), "{reply}");
 
-    // Italy also intercepts England and Germany; Germany buys protection, so its messages
-    // to England are not copied, but England's to Germany are.
+    // Italy also intercepts England and Germany; Germany buys protection. D.2: "1 Dip to
+    // protect your messages from interception": Germany's messages are those it sends and
+    // those it receives, so neither its messages to England nor England's to Germany are
+    // copied (issue 25, 2).
     signed(&mut w, DAN, 'I', "INTERCEPT England Germany").await;
+    signed(&mut w, ANN, 'E', &press('G', "Before the protection.")).await;
     let reply = signed(&mut w, CAT, 'G', "PROTECT").await;
     assert!(
-        reply.contains("Your messages are protected from interception this turn."),
+        reply.contains("Your messages are protected from interception this turn: every message you send or receive, before this order or after it."),
         "{reply}"
     );
     assert!(reply.contains("6 of 8 left"), "{reply}");
@@ -155,7 +159,7 @@ async fn dip_points_by_mail() {
     for line in [
         "Dip points this turn:",
         "  Germany: 0 of 8 left",
-        "  Italy intercepts Germany and Russia",
+        "  Italy intercepts Russia and Turkey",
         "  Germany is protected",
     ] {
         assert!(master.contains(line), "{line}:\n{master}");
@@ -170,12 +174,12 @@ async fn dip_points_by_mail() {
         "{}",
         results.body
     );
-    let caught = find(&sent, DAN, "Intercepted Germany-Russia");
+    let caught = find(&sent, DAN, "Intercepted Russia-Turkey");
     assert_eq!(caught.len(), 1);
     assert!(
         caught[0]
             .body
-            .contains("Message from Russia to Germany in 'd':\n\nYes, Galicia is yours."),
+            .contains("Message from Russia to Turkey in 'd':\n\nYes, Armenia is yours."),
         "{}",
         caught[0].body
     );
@@ -184,19 +188,20 @@ async fn dip_points_by_mail() {
         "sent before the order: {}",
         caught[0].body
     );
-    assert!(
-        !caught[0].body.contains("Shall we?"),
-        "Germany's protection covers the whole turn, before it was bought too: {}",
-        caught[0].body
-    );
     let caught = find(&sent, DAN, "Intercepted England-Germany");
     assert_eq!(caught.len(), 1);
-    assert!(caught[0].body.contains("England answers Germany."));
-    assert!(
-        !caught[0].body.contains("A secret for England."),
-        "Germany's messages are protected: {}",
-        caught[0].body
-    );
+    for protected in [
+        "Before the protection.",
+        "England answers Germany.",
+        "A secret for England.",
+    ] {
+        assert!(
+            !caught[0].body.contains(protected),
+            "Germany's messages, sent and received, before it bought protection too, are protected: {}",
+            caught[0].body
+        );
+    }
+    assert!(caught[0].body.contains("None."), "{}", caught[0].body);
     let reply = signed(&mut w, CAT, 'G', "A Mun H").await;
     assert!(
         reply.contains("Dip points: 8 of 8 left this turn; nothing spent yet."),
@@ -241,4 +246,46 @@ async fn without_dip_points_press_is_free_and_dips_are_refused() {
         reply.contains("dip points are not played in this game"),
         "{reply}"
     );
+}
+
+/// D.2: "1 Dip to send a message to any number of countries." Press to the observers is free
+/// because it reaches no country; a player who observes her own game from her own address
+/// got it, so Germany with no dips left reached England's player unpaid and out of reach of
+/// INTERCEPT and PROTECT (issue 25, 1). Now the gallery gets it and no player does, and
+/// HISTORY keeps it from everyone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn press_to_the_observers_reaches_no_player_by_mail() {
+    const OBS: &str = "obs@example.org";
+    let mut w = World::new("dips-observers").await;
+    support::start_game(&mut w, GM, "d", "standard dip_points", &support::SEVEN).await;
+    let watched = w.mail(ANN, "watch", "OBSERVE d annwatch\n").await;
+    assert!(
+        to(&watched, ANN).body.contains("You now observe 'd'"),
+        "{}",
+        to(&watched, ANN).body
+    );
+    let watched = w.mail(OBS, "watch", "OBSERVE d watch\n").await;
+    w.confirm(OBS, &watched).await;
+    let notes: Vec<String> = (0..8).map(|i| press('R', &format!("Note {i}."))).collect();
+    let reply = signed(&mut w, CAT, 'G', &notes.join("\n")).await;
+    assert!(reply.contains("Dip points: 0 of 8 left"), "{reply}");
+    let sent = w
+        .mail(
+            CAT,
+            "p",
+            "SIGNON Gd pwG\nPRESS TO O\nFor England's eyes.\nENDPRESS\n",
+        )
+        .await;
+    assert!(
+        to(&sent, CAT).body.contains("Press sent to the observers."),
+        "{}",
+        to(&sent, CAT).body
+    );
+    assert_eq!(find(&sent, OBS, "Press from G").len(), 1, "{sent:#?}");
+    assert!(find(&sent, ANN, "Press").is_empty(), "{sent:#?}");
+    for who in [ANN, "stranger@example.org"] {
+        let sent = w.mail(who, "h", "HISTORY d\n").await;
+        let history = &to(&sent, who).body;
+        assert!(!history.contains("For England's eyes."), "{history}");
+    }
 }

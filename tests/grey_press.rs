@@ -108,7 +108,8 @@ async fn grey_press_names_its_sender_in_no_copy() {
     assert_anonymous(&copies, FAY, "Message from an anonymous power in 'g':");
     let master = &to(&sent, GM).body;
     assert!(
-        master.contains("Grey press from Russia to England, France, Germany, Italy, Austria, the Master in 'g' (only the Master's copy names the sender):"),
+        // In board order, not the order the players joined (issue 25, 17).
+        master.contains("Grey press from Russia to Austria, England, France, Germany, Italy, the Master in 'g' (only the Master's copy names the sender):"),
         "{master}"
     );
     assert_eq!(to(&sent, GM).subject, copies[0].subject);

@@ -8,6 +8,7 @@
 //! - [`rules`]: the rule switches variants turn on.
 //! - [`variant`]: map + calendar + rules, by name, read from variant files (`variants/`).
 //! - [`position`]: the board between phases.
+//! - [`partners`]: which powers one player holds together.
 //! - [`order`]: orders as written, their parser and canonical form.
 //! - [`screen`]: orders checked against the board before adjudication.
 //! - [`resolve`]: movement (Kruijswijk), retreats and adjustments.
@@ -19,6 +20,7 @@ pub mod flood;
 pub mod ids;
 pub mod map;
 pub mod order;
+pub mod partners;
 pub mod position;
 pub mod resolve;
 pub mod rules;

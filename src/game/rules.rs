@@ -5,6 +5,8 @@
 //! Switches that only later variants use are here already so their place in the engine is
 //! fixed.
 
+use super::partners::Partners;
+
 /// Where a power may build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BuildSites {
@@ -337,6 +339,10 @@ pub struct Rules {
     pub several_powers: bool,
     /// The rulebook for the points where editions differ (`rules=1982`, `rules=2000`).
     pub edition: Edition,
+    /// Which powers one player holds together: not a switch but the game's seating, which
+    /// the judge fills in; every power on its own unless it does. M.2's ocean convoys are
+    /// the player's, by the fleets of any of her powers.
+    pub partners: Partners,
 }
 
 impl Rules {
@@ -359,6 +365,7 @@ impl Rules {
             victory_majority: false,
             several_powers: false,
             edition: Edition::Rules2000,
+            partners: Partners::default(),
         }
     }
 

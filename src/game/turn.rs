@@ -87,12 +87,25 @@ pub fn play_with(
             let dips: Vec<ProvinceId> = bought.iter().map(|&(_, p)| p).collect();
             let (ordered, result) = if resolve::afloat::needed(rules, &ordered) {
                 let plan = resolve::afloat::prepare(map, pos, ordered);
-                let result =
-                    resolve::resolve_movement_in(map, rules.edition, pos, &plan.resolver, &dips);
+                let result = resolve::resolve_movement_in(
+                    map,
+                    rules.edition,
+                    pos,
+                    &plan.resolver,
+                    &dips,
+                    &rules.partners,
+                );
                 let given = plan.given.clone();
                 (given, resolve::afloat::settle(map, rules, plan, result))
             } else {
-                let result = resolve::resolve_movement_in(map, rules.edition, pos, &ordered, &dips);
+                let result = resolve::resolve_movement_in(
+                    map,
+                    rules.edition,
+                    pos,
+                    &ordered,
+                    &dips,
+                    &rules.partners,
+                );
                 (ordered, result)
             };
             let dip_supports = bought

@@ -18,6 +18,7 @@
 //! - [`render`]: the templates.
 //! - [`password`]: argon2 hashes.
 //! - [`privacy`]: anonymous and private games: who may learn and see what.
+//! - [`partners`]: which powers one player holds together, for the rules engine.
 
 pub mod absence;
 pub mod board;
@@ -40,6 +41,7 @@ pub mod ledger;
 pub mod life;
 pub mod mapinfo;
 pub mod orders;
+pub mod partners;
 pub mod password;
 pub mod pictures;
 pub mod preference;
@@ -133,13 +135,15 @@ impl Judge {
             .expect("the standard variant is built in")
     }
 
-    /// The game's rules: its variant's, with the switches chosen at creation.
+    /// The game's rules: its variant's, with the switches chosen at creation and who plays
+    /// which powers together ([`partners`]).
     pub fn rules(&self, game: &Game) -> crate::game::rules::Rules {
         let mut rules = self.variant(game).rules.clone();
         for switch in &game.rules {
             // Switches were checked when they were set; one that no longer applies is skipped.
             let _ = rules.apply_switch(switch);
         }
+        rules.partners = partners::of(self, game);
         rules
     }
 

@@ -10,7 +10,7 @@ use super::cmd;
 use super::command::{parse_command, Command, Recipients};
 use super::game::{Game, Status};
 use super::process;
-use super::text::typed_lines;
+use super::text::{typed, typed_lines};
 use super::{Action, Effects, Games, Judge};
 use crate::envelope::Letter;
 use crate::game::ids::PowerId;
@@ -262,7 +262,8 @@ pub fn handle(judge: &Judge, letter: &Letter, games: &mut Games, now: DateTime<U
 
 impl Session<'_> {
     pub(crate) fn run(&mut self) {
-        for (_, line) in typed_lines(&self.letter.body) {
+        for typed in typed(&self.letter.body) {
+            let line = typed.line;
             if let Some(press) = self.press.as_mut() {
                 match parse_command(&line) {
                     Command::EndPress => {
@@ -274,7 +275,8 @@ impl Session<'_> {
                         break;
                     }
                     _ => {
-                        press.lines.push(line);
+                        // Press is relayed as written; only commands are read plain.
+                        press.lines.push(typed.written);
                         continue;
                     }
                 }

@@ -2,16 +2,18 @@
 //! quotes below a reply ("On … wrote:", even wrapped over two or three lines; Outlook's
 //! original-message and "From: … Sent: …" blocks) and everything after a signature line or
 //! a mobile client's footer ("Sent from my iPhone") are dropped; `//` comment lines are
-//! dropped; line numbers kept. What clients and phone keyboards slip into the text
-//! (byte-order marks, zero-width and no-break spaces, typographic dashes and quotes) is
-//! made plain first, by the table [`LOOK_ALIKES`]; bidirectional controls ([`BIDI_CONTROLS`])
-//! are dropped, so that no text herald stores and shows to others (a game's comment, press,
-//! a vote's words) can be made to read otherwise than it is written.
+//! dropped; line numbers kept. Each line comes twice: as commands read it, with what clients
+//! and phone keyboards slip into the text (byte-order marks, zero-width and no-break spaces,
+//! typographic dashes and quotes) made plain by the table [`LOOK_ALIKES`]; and as written,
+//! which is what press relays, verbatim (issue 25, 9). Bidirectional controls
+//! ([`BIDI_CONTROLS`]) are dropped from both, so that no text herald stores and shows to
+//! others (a game's comment, press, a vote's words) can be made to read otherwise than it is
+//! written.
 
 /// Characters mail clients and phone keyboards put where a player meant something plain,
 /// and what herald reads instead. Invisible ones go; odd spaces become spaces; dashes and
-/// the minus sign become `-` (`A Par – Bur`); curly quotes become straight ones. Press text
-/// is read through the same table, so it too arrives with plain dashes and quotes.
+/// the minus sign become `-` (`A Par – Bur`); curly quotes become straight ones. Command
+/// lines only: press text is relayed as written ([`Typed::written`]).
 pub const LOOK_ALIKES: &[(char, &str)] = &[
     ('\u{FEFF}', ""),   // byte-order mark / zero-width no-break space
     ('\u{200B}', ""),   // zero-width space
@@ -48,10 +50,25 @@ pub const BIDI_CONTROLS: &[char] = &[
     '\u{206E}', '\u{206F}',
 ];
 
-/// The typed lines of a body, each with its 1-based line number, trimmed of trailing space.
-/// Blank lines are kept (press text keeps its paragraphs).
-pub fn typed_lines(body: &str) -> Vec<(usize, String)> {
-    let lines: Vec<String> = body.lines().map(plain).collect();
+/// One line a person typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Typed {
+    /// Its 1-based number in the body.
+    pub number: usize,
+    /// The line as commands read it: [`LOOK_ALIKES`] replaced, [`BIDI_CONTROLS`] dropped,
+    /// space trimmed at both ends.
+    pub line: String,
+    /// The line as written, for press: [`BIDI_CONTROLS`] dropped and trailing space trimmed,
+    /// nothing else changed (its dashes, quotes, odd spaces and indentation are the
+    /// writer's).
+    pub written: String,
+}
+
+/// The typed lines of a body (see the module's description). Blank lines are kept (press
+/// text keeps its paragraphs).
+pub fn typed(body: &str) -> Vec<Typed> {
+    let written: Vec<String> = body.lines().map(without_controls).collect();
+    let lines: Vec<String> = written.iter().map(|l| plain(l)).collect();
     let mut out = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let trimmed = line.trim_start();
@@ -61,16 +78,35 @@ pub fn typed_lines(body: &str) -> Vec<(usize, String)> {
         if trimmed.starts_with('>') || trimmed.starts_with("//") {
             continue;
         }
-        out.push((i + 1, trimmed.to_string()));
+        out.push(Typed {
+            number: i + 1,
+            line: trimmed.to_string(),
+            written: written[i].clone(),
+        });
     }
     out
 }
 
-/// A raw line with [`LOOK_ALIKES`] replaced, [`BIDI_CONTROLS`] dropped and trailing space
-/// trimmed.
-fn plain(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
-    for c in raw.chars().filter(|c| !BIDI_CONTROLS.contains(c)) {
+/// The typed lines of a body as commands read them, each with its 1-based line number.
+pub fn typed_lines(body: &str) -> Vec<(usize, String)> {
+    typed(body)
+        .into_iter()
+        .map(|t| (t.number, t.line))
+        .collect()
+}
+
+/// A raw line with [`BIDI_CONTROLS`] dropped and trailing space trimmed.
+fn without_controls(raw: &str) -> String {
+    let mut out: String = raw.chars().filter(|c| !BIDI_CONTROLS.contains(c)).collect();
+    let end = out.trim_end_matches(['\r', ' ', '\t']).len();
+    out.truncate(end);
+    out
+}
+
+/// A line with [`LOOK_ALIKES`] replaced and trailing space trimmed.
+fn plain(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    for c in line.chars() {
         match LOOK_ALIKES.iter().find(|(from, _)| *from == c) {
             Some((_, to)) => out.push_str(to),
             None => out.push(c),
@@ -226,6 +262,22 @@ mod tests {
                 "F Lon -> Nth",
                 "\"hi\" it's me"
             ]
+        );
+    }
+
+    // Issue 25, 9: "normalise command lines only, never what a player wrote to another."
+    #[test]
+    fn each_line_comes_plain_for_commands_and_as_written_for_press() {
+        let body = "A Par \u{2013} Bur\n  It\u{2019}s \u{201C}ours\u{201D}\u{00A0}\u{2014} \u{200D}x\u{202E}y  \r\n> quoted";
+        let lines = super::typed(body);
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0].line, "A Par - Bur");
+        assert_eq!(lines[0].written, "A Par \u{2013} Bur");
+        assert_eq!(lines[1].number, 2);
+        assert_eq!(lines[1].line, "It's \"ours\" - xy");
+        assert_eq!(
+            lines[1].written,
+            "  It\u{2019}s \u{201C}ours\u{201D}\u{00A0}\u{2014} \u{200D}xy"
         );
     }
 

@@ -318,14 +318,20 @@ fn check_one(
     };
     let here = at.province;
     if let Action::Disembark { to } = action {
-        return landing(map, rules, pos, power, here, *to);
+        return landing(map, rules, pos, power, here, *to).map_err(|e| e.to_string());
     }
     let unit = own_unit(map, pos, power, here)?;
     let command = match action {
         // Landings return above, before the unit check; this keeps the match total.
-        Action::Disembark { to } => return landing(map, rules, pos, power, here, *to),
-        Action::Convert { coast } => convert(map, rules, unit, here, *coast)?,
-        Action::Embark { fleet } => embark(map, rules, pos, unit, here, fleet.province)?,
+        Action::Disembark { to } => {
+            return landing(map, rules, pos, power, here, *to).map_err(|e| e.to_string())
+        }
+        Action::Convert { coast } => {
+            convert(map, rules, unit, here, *coast).map_err(|e| e.to_string())?
+        }
+        Action::Embark { fleet } => {
+            embark(map, rules, pos, unit, here, fleet.province).map_err(|e| e.to_string())?
+        }
         Action::Hold => Command::Hold,
         Action::Disband => {
             return Err("a unit on the board can only disband in a retreat phase".into())
@@ -362,14 +368,10 @@ fn check_one(
                 ));
             }
             let ocean_power = match to {
-                Some(dest) if shared => Some(ocean_fleet_power(
-                    map,
-                    pos,
-                    power,
-                    here,
-                    *target,
-                    dest.province,
-                )?),
+                Some(dest) if shared => Some(
+                    ocean_fleet_power(map, pos, power, here, *target, dest.province)
+                        .map_err(|e| e.to_string())?,
+                ),
                 _ => None,
             };
             if pos.unit_at(supported).is_none() {
@@ -570,7 +572,7 @@ fn move_command(
                 ));
             }
             if !via.is_empty() && rules.portage {
-                return portage_move(map, unit, here, to, via);
+                return portage_move(map, unit, here, to, via).map_err(|e| e.to_string());
             }
             if convoy {
                 return Err("only armies can be convoyed".into());

@@ -3,6 +3,48 @@
 
 use super::*;
 
+/// Why a fleet's move over land (portage) was refused. Names are the map's abbreviations.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PortageError {
+    /// The fleet is not on water.
+    #[error("a portage starts from water, and {here} is not")]
+    NotFromWater {
+        /// The fleet's province.
+        here: String,
+    },
+    /// The destination is not water.
+    #[error("a portage ends on water, and {dest} is not")]
+    NotToWater {
+        /// The destination.
+        dest: String,
+    },
+    /// The route crosses something that is not land.
+    #[error("a portage route goes over land, and {province} is not land")]
+    NotLand {
+        /// The province of the route that is not land.
+        province: String,
+    },
+    /// The route names no land.
+    #[error("a portage names the land it crosses")]
+    NoLand,
+    /// An end of the route does not touch the water it joins.
+    #[error("{water} is not off the coast of {land}")]
+    NotOffTheCoast {
+        /// The water.
+        water: String,
+        /// The land at that end of the route.
+        land: String,
+    },
+    /// Two provinces of the route are not neighbours.
+    #[error("{a} and {b} are not next to each other")]
+    NotNeighbours {
+        /// One province.
+        a: String,
+        /// The next.
+        b: String,
+    },
+}
+
 /// Matches each portaged fleet's route against the armies' portage orders, once per phase:
 /// the route is complete when every province on it holds an army ordered to portage this
 /// fleet to the same water (rules 1 and 2), and those orders are marked `on_route`. A route of
@@ -58,8 +100,9 @@ pub(super) fn match_portage_routes(
 /// touching `dest`, that has no shortcut. A convoy order from any other fleet is illegal
 /// (DATC 4.E.1, 6.G.19), and a move that needs a convoy with no such chain is illegal
 /// (6.D.32). Decided from the board alone, before anyone's orders are known. Where the map
-/// asks it ([`Map::own_fleets_over_oceans`], M.2), a route through an ocean is of the army's
-/// own power's fleets only; a route over seas alone may be of anyone's.
+/// asks it ([`Map::own_fleets_over_oceans`], M.2), a route through an ocean is of the fleets
+/// of the army's player only (any power she holds, by [`Rules::partners`]); a route over seas
+/// alone may be of anyone's.
 pub fn convoy_fleets_on_board(
     map: &Map,
     rules: &Rules,
@@ -85,7 +128,7 @@ pub fn convoy_fleets_on_board(
             .collect();
         let own: Vec<ProvinceId> = afloat
             .iter()
-            .filter(|(_, power)| Some(*power) == army)
+            .filter(|(_, power)| army.is_some_and(|a| rules.partners.same(a, *power)))
             .map(|&(p, _)| p)
             .collect();
         let mut needed = convoy_chains(map, rules, &at_sea, origin, dest);
@@ -168,49 +211,43 @@ pub(super) fn portage_move(
     here: ProvinceId,
     to: Loc,
     via: &[ProvinceId],
-) -> Result<Command, String> {
+) -> Result<Command, PortageError> {
     let dest = map.province(to.province);
+    let abbr = |p: ProvinceId| map.abbr(p).to_string();
     if !map.province(here).terrain.is_water() {
-        return Err(format!(
-            "a portage starts from water, and {} is not",
-            map.abbr(here)
-        ));
+        return Err(PortageError::NotFromWater { here: abbr(here) });
     }
     if !dest.terrain.is_water() {
-        return Err(format!("a portage ends on water, and {} is not", dest.abbr));
+        return Err(PortageError::NotToWater {
+            dest: dest.abbr.clone(),
+        });
     }
     if let Some(&p) = via
         .iter()
         .find(|&&p| !matches!(map.province(p).terrain, Terrain::Land | Terrain::Coast))
     {
-        return Err(format!(
-            "a portage route goes over land, and {} is not land",
-            map.abbr(p)
-        ));
+        return Err(PortageError::NotLand { province: abbr(p) });
     }
     let (Some(&first), Some(&last)) = (via.first(), via.last()) else {
-        return Err("a portage names the land it crosses".into());
+        return Err(PortageError::NoLand);
     };
     if !map.water_neighbours(here).contains(&first) {
-        return Err(format!(
-            "{} is not off the coast of {}",
-            map.abbr(here),
-            map.abbr(first)
-        ));
+        return Err(PortageError::NotOffTheCoast {
+            water: abbr(here),
+            land: abbr(first),
+        });
     }
     if let Some(w) = via.windows(2).find(|w| !map.army_adjacent(w[0], w[1])) {
-        return Err(format!(
-            "{} and {} are not next to each other",
-            map.abbr(w[0]),
-            map.abbr(w[1])
-        ));
+        return Err(PortageError::NotNeighbours {
+            a: abbr(w[0]),
+            b: abbr(w[1]),
+        });
     }
     if !map.water_neighbours(last).contains(&to.province) {
-        return Err(format!(
-            "{} is not off the coast of {}",
-            dest.abbr,
-            map.abbr(last)
-        ));
+        return Err(PortageError::NotOffTheCoast {
+            water: dest.abbr.clone(),
+            land: abbr(last),
+        });
     }
     let _ = unit;
     Ok(Command::Move {

@@ -76,3 +76,102 @@ fn a_wrong_unit_kind_is_ignored_and_the_unit_moves() {
     assert!(rejected.is_empty(), "{rejected:?}");
     assert_eq!(commands.len(), 1);
 }
+
+/// The world board at Spring 1880 with these units only, each "Power: A mon".
+fn world_board(v: &Variant, units: &[&str]) -> Position {
+    let map = &v.map;
+    use crate::game::calendar::{Phase, PhaseKind};
+    let spring = Phase {
+        year: 1880,
+        season: 0,
+        kind: PhaseKind::Movement,
+    };
+    let mut pos = Position::empty(map, spring);
+    for u in units {
+        let (power, rest) = u.split_once(": ").unwrap();
+        let (kind, at) = rest.split_once(' ').unwrap();
+        let kind = if kind == "A" {
+            UnitKind::Army
+        } else {
+            UnitKind::Fleet
+        };
+        let p = map.lookup(at).unwrap();
+        pos.place(
+            map,
+            Unit {
+                power: map.power_by_word(power).unwrap(),
+                kind,
+                region: map.province(p).main,
+            },
+        );
+    }
+    pos
+}
+
+// M.2: "To convoy an army unit to another continent the player must have a naval unit in
+// the adjacent sea zone and ocean, and the sea zone adjacent to the land zone where the army
+// is to disembark." The player's, not the power's: with Great Britain and Spain one
+// player's, British and Spanish fleets carry a Spanish army from MON to WAL over the North
+// Atlantic; with the same fleets of two players, or an American fleet in the ocean, not
+// (issue 25, 3).
+#[test]
+fn ocean_convoys_are_the_players_fleets() {
+    use crate::game::partners::Partners;
+    let v = Variant::world1880();
+    let map = &v.map;
+    let orders = |texts: &[(&str, &str)]| -> Vec<(PowerId, Order)> {
+        texts
+            .iter()
+            .map(|(p, t)| (map.power_by_word(p).unwrap(), parse_order(map, t).unwrap()))
+            .collect()
+    };
+    let play = |ocean: &str, partners: &Partners| {
+        let pos = world_board(
+            &v,
+            &[
+                "Spain: A mon",
+                "GreatBritain: F gsl",
+                &format!("{ocean}: F nao"),
+                "GreatBritain: F sto",
+            ],
+        );
+        let given = orders(&[
+            ("Spain", "A Mon - Wal"),
+            ("GreatBritain", "F Gsl C Spanish A Mon - Wal"),
+            (ocean, "F Nao C Spanish A Mon - Wal"),
+            ("GreatBritain", "F Sto C Spanish A Mon - Wal"),
+        ]);
+        let mut rules = v.rules.clone();
+        rules.partners = partners.clone();
+        let t = crate::game::turn::play_with(&v, &rules, map, &pos, &given);
+        let wal = map.lookup("wal").unwrap();
+        (t.position.unit_at(wal).is_some(), t.rejections.is_empty())
+    };
+    let holders: Vec<Option<&str>> = map
+        .powers
+        .iter()
+        .map(|p| {
+            Some(if p.name == "GreatBritain" || p.name == "Spain" {
+                "ann"
+            } else {
+                p.name.as_str()
+            })
+        })
+        .collect();
+    let ann = Partners::from_holders(&holders);
+    assert_eq!(
+        play("Spain", &ann),
+        (true, true),
+        "one player's fleets carry it"
+    );
+    assert_eq!(
+        play("Spain", &Partners::default()),
+        (false, false),
+        "two players' fleets do not"
+    );
+    assert_eq!(
+        play("USA", &ann),
+        (false, false),
+        "nor with an American fleet in the ocean"
+    );
+}

@@ -56,7 +56,7 @@ impl Session<'_> {
         let (x, y) = match two_countries(map, countries) {
             Ok(pair) => pair,
             Err(why) => {
-                self.error(line, why);
+                self.error(line, why.to_string());
                 return;
             }
         };
@@ -110,7 +110,7 @@ impl Session<'_> {
                     "You will have copies of all messages between {nx} and {ny} this turn when it is processed."
                 ));
             }
-            Err(why) => self.error(line, why),
+            Err(why) => self.error(line, why.to_string()),
         }
     }
     pub(in crate::judge) fn protect(&mut self, line: &str) {
@@ -127,17 +127,46 @@ impl Session<'_> {
         match dips::spend(judge, g, me, dips::PROTECT, "PROTECT".into()) {
             Ok(()) => {
                 g.dips.protected.push(me);
-                self.say("Your messages are protected from interception this turn.");
+                self.say("Your messages are protected from interception this turn: every message you send or receive, before this order or after it.");
             }
-            Err(why) => self.error(line, why),
+            Err(why) => self.error(line, why.to_string()),
         }
     }
+}
+
+/// Why `INTERCEPT X Y` names no two countries; each says the right form (`usage`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum CountriesError {
+    /// A country starts the text, and what follows it is none.
+    #[error("'{rest}' is no country of this game; {usage}")]
+    NoSecond {
+        /// The text after the first country.
+        rest: String,
+        /// How to write it.
+        usage: String,
+    },
+    /// Fewer than two words.
+    #[error("'{text}': {usage}")]
+    TooShort {
+        /// The text.
+        text: String,
+        /// How to write it.
+        usage: String,
+    },
+    /// No country starts the text.
+    #[error("'{text}' does not start with a country of this game; {usage}")]
+    NoFirst {
+        /// The text.
+        text: String,
+        /// How to write it.
+        usage: String,
+    },
 }
 
 /// The two countries of `INTERCEPT X Y`, read against the map's power names (its name,
 /// adjective, letter, or another name the map gives it, of one or more words): the longest
 /// name that starts the text and leaves a country after it.
-fn two_countries(map: &Map, text: &str) -> Result<(PowerId, PowerId), String> {
+fn two_countries(map: &Map, text: &str) -> Result<(PowerId, PowerId), CountriesError> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let example = match (map.powers.first(), map.powers.get(1)) {
         (Some(a), Some(b)) => format!(" (INTERCEPT {} {}, or by letter)", a.name, b.name),
@@ -156,22 +185,22 @@ fn two_countries(map: &Map, text: &str) -> Result<(PowerId, PowerId), String> {
         }
         first.get_or_insert(split);
     }
+    let text = text.trim().to_string();
     Err(match first {
-        Some(split) => format!(
-            "'{}' is no country of this game; {usage}",
-            name(split, words.len())
-        ),
-        None if words.len() < 2 => format!("'{}': {usage}", text.trim()),
-        None => format!(
-            "'{}' does not start with a country of this game; {usage}",
-            text.trim()
-        ),
+        Some(split) => CountriesError::NoSecond {
+            rest: name(split, words.len()),
+            usage,
+        },
+        None if words.len() < 2 => CountriesError::TooShort { text, usage },
+        None => CountriesError::NoFirst { text, usage },
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::judge::testkit::{judge, mail, reply, start, started, started_world, GM};
+    use crate::judge::testkit::{
+        judge, mail, reply, start, started, started_as, started_world, GM,
+    };
     use crate::judge::{Games, Judge};
 
     const ANN: &str = "ann@example.org"; // GreatBritain, France and Chile
@@ -293,6 +322,50 @@ mod tests {
         assert!(!text.contains("there is no unit in Nao"), "{text}");
         assert!(text.contains("in an ocean"), "{text}");
         assert!(text.contains("nothing spent yet"), "{text}");
+    }
+
+    // D.2: "Should a player try to intercept messages between two countries that are in fact
+    // played by the same player, the GM will notify that player of the fact." herald does,
+    // and nothing is spent (issue 25, 4). The fact is of now: once Ann resigns France nobody
+    // plays it, so England and France are no longer one player's; her abandoned seat kept
+    // her address, and herald went on telling Italy so, and refusing England's interception
+    // of France as "you play France yourself".
+    #[test]
+    fn the_interceptor_is_told_of_one_player_while_she_plays_both() {
+        let j = judge();
+        let mut players: Vec<(String, char)> = vec![(ANN.to_string(), 'E'), (ANN.to_string(), 'F')];
+        for (addr, letter) in crate::judge::testkit::SEVEN.iter().skip(2) {
+            players.push((addr.to_string(), *letter));
+        }
+        let mut games = started_as(&j, "g gmpass standard dip_points several_powers", &players);
+        let dan = "dan@example.org"; // Italy
+        let italy = |games: &mut Games, body: &str| {
+            let h = mail(&j, games, dan, &format!("SIGNON Ig pwI\n{body}"), start());
+            reply(&h, dan).body.clone()
+        };
+        let text = italy(&mut games, "INTERCEPT E F");
+        assert!(
+            text.contains("England and France are played by the same player: there is nothing between them to intercept. No dips were spent."),
+            "{text}"
+        );
+        assert!(text.contains("nothing spent yet"), "{text}");
+        let h = mail(&j, &mut games, ANN, "SIGNON Fg pwF\nRESIGN", start());
+        assert!(
+            !reply(&h, ANN).body.contains("***"),
+            "{}",
+            reply(&h, ANN).body
+        );
+        let text = italy(&mut games, "INTERCEPT E F");
+        assert!(
+            text.contains("You will have copies of all messages between England and France"),
+            "{text}"
+        );
+        let h = mail(&j, &mut games, ANN, "SIGNON Eg pwE\nINTERCEPT F G", start());
+        let text = &reply(&h, ANN).body;
+        assert!(
+            text.contains("You will have copies of all messages between France and Germany"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@ use crate::envelope::Outgoing;
 use crate::game::ids::PowerId;
 use crate::judge::command::{Command, Recipients};
 use crate::judge::dips;
-use crate::judge::game::{Archived, PressPolicy, SeatState};
+use crate::judge::game::{Archived, Game, PressPolicy, SeatState};
 use crate::judge::session::{PressDraft, Role, Session};
 
 impl Session<'_> {
@@ -110,6 +110,18 @@ impl Session<'_> {
             self.refuse_press(&draft, "the press has no recipients");
             return;
         }
+        // Listed in board order, however the sender wrote them or the players joined: the
+        // map's powers, then the Master, then the observers.
+        let rank = |c: char| match c {
+            'M' => map.powers.len(),
+            'O' => map.powers.len() + 1,
+            _ => map
+                .powers
+                .iter()
+                .position(|p| p.letter == c)
+                .unwrap_or(usize::MAX),
+        };
+        recipients.sort_by_key(|&c| rank(c));
         let broadcast = recipients.len() == all.iter().filter(|&&c| Some(c) != me).count();
         let only_master = recipients == ['M'];
         if !sender_master && !only_master {
@@ -182,8 +194,9 @@ impl Session<'_> {
         let what = match (grey, broadcast) {
             (true, true) => "Broadcast".to_string(),
             (true, false) => "Press".to_string(),
-            (false, true) => format!("Broadcast from {}", me.unwrap_or('?')),
-            (false, false) => format!("Press from {}", me.unwrap_or('?')),
+            // An observer, who has no letter of its own, signs as the observers' `O`.
+            (false, true) => format!("Broadcast from {}", me.unwrap_or('O')),
+            (false, false) => format!("Press from {}", me.unwrap_or('O')),
         };
         let subject = judge.subject(g, &what);
         let mut text = draft.lines.clone();
@@ -201,7 +214,17 @@ impl Session<'_> {
         for &c in &recipients {
             match c {
                 'M' => addresses.push(g.master.address.clone()),
-                'O' => addresses.extend(g.observers.iter().map(|o| o.address.clone())),
+                // D.2: "1 Dip to send a message to any number of countries." Press to the
+                // observers is free because it reaches no country: so no player of the game
+                // gets the observers' copy, even one who observes her own game from her
+                // address (issue 25, 1). She reads what her powers are sent, paid for and
+                // open to interception. The sender is told the same either way.
+                'O' => addresses.extend(
+                    g.observers
+                        .iter()
+                        .filter(|o| !plays(g, &o.address))
+                        .map(|o| o.address.clone()),
+                ),
                 _ => addresses.extend(
                     g.seats
                         .iter()
@@ -312,11 +335,81 @@ impl Session<'_> {
     }
 }
 
+/// Whether `address` holds a seat in the game (playing or in disorder, not abandoned).
+fn plays(game: &Game, address: &str) -> bool {
+    game.seats
+        .iter()
+        .any(|s| s.state != SeatState::Abandoned && s.member.address.eq_ignore_ascii_case(address))
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::judge::testkit::{judge, mail, reply, start, started, GM};
+    use crate::judge::testkit::{judge, mail, reply, start, started, started_world, GM};
 
     const BOB: &str = "bob@example.org"; // France
+    const ANN: &str = "ann@example.org"; // England
+
+    // Issue 25, 9: "Press is relayed verbatim. Typographic dashes and quotes are flattened
+    // in press text; normalise command lines only, never what a player wrote to another."
+    // The order line is read with a plain dash; the press arrives as it was typed, its
+    // indentation too.
+    #[test]
+    fn press_is_relayed_verbatim() {
+        let j = judge();
+        let mut games = started(&j);
+        let written = "It\u{2019}s \u{201C}ours\u{201D} \u{2014} agreed? 1\u{2013}2\n    (indented)\n\u{00AB}\u{00A0}Bien s\u{00FB}r\u{00A0}!\u{00A0}\u{00BB}";
+        let h = mail(
+            &j,
+            &mut games,
+            BOB,
+            &format!("SIGNON Fg pwF\nA Par \u{2013} Bur\nPRESS TO E\n{written}\nENDPRESS"),
+            start(),
+        );
+        let text = &reply(&h, BOB).body;
+        assert!(!text.contains("***"), "{text}");
+        assert!(text.contains("A Par - Bur"), "{text}");
+        let copy = h.effects.mails.iter().find(|m| m.to == ANN).unwrap();
+        assert!(copy.body.contains(written), "{}", copy.body);
+    }
+
+    // Issue 25, 17: an observer's press to the Master was titled "Press from ?", and the
+    // recipients of `ALL BUT` were listed in the order the players joined. Observers' press
+    // is titled with their letter, O, and every list of recipients is in board order (the
+    // map's powers, then the Master, then the observers).
+    #[test]
+    fn observer_press_is_titled_and_recipients_are_in_board_order() {
+        const OBS: &str = "obs@example.org";
+        let j = judge();
+        let mut games = started_world(&j);
+        mail(&j, &mut games, GM, "SIGNON Mw gmpass\nPROCESS!", start());
+        mail(&j, &mut games, OBS, "OBSERVE w watch", start());
+        let h = mail(
+            &j,
+            &mut games,
+            OBS,
+            "SIGNON Ow watch\nPRESS TO M\nA question.\nENDPRESS",
+            start(),
+        );
+        let to_master = h.effects.mails.iter().find(|m| m.to == GM).unwrap();
+        assert_eq!(to_master.subject, "JUDGE:w - S1880M Press from O");
+        let pj = "pj@example.org";
+        let h = mail(
+            &j,
+            &mut games,
+            pj,
+            "SIGNON Jw pwJ\nPRESS TO ALL BUT K\nAll but China.\nENDPRESS\nPRESS TO OCBM\nA list.\nENDPRESS",
+            start(),
+        );
+        let text = &reply(&h, pj).body;
+        assert!(
+            text.contains("Press sent to GreatBritain, France, Russia, Germany, Austria, Italy, Ottoman, USA, Chile, Brazil, Mexico, Portugal, Spain, Holland, the Master."),
+            "{text}"
+        );
+        assert!(
+            text.contains("Press sent to GreatBritain, Chile, the Master, the observers."),
+            "{text}"
+        );
+    }
 
     #[test]
     fn press_goes_where_the_game_allows() {

@@ -1,7 +1,8 @@
 //! Dip points (the world variant's D.1 and D.2, or any game with the `dip_points` switch):
 //! each turn a power's allowance pays for press (1), an interception of all messages
 //! between two countries (2), protection of its own messages (1) and standing supports (4
-//! each, as `4 DIPS S A Lon` orders).
+//! each, as `4 DIPS S A Lon` orders). Protection covers the messages a power sends and those
+//! it receives.
 //!
 //! A turn runs from the processing of one movement phase to the processing of the next:
 //! the retreats and adjustments after a Fall move belong to the coming Spring's turn. The
@@ -89,6 +90,30 @@ pub fn balance(judge: &Judge, game: &Game, power: PowerId) -> u32 {
     allowance(judge, game, power).saturating_sub(used)
 }
 
+/// Why a purchase was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpendError {
+    /// The balance is short of the price.
+    #[error("{what} costs {cost} dip{}, and you have {left} left this turn", plural(.cost))]
+    Short {
+        /// What was to be bought.
+        what: String,
+        /// Its price.
+        cost: u32,
+        /// The balance.
+        left: u32,
+    },
+}
+
+/// The plural ending of a number of dips.
+fn plural(n: &u32) -> &'static str {
+    if *n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
 /// Spends `cost` dips for `what`, or says why not (with the balance).
 pub fn spend(
     judge: &Judge,
@@ -96,13 +121,10 @@ pub fn spend(
     power: PowerId,
     cost: u32,
     what: String,
-) -> Result<(), String> {
+) -> Result<(), SpendError> {
     let left = balance(judge, game, power);
     if left < cost {
-        return Err(format!(
-            "{what} costs {cost} dip{}, and you have {left} left this turn",
-            if cost == 1 { "" } else { "s" }
-        ));
+        return Err(SpendError::Short { what, cost, left });
     }
     game.dips.spent.push(Spend { power, cost, what });
     Ok(())
@@ -154,32 +176,36 @@ pub fn master_lines(judge: &Judge, game: &Game) -> Vec<String> {
     out
 }
 
-/// Whether two powers are held by the same player (the same address).
+/// Whether two powers are held by the same player now (the same address). A seat
+/// abandoned (resigned, ejected, given up) keeps its last address but is nobody's: its
+/// power is played by no one until it is taken over.
 pub fn same_player(game: &Game, a: PowerId, b: PowerId) -> bool {
-    match (game.seat_of(a), game.seat_of(b)) {
-        (Some(x), Some(y)) => x.member.address.eq_ignore_ascii_case(&y.member.address),
+    match (
+        super::partners::holder(game, a),
+        super::partners::holder(game, b),
+    ) {
+        (Some(x), Some(y)) => x.eq_ignore_ascii_case(y),
         _ => false,
     }
 }
 
-/// Whether an interception by `by` of the messages between `a` and `b` catches a grey
-/// message between them. It shows the message as its recipients got it, anonymous, and the
-/// interceptor learns only that it passed between the two. So that nothing narrows the
-/// sender further, it is not caught when one of the two is protected (protection covers
-/// the sender's messages only, so catching it would tell the interceptor that the other
-/// one sent it), nor when the interceptor (or its player) got the message itself (seeing it
-/// again under "between A and B" would narrow its sender to two).
-fn grey_interceptable(
-    game: &Game,
-    m: &Sent,
-    by: PowerId,
-    a: PowerId,
-    b: PowerId,
-    protected: &[PowerId],
-) -> bool {
-    !protected.contains(&a)
-        && !protected.contains(&b)
-        && !m.to.iter().any(|&r| r == by || same_player(game, r, by))
+/// Whether a message is protected from interception. D.2: "1 Dip to protect your messages
+/// from interception": a power's messages are those it sends and those it receives, so a
+/// message is protected when its sender or any of its recipients bought protection, white
+/// and grey alike. Whether a message between two countries is caught so depends only on who
+/// took part in it, never on which of them sent it: an interception that catches a grey
+/// message learns nothing of its sender from being allowed to.
+fn protected(m: &Sent, protected: &[PowerId]) -> bool {
+    protected.contains(&m.from) || m.to.iter().any(|r| protected.contains(r))
+}
+
+/// Whether an interception by `by` shows a grey message it caught. It shows the message as
+/// its recipients got it, anonymous, and the interceptor learns only that it passed between
+/// the two countries; so it is not shown to an interceptor (or its player) who got the
+/// message itself, since seeing it again under "between A and B" would narrow its sender to
+/// two.
+fn grey_shown(game: &Game, m: &Sent, by: PowerId) -> bool {
+    !m.to.iter().any(|&r| r == by || same_player(game, r, by))
 }
 
 /// The ledger after a ROLLBACK to the phase `history[to]`. D.1: "All points must be spent in
@@ -215,8 +241,8 @@ pub fn close_turn(judge: &Judge, game: &mut Game, code: &str) -> Vec<Outgoing> {
             .messages
             .iter()
             .filter(|m| (m.from == a && m.to.contains(&b)) || (m.from == b && m.to.contains(&a)))
-            .filter(|m| !ledger.protected.contains(&m.from))
-            .filter(|m| !m.grey || grey_interceptable(game, m, by, a, b, &ledger.protected))
+            .filter(|m| !protected(m, &ledger.protected))
+            .filter(|m| !m.grey || grey_shown(game, m, by))
             .collect();
         let (na, nb) = (&map.power(a).name, &map.power(b).name);
         let mut body = vec![

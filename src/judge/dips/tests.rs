@@ -137,7 +137,8 @@ fn a_rollback_within_the_turn_keeps_what_was_bought() {
 fn a_rollback_into_an_earlier_turn_restores_its_ledger() {
     let j = judge();
     let mut games = started_dips(&j);
-    send(&j, &mut games, CAT, "Gg", "PROTECT");
+    // Austria's protection is bought in the turn too (it covers Austria's messages only).
+    send(&j, &mut games, EVE, "Ag", "PROTECT");
     send(&j, &mut games, ANN, "Eg", "INTERCEPT G R");
     for i in 0..5 {
         send(
@@ -168,7 +169,7 @@ fn a_rollback_into_an_earlier_turn_restores_its_ledger() {
         text.contains("Dip points: 0 of 8 left this turn"),
         "no 9th dip: {text}"
     );
-    let text = send(&j, &mut games, CAT, "Gg", "");
+    let text = send(&j, &mut games, EVE, "Ag", "");
     assert!(text.contains("spent on PROTECT (1)"), "{text}");
     let mails = master(&j, &mut games, "g", "PROCESS!");
     let caught = mails
@@ -266,4 +267,104 @@ fn press_to_observers_only_is_free() {
         "PRESS TO OR\nAnd Russia.\nENDPRESS",
     );
     assert!(text.contains("Dip points: 7 of 8 left this turn"), "{text}");
+}
+
+// D.2: "1 Dip to send a message to any number of countries." A player may observe her own
+// game from her own address, and press "to the observers" is free: so a Japan with no dips
+// left reached Great Britain's player that way, unpaid and out of reach of INTERCEPT and
+// PROTECT (issue 25, 1). Press to the observers is for the gallery: it reaches no player of
+// the game, whatever else the address does; the other observers get it, the sender's reply
+// is the same, and HISTORY does not show it.
+#[test]
+fn press_to_the_observers_reaches_no_player_of_the_game() {
+    const PJ: &str = "pj@example.org"; // Japan
+    const OBS: &str = "obs@example.org";
+    let j = judge();
+    let mut games = started_world(&j);
+    master(&j, &mut games, "w", "PROCESS!");
+    assert_eq!(phase(&j, &games, "w"), "S1880M");
+    mail(&j, &mut games, ANN, "OBSERVE w annwatch", start());
+    mail(&j, &mut games, OBS, "OBSERVE w watch", start());
+    assert!(games["w"].observers.iter().any(|o| o.address == ANN));
+    for i in 0..5 {
+        send(&j, &mut games, PJ, "Jw", &press('K', &format!("Note {i}.")));
+    }
+    let h = mail(
+        &j,
+        &mut games,
+        PJ,
+        "SIGNON Jw pwJ\nPRESS TO O\nFor Britain's eyes only.\nENDPRESS",
+        start(),
+    );
+    let text = &reply(&h, PJ).body;
+    assert!(text.contains("Press sent to the observers."), "{text}");
+    assert!(text.contains("Dip points: 0 of 5 left this turn"), "{text}");
+    let got = |to: &str| {
+        h.effects
+            .mails
+            .iter()
+            .any(|m| m.to == to && m.body.contains("For Britain's eyes only."))
+    };
+    assert!(got(OBS), "the gallery gets it: {:#?}", h.effects.mails);
+    assert!(
+        !got(ANN),
+        "Great Britain's player gets no unpaid press: {:#?}",
+        h.effects.mails
+    );
+    for who in [ANN, "stranger@example.org"] {
+        let h = mail(&j, &mut games, who, "HISTORY w", start());
+        let text = &reply(&h, who).body;
+        assert!(!text.contains("For Britain's eyes only."), "{text}");
+    }
+}
+
+// D.2: "1 Dip to protect your messages from interception." A power's messages are those it
+// sends and those it receives, and white and grey press are protected alike: with England
+// unprotected and Germany protected, France's interception of England and Germany got
+// England's white message to Germany but not its grey one (issue 25, 2). Now an
+// interception copies no message whose sender or any recipient bought protection; a message
+// between two unprotected powers is still copied.
+#[test]
+fn protection_covers_messages_sent_and_received_white_and_grey_alike() {
+    const BOB: &str = "bob@example.org"; // France
+    const DAN: &str = "dan@example.org"; // Italy
+    let j = judge();
+    let mut games = started_dips(&j);
+    master(&j, &mut games, "g", "SET PRESS GREY");
+    send(&j, &mut games, CAT, "Gg", "PROTECT");
+    send(&j, &mut games, BOB, "Fg", "INTERCEPT E G");
+    send(&j, &mut games, DAN, "Ig", "INTERCEPT E R");
+    for body in [
+        press('G', "White to Germany."),
+        "PRESS TO G GREY\nGrey to Germany.\nENDPRESS".to_string(),
+        "PRESS TO GR\nTo Germany and Russia.\nENDPRESS".to_string(),
+        "PRESS TO GR GREY\nGrey to Germany and Russia.\nENDPRESS".to_string(),
+        press('R', "Only to Russia."),
+    ] {
+        let text = send(&j, &mut games, ANN, "Eg", &body);
+        assert!(!text.contains("***"), "{text}");
+    }
+    let text = send(
+        &j,
+        &mut games,
+        CAT,
+        "Gg",
+        &press('E', "Germany to England."),
+    );
+    assert!(!text.contains("***"), "{text}");
+    let mails = master(&j, &mut games, "g", "PROCESS!");
+    let caught = |to: &str, what: &str| {
+        mails
+            .iter()
+            .find(|m| m.to == to && m.subject.contains(what))
+            .map(|m| m.body.clone())
+            .unwrap_or_else(|| panic!("no {what} to {to}: {mails:#?}"))
+    };
+    let france = caught(BOB, "Intercepted England-Germany");
+    assert!(france.contains("None."), "{france}");
+    let italy = caught(DAN, "Intercepted England-Russia");
+    assert!(italy.contains("Only to Russia."), "{italy}");
+    for protected in ["To Germany and Russia.", "Grey to Germany and Russia."] {
+        assert!(!italy.contains(protected), "{protected}: {italy}");
+    }
 }

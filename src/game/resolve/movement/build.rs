@@ -4,7 +4,12 @@
 use super::*;
 
 impl<'a> Resolver<'a> {
-    pub(super) fn new(map: &'a Map, orders: &'a [Ordered], edition: Edition) -> Resolver<'a> {
+    pub(super) fn new(
+        map: &'a Map,
+        orders: &'a [Ordered],
+        edition: Edition,
+        partners: &'a Partners,
+    ) -> Resolver<'a> {
         let n = orders.len();
         let np = map.province_count();
         let is_landing = |o: &Ordered| {
@@ -187,7 +192,14 @@ impl<'a> Resolver<'a> {
         let mut fleet_pairs = Vec::new();
         for i in 0..n {
             if convoyed[i] && !is_portaged(i) && !is_landing(&orders[i]) {
-                route_fleets(map, orders, i, ProvinceId(dest[i]), &mut fleet_pairs);
+                route_fleets(
+                    map,
+                    partners,
+                    orders,
+                    i,
+                    ProvinceId(dest[i]),
+                    &mut fleet_pairs,
+                );
             }
         }
         for (c, o) in orders.iter().enumerate() {
@@ -218,6 +230,7 @@ impl<'a> Resolver<'a> {
         }
         Resolver {
             map,
+            partners,
             orders,
             at,
             dest,
@@ -253,6 +266,7 @@ pub(super) fn touches(map: &Map, a: ProvinceId, b: ProvinceId) -> bool {
 /// The convoy orders for move `m` whose fleets lie on some route from its origin to `dest`.
 pub(super) fn route_fleets(
     map: &Map,
+    partners: &Partners,
     orders: &[Ordered],
     m: usize,
     dest: ProvinceId,
@@ -269,8 +283,8 @@ pub(super) fn route_fleets(
         route_fleets_among(map, orders, m, dest, &all, out);
         return;
     }
-    // M.2: routes over seas alone by anyone's fleets, and routes of the army's own fleets,
-    // through oceans too.
+    // M.2: routes over seas alone by anyone's fleets, and routes of the army's player's
+    // fleets (of any power she holds), through oceans too.
     let at_sea: Vec<usize> = all
         .iter()
         .copied()
@@ -279,7 +293,7 @@ pub(super) fn route_fleets(
     let own: Vec<usize> = all
         .iter()
         .copied()
-        .filter(|&c| orders[c].unit.power == orders[m].unit.power)
+        .filter(|&c| partners.same(orders[c].unit.power, orders[m].unit.power))
         .collect();
     let start = out.len();
     route_fleets_among(map, orders, m, dest, &at_sea, out);

@@ -17,6 +17,7 @@
 use super::csr::Csr;
 use crate::game::ids::ProvinceId;
 use crate::game::map::{Map, Terrain};
+use crate::game::partners::Partners;
 use crate::game::position::{Dislodged, Position};
 use crate::game::rules::Edition;
 use crate::game::screen::{Command, Ordered, Via};
@@ -121,6 +122,8 @@ pub struct MovementResult {
 
 struct Resolver<'a> {
     map: &'a Map,
+    /// Which powers one player holds together: M.2's ocean convoys are the player's.
+    partners: &'a Partners,
     orders: &'a [Ordered],
     at: Vec<u16>,
     dest: Vec<u16>,
@@ -164,19 +167,28 @@ pub fn resolve_movement_with_dips(
     orders: &[Ordered],
     dip_supports: &[ProvinceId],
 ) -> MovementResult {
-    resolve_movement_in(map, Edition::Rules2000, pos, orders, dip_supports)
+    resolve_movement_in(
+        map,
+        Edition::Rules2000,
+        pos,
+        orders,
+        dip_supports,
+        &Partners::default(),
+    )
 }
 
 /// [`resolve_movement_with_dips`] under a rule edition: the 2000 rules (Szykman for convoy
-/// paradoxes) or the 1982 rules (their paradox rule, DATC 4.A.2).
+/// paradoxes) or the 1982 rules (their paradox rule, DATC 4.A.2), with the powers that one
+/// player holds together (`partners`: M.2's ocean convoys are the player's).
 pub fn resolve_movement_in(
     map: &Map,
     edition: Edition,
     pos: &Position,
     orders: &[Ordered],
     dip_supports: &[ProvinceId],
+    partners: &Partners,
 ) -> MovementResult {
-    let mut r = Resolver::new(map, orders, edition);
+    let mut r = Resolver::new(map, orders, edition, partners);
     if !dip_supports.is_empty() {
         r.dips = vec![0; map.province_count()];
         for p in dip_supports {
@@ -352,8 +364,8 @@ impl<'a> Resolver<'a> {
         if !self.map.own_fleets_over_oceans() {
             return self.convoy_reaches(m, 0);
         }
-        // M.2: a route over seas alone is anyone's; one through an ocean is all the army's
-        // own. Each search leaves out the fleets it may not use.
+        // M.2: a route over seas alone is anyone's; one through an ocean is all of the
+        // army's player's fleets. Each search leaves out the fleets it may not use.
         let range = self.fleets.range(m);
         let count = range.len().min(64);
         let (mut oceans, mut foreign) = (0u64, 0u64);
@@ -362,7 +374,7 @@ impl<'a> Resolver<'a> {
             if self.map.province(f.at).terrain == Terrain::Ocean {
                 oceans |= 1 << k;
             }
-            if f.unit.power != self.orders[m].unit.power {
+            if !self.partners.same(f.unit.power, self.orders[m].unit.power) {
                 foreign |= 1 << k;
             }
         }
