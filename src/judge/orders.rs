@@ -88,6 +88,64 @@ fn unchosen_defaults(judge: &Judge, game: &Game, power: PowerId, orders: &[Order
         .collect()
 }
 
+/// Why an order line was refused, as the reply says it under the line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The line reads as an order but not to its end: the parser's reason.
+    #[error("{0}")]
+    Unread(String),
+    /// The line is no order at all: its first word (as written) is no unit, province or
+    /// order word.
+    #[error("not an order: '{0}' is no unit, province or order word. Each line after SIGNON is read as an order or a command; SIGNOFF ends the orders, so a note can follow it")]
+    NotAnOrder(String),
+    /// A standing support outside the movement phase (the phase's code).
+    #[error("a standing support is ordered with the movement orders, and the game is at {0}")]
+    StandingSupportOutOfPhase(String),
+    /// Not dips enough left this turn for a standing support (how many are left).
+    #[error("a standing support costs {cost} dips, and you have {0} left this turn", cost = super::dips::STANDING_SUPPORT)]
+    DipsShort(u32),
+    /// The board refuses it: the screener's or adjudicator's reason.
+    #[error("{0}")]
+    Board(String),
+    /// A unit's order in an adjustment phase: what the phase takes instead.
+    #[error("{0}")]
+    Winter(String),
+    /// A Waive in the unit choice, where every home centre gets a unit.
+    #[error("in the unit choice every home centre gets a unit: choose one with 'Build A <centre>' or 'Build F <centre>'; a centre you leave unchosen gets the map's starting unit")]
+    UnitChoiceWaive,
+}
+
+/// The first word of `text` as written, when the line cannot be an order: it starts with
+/// no unit type, order word, number (`4 DIPS`), power's name (a nationality) or province
+/// name.
+fn prose(map: &crate::game::map::Map, text: &str) -> Option<String> {
+    let words: Vec<&str> = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '/'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let first = *words.first()?;
+    let lower: Vec<String> = words
+        .iter()
+        .skip(usize::from(first.eq_ignore_ascii_case("the")))
+        .take(map.longest_name_words().max(1))
+        .map(|w| w.to_lowercase())
+        .collect();
+    let head = lower.first()?;
+    const ORDER_WORDS: &[&str] = &[
+        "build", "builds", "b", "remove", "removes", "disband", "disbands", "waive", "waives",
+    ];
+    let order_like = crate::game::ids::UnitKind::from_word(head).is_some()
+        || head
+            .split('/')
+            .next()
+            .is_some_and(|w| crate::game::ids::UnitKind::from_word(w).is_some())
+        || ORDER_WORDS.contains(&head.as_str())
+        || head.chars().all(|c| c.is_ascii_digit())
+        || (head.chars().count() > 1 && map.power_by_word(head).is_some())
+        || (1..=lower.len()).any(|n| map.lookup(&lower[..n].join(" ")).is_some());
+    (!order_like).then(|| first.to_string())
+}
+
 /// Checks one mail's orders for a power and stores the good ones. Returns the reply lines:
 /// each order as understood, or the text with `*** why` below it.
 pub fn submit(
@@ -121,21 +179,26 @@ pub fn submit(
         let order = match parse_order(map, text) {
             Ok(o) => o,
             Err(e) => {
+                // A line of prose ("Sorry, I was travelling!") is said to be no order,
+                // not read as one naming an unknown province (issue 25).
+                let why = match prose(map, text) {
+                    Some(word) => Refusal::NotAnOrder(word),
+                    None => Refusal::Unread(e.why),
+                };
                 lines.push(text.clone());
-                lines.push(format!("  *** {}", e.why));
+                lines.push(format!("  *** {why}"));
                 errors = true;
                 continue;
             }
         };
-        let check: Result<(), String> = match pos.phase.kind {
+        let check: Result<(), Refusal> = match pos.phase.kind {
             // A standing support is a movement order; in other phases it is refused as
             // one, not read as a build or a retreat.
             _ if matches!(order, Order::DipSupport { .. })
                 && pos.phase.kind != PhaseKind::Movement =>
             {
-                Err(format!(
-                    "a standing support is ordered with the movement orders, and the game is at {}",
-                    judge.variant(game).calendar.code(pos.phase)
+                Err(Refusal::StandingSupportOutOfPhase(
+                    judge.variant(game).calendar.code(pos.phase),
                 ))
             }
             PhaseKind::Movement if matches!(order, Order::DipSupport { .. }) => {
@@ -148,30 +211,29 @@ pub fn submit(
                 let left = super::dips::left_for_orders(judge, game, power)
                     .saturating_sub(super::dips::STANDING_SUPPORT * on_file_dips);
                 match rejected.first() {
-                    Some(r) => Err(r.why.clone()),
-                    None if left < super::dips::STANDING_SUPPORT => Err(format!(
-                        "a standing support costs {} dips, and you have {left} left this turn",
-                        super::dips::STANDING_SUPPORT
-                    )),
+                    Some(r) => Err(Refusal::Board(r.why.clone())),
+                    None if left < super::dips::STANDING_SUPPORT => Err(Refusal::DipsShort(left)),
                     None => Ok(()),
                 }
             }
             PhaseKind::Movement => {
                 let (_, rejected) = screen_movement(map, &rules, &pos, &[(power, order.clone())]);
-                rejected.first().map_or(Ok(()), |r| Err(r.why.clone()))
+                rejected
+                    .first()
+                    .map_or(Ok(()), |r| Err(Refusal::Board(r.why.clone())))
             }
             PhaseKind::Retreat => {
                 let (_, rejected) = screen_retreats(map, &pos, &[(power, order.clone())]);
-                rejected.first().map_or(Ok(()), |r| Err(r.why.clone()))
+                rejected
+                    .first()
+                    .map_or(Ok(()), |r| Err(Refusal::Board(r.why.clone())))
             }
             // A unit's movement order in the winter: say what the phase takes instead.
-            PhaseKind::Adjustment
-                if matches!(&order, Order::Unit { action, .. } if *action != crate::game::order::Action::Disband) =>
-            {
-                Err(winter_form(judge, game, &pos, power))
+            PhaseKind::Adjustment if matches!(&order, Order::Unit { action, .. } if *action != crate::game::order::Action::Disband) => {
+                Err(Refusal::Winter(winter_form(judge, game, &pos, power)))
             }
             PhaseKind::Adjustment if order == Order::Waive && unit_choice(judge, game, &pos) => {
-                Err("in the unit choice every home centre gets a unit: choose one with 'Build A <centre>' or 'Build F <centre>'; a centre you leave unchosen gets the map's starting unit".into())
+                Err(Refusal::UnitChoiceWaive)
             }
             PhaseKind::Adjustment => {
                 let mut trial: Vec<(PowerId, Order)> = on_file
@@ -185,7 +247,7 @@ pub fn submit(
                 rejected
                     .iter()
                     .find(|r| r.order == canonical)
-                    .map_or(Ok(()), |r| Err(r.why.clone()))
+                    .map_or(Ok(()), |r| Err(Refusal::Board(r.why.clone())))
             }
         };
         match check {
@@ -367,9 +429,24 @@ pub fn echo(judge: &Judge, game: &Game, power: PowerId) -> (Vec<String>, String)
                 "{name}: orders complete. The lines marked *** were refused and ignored; the orders above are the ones on file."
             ),
             (false, false) => format!("{name}: orders incomplete."),
-            (false, true) => format!(
-                "{name}: orders incomplete. The lines marked *** were refused and ignored; order the units showing No order."
-            ),
+            (false, true) => {
+                // What is missing, in the words of the lines above (issue 25: a build
+                // phase shows no "No order").
+                let missing = match pos.phase.kind {
+                    PhaseKind::Movement => "order the units showing No order",
+                    PhaseKind::Adjustment if unit_choice(judge, game, pos) => {
+                        "choose units for the home centres not yet chosen"
+                    }
+                    PhaseKind::Retreat => "order the dislodged units showing No order",
+                    PhaseKind::Adjustment if adjustment_count(pos, power) > 0 => {
+                        "order the builds not yet ordered (or Waive them)"
+                    }
+                    PhaseKind::Adjustment => "order the removals not yet ordered",
+                };
+                format!(
+                    "{name}: orders incomplete. The lines marked *** were refused and ignored; {missing}."
+                )
+            }
         }
     };
     (lines, status)
@@ -377,7 +454,60 @@ pub fn echo(judge: &Judge, game: &Game, power: PowerId) -> (Vec<String>, String)
 
 #[cfg(test)]
 mod tests {
-    use crate::judge::testkit::{judge, mail, reply, start, started_world};
+    use crate::judge::testkit::{judge, mail, reply, start, started, started_world};
+
+    // Issue 25, point 17: ""order the units showing No order" in a build phase where no
+    // line shows it". The status names what the echo above it shows missing.
+    #[test]
+    fn a_build_phase_says_which_builds_are_missing_not_which_units() {
+        let j = judge();
+        let mut games = started(&j);
+        let g = games.get_mut("g").unwrap();
+        let v = j.variant(g);
+        let winter = v.calendar.parse("W1901A").unwrap();
+        let nwy = v.map.lookup("nwy").unwrap();
+        let england = v.map.power_by_word("england").unwrap();
+        let pos = g.position.as_mut().unwrap();
+        pos.phase = winter;
+        pos.owners[nwy.index()] = Some(england);
+        let ann = "ann@example.org";
+        let h = mail(&j, &mut games, ann, "SIGNON Eg pwE\nBuild A Nwy", start());
+        let text = &reply(&h, ann).body;
+        assert!(text.contains("1 build(s) not ordered"), "{text}");
+        assert!(
+            text.contains("England: orders incomplete. The lines marked *** were refused and ignored; order the builds not yet ordered (or Waive them)."),
+            "{text}"
+        );
+        assert!(!text.contains("No order"), "{text}");
+    }
+
+    // A line of prose is no order; a line that starts like one keeps the parser's reason.
+    #[test]
+    fn prose_is_told_apart_from_a_mistyped_order() {
+        let v = crate::game::variant::Variant::standard();
+        let map = &v.map;
+        for text in [
+            "Sorry, I was travelling!",
+            "Thanks all",
+            "I'm away next week",
+        ] {
+            assert!(super::prose(map, text).is_some(), "{text}");
+        }
+        for text in [
+            "A Par-Bur-",
+            "Par - Xyz",
+            "F St. Petersburg/sc H",
+            "the North Sea convoys",
+            "North Sea C A Lon - Nwy x",
+            "Build X Par",
+            "4 dips",
+            "waive please",
+            "English F Lon H",
+            "a/f Mar H x",
+        ] {
+            assert_eq!(super::prose(map, text), None, "{text}");
+        }
+    }
 
     // "Before the game starts, players state which type of unit they want at their starting
     // resource centres." A centre left unchosen gets the map's unit (herald's documented
