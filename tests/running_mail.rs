@@ -641,4 +641,17 @@ async fn a_note_after_the_orders_is_said_to_be_no_order() {
     // A line that starts like an order keeps the parser's reason.
     assert!(!r.contains("Lvp-Yor-\n    *** not an order"), "{r}");
     assert!(r.contains("Lvp-Yor-\n    *** "), "{r}");
+    // The same among orders for a later phase.
+    let r = order(
+        &mut w,
+        "pr",
+        ANN,
+        'E',
+        "PHASE F1901M\nF Lon H\nThanks, see you in the fall",
+    )
+    .await;
+    assert!(
+        r.contains("Thanks, see you in the fall\n    *** not an order: 'Thanks' is no unit"),
+        "{r}"
+    );
 }

@@ -115,6 +115,20 @@ pub enum Refusal {
     UnitChoiceWaive,
 }
 
+/// Why a line the order parser could not read was refused: a line of prose ("Sorry, I was
+/// travelling!") is said to be no order, not read as one naming an unknown province
+/// (issue 25); anything else gets the parser's reason.
+pub(super) fn unread(
+    map: &crate::game::map::Map,
+    text: &str,
+    e: crate::game::order::OrderError,
+) -> Refusal {
+    match prose(map, text) {
+        Some(word) => Refusal::NotAnOrder(word),
+        None => Refusal::Unread(e.why),
+    }
+}
+
 /// The first word of `text` as written, when the line cannot be an order: it starts with
 /// no unit type, order word, number (`4 DIPS`), power's name (a nationality) or province
 /// name.
@@ -179,12 +193,7 @@ pub fn submit(
         let order = match parse_order(map, text) {
             Ok(o) => o,
             Err(e) => {
-                // A line of prose ("Sorry, I was travelling!") is said to be no order,
-                // not read as one naming an unknown province (issue 25).
-                let why = match prose(map, text) {
-                    Some(word) => Refusal::NotAnOrder(word),
-                    None => Refusal::Unread(e.why),
-                };
+                let why = unread(map, text, e);
                 lines.push(text.clone());
                 lines.push(format!("  *** {why}"));
                 errors = true;
