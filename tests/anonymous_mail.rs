@@ -149,15 +149,15 @@ async fn an_anonymous_game_by_mail_names_no_player_to_anyone_but_the_master() {
     // Fall 1901: Italy resigns and a newcomer takes it over; the notices name no one.
     all.extend(w.mail(who('I'), "bye", "SIGNON Igun pwI\nRESIGN\n").await);
     all.extend(w.mail(IVY, "takeover", "SIGNON Igun pwIvy\n").await);
-    // France's password from another address: France's player is told, not from where.
+    // France's password from another address: France's player alone is told, and from
+    // where (issue 25: the seat's own player must tell a second account from an intruder).
     let sent = w.mail(BOB2, "me too", "SIGNON Fgun pwF\n").await;
     let told = find(&sent, who('F'), "Signon From Another Address")[0];
-    assert!(
-        told.body.contains("from someone@somewhere"),
-        "{}",
-        told.body
+    assert!(told.body.contains("from bob2@example.org"), "{}", told.body);
+    all.extend(
+        sent.into_iter()
+            .filter(|m| !m.subject.contains("Signon From Another Address")),
     );
-    all.extend(sent);
     let fall = [
         ('E', "F Nwg-Nwy\nF Nth H\nA Yor H"),
         ('F', "F Mao-Por\nA Spa H\nA Bur H"),
@@ -336,7 +336,7 @@ async fn a_private_game_takes_newcomers_with_its_join_word_only() {
         .await;
     let reply = &to(&sent, "ann@example.org").body;
     assert!(
-        reply.contains("SIGNON ?club **** ****\n  *** Invalid password or power ID specified."),
+        reply.contains("SIGNON ?club **** ****\n  *** wrong join word for game 'club'"),
         "{reply}"
     );
     let sent = w
@@ -441,7 +441,7 @@ async fn in_a_quiet_game_only_the_master_hears_who_resigns_and_who_takes_over() 
     let sent = w.mail(IVY, "takeover", "SIGNON Ihush pwIvy\n").await;
     let told: Vec<&str> = sent
         .iter()
-        .filter(|m| m.subject.contains("Returning Player Signon"))
+        .filter(|m| m.subject.contains("Power Taken Over"))
         .map(|m| m.to.as_str())
         .collect();
     assert_eq!(told, [GM], "{sent:#?}");
@@ -510,4 +510,106 @@ async fn the_allow_list_is_not_copied_to_a_player_the_master_becomes() {
         "{}",
         reply.body
     );
+}
+
+// Issue 25, point 15: "A wrong join word is answered "Invalid password or power ID
+// specified."; `OBSERVE` without the word is told to use SIGNON; the word's
+// case-sensitivity is not said; the start notice of a private game invites takeovers
+// without mentioning the word."
+#[tokio::test]
+async fn a_private_games_join_word_is_named_shown_in_each_form_and_said_to_count_capitals() {
+    let mut w = World::new("joinword-words").await;
+    let sent = w
+        .mail(GM, "new", "CREATE ?club gmpass\nSET PRIVATE Tuesdays\n")
+        .await;
+    let reply = &find(&sent, GM, "Re: new")[0].body;
+    assert!(reply.contains("capitals count"), "{reply}");
+    w.confirm(GM, &sent).await;
+    // A wrong word (here only its capitals) is named as the join word, nothing more.
+    let ann = "ann@example.org";
+    let sent = w.mail(ann, "join", "SIGNON ?club pwA tuesdays\n").await;
+    let reply = &to(&sent, ann).body;
+    assert!(
+        reply.contains("*** wrong join word for game 'club' (its Master gives the word; the join word is written exactly as the Master gave it: capitals count)"),
+        "{reply}"
+    );
+    assert!(!reply.contains("Invalid password"), "{reply}");
+    // OBSERVE without the word is shown the OBSERVE line, not a SIGNON.
+    let sent = w.mail(OBS, "watch", "OBSERVE club obspw\n").await;
+    let reply = &to(&sent, OBS).body;
+    assert!(
+        reply.contains(
+            "add its join word after your password (OBSERVE club <password> <join word>)"
+        ),
+        "{reply}"
+    );
+    assert!(!reply.contains("SIGNON ?club"), "{reply}");
+    let sent = w.mail(OBS, "watch", "OBSERVE club obspw Tuesdays\n").await;
+    assert!(to(&sent, OBS).body.contains("You now observe 'club'"));
+    // The help says the word is needed to take over and that capitals count.
+    let sent = w.mail(STRANGER, "help", "GET info\n").await;
+    let help = &to(&sent, STRANGER).body;
+    assert!(
+        help.contains("(SIGNON Rwar1901 newpassword tuesdays)")
+            && help.contains("capitals count, so Tuesdays is not tuesdays"),
+        "{help}"
+    );
+    // Two players, then FORCE BEGIN: the start notice offers the dummies with the word.
+    for (addr, letter) in [(ann, 'E'), ("bob@example.org", 'F')] {
+        let body = format!("SIGNON ?club pw{letter} Tuesdays\nSET PREFERENCE {letter}\n");
+        let sent = w.mail(addr, "join", &body).await;
+        assert!(
+            to(&sent, addr).body.contains("You joined 'club'"),
+            "{sent:#?}"
+        );
+        w.confirm(addr, &sent).await;
+    }
+    let sent = w.mail(GM, "go", "SIGNON Mclub gmpass\nFORCE BEGIN\n").await;
+    let notice = &find(&sent, ann, "Game Starting")[0].body;
+    assert!(
+        notice.contains("open for takeover with SIGNON <letter>club <password> <join word>."),
+        "{notice}"
+    );
+    assert!(
+        notice.contains("This game is private: a newcomer who takes over a power or observes needs its join word after the password (SIGNON <letter>club <password> <join word>); the join word is written exactly as the Master gave it: capitals count."),
+        "{notice}"
+    );
+    // A newcomer taking over a dummy without the word is shown its own line.
+    let sent = w.mail(STRANGER, "take", "SIGNON Rclub pwR\n").await;
+    let reply = &to(&sent, STRANGER).body;
+    assert!(
+        reply.contains(
+            "add its join word after your password (SIGNON Rclub <password> <join word>)"
+        ),
+        "{reply}"
+    );
+}
+
+// Issue 25, point 16: "In anonymous games the "Signon From Another Address" notice hides
+// the address from the seat's own player, who cannot tell their second account from an
+// intruder." The seat's own player is told it; nobody else hears of it.
+#[tokio::test]
+async fn in_an_anonymous_game_the_seats_own_player_is_told_the_other_address() {
+    let mut w = World::new("anon-other-address").await;
+    let sent = w.mail(GM, "new", "CREATE ?gun gmpass\nSET NOSHOW\n").await;
+    w.confirm(GM, &sent).await;
+    for (addr, letter) in SEVEN {
+        let body = format!("SIGNON ?gun pw{letter}\nSET PREFERENCE {letter}\n");
+        let sent = w.mail(addr, "join", &body).await;
+        w.confirm(addr, &sent).await;
+    }
+    w.mail(GM, "start", "SIGNON Mgun gmpass\nSTART\n").await;
+    let sent = w.mail(BOB2, "me too", "SIGNON Fgun pwF\n").await;
+    let told = find(&sent, who('F'), "Signon From Another Address");
+    assert_eq!(told.len(), 1, "{sent:#?}");
+    assert!(
+        told[0]
+            .body
+            .contains("Someone signed on as France with the right password from bob2@example.org."),
+        "{}",
+        told[0].body
+    );
+    for m in sent.iter().filter(|m| m.to != who('F') && m.to != BOB2) {
+        assert!(!m.raw.contains(BOB2), "{} was told: {}", m.to, m.raw);
+    }
 }

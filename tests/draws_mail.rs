@@ -166,3 +166,35 @@ async fn a_game_is_conceded_to_the_largest_power_where_the_master_allows() {
         summary.body
     );
 }
+
+// Issue 25, point 17: "`SET DRAW all` misread": it is a draw of every survivor.
+#[tokio::test]
+async fn set_draw_all_is_a_draw_of_every_survivor() {
+    let mut w = World::new("draw-all").await;
+    start_game(&mut w, GM, "da", "standard", &SEVEN).await;
+    for line in [
+        "SET DRAW all",
+        "SET DRAW ALL SURVIVORS",
+        "SET DRAW everyone",
+    ] {
+        let sent = all_send(&mut w, "da", "E", line).await;
+        let r = &reply(&sent, "ann@example.org").body;
+        assert!(
+            r.contains("Draw vote recorded for this phase: a draw among Austria, England, France, Germany, Italy, Russia, Turkey."),
+            "{line}: {r}"
+        );
+    }
+    // Every survivor voting so ends the game in a draw, as SET DRAW alone does.
+    let sent = all_send(&mut w, "da", "AFGIRT", "SET DRAW All").await;
+    let summary = sent
+        .iter()
+        .find(|m| m.to == "guy@example.org" && m.subject.contains("Summary"))
+        .unwrap_or_else(|| panic!("{sent:#?}"));
+    assert!(
+        summary
+            .body
+            .contains("Draw among Austria, England, France, Germany, Italy, Russia, Turkey"),
+        "{}",
+        summary.body
+    );
+}

@@ -622,3 +622,22 @@ fn the_sample_phase_shows_its_results() {
     assert!(svg.contains("results of Spring 1901, Movement"));
     assert!(picture.png.starts_with(b"\x89PNG"));
 }
+
+// Issue 25, point 17: "the legend counts units without the dislodged one". A unit waiting
+// to retreat is drawn, and counted with its power's others.
+#[test]
+fn the_legend_counts_a_dislodged_unit_with_the_others() {
+    use herald::game::position::Dislodged;
+    let (v, text) = variant_and_text("standard");
+    let mut pos = v.opening();
+    let sev = v.map.lookup("sev").unwrap();
+    let russia = v.map.power_by_word("russia").unwrap();
+    let unit = pos.take_unit(sev, russia).unwrap();
+    pos.dislodged[sev.index()] = Some(Dislodged {
+        unit,
+        attacker_from: None,
+    });
+    let svg = picture::draw(v, text, &pos).unwrap();
+    assert!(svg.contains("Russia: 4 centres, 4 units"), "{svg}");
+    assert!(svg.contains("Turkey: 3 centres, 3 units"), "{svg}");
+}

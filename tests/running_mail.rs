@@ -302,14 +302,14 @@ async fn set_preference_reads_njudge_ties_and_a_random_power() {
         match letter {
             'E' => assert!(
                 r.contains("Preference list set: [EF].")
-                    && r.contains("That is: E or F (in a random order), then a random power."),
+                    && r.contains("That is: England or France (in a random order), then a random power."),
                 "{r}"
             ),
             'G' => assert!(r.contains("That is: a random power."), "{r}"),
             'I' => assert!(
                 r.contains("Preference list set: I[GA].")
                     && r.contains(
-                        "That is: I, then G or A (in a random order), then a random power."
+                        "That is: Italy, then Germany or Austria (in a random order), then a random power."
                     ),
                 "{r}"
             ),
@@ -323,7 +323,7 @@ async fn set_preference_reads_njudge_ties_and_a_random_power() {
     let r = &reply(&sent, ANN).body;
     assert!(
         r.contains("SET PREFERENCE E[FX\n  *** 'X' is no power of this game (its powers: AEFGIRT)")
-            && r.contains("write the power letters best first, equally good ones in brackets, * for a random power: SET PREFERENCE E[FG]I"),
+            && r.contains("write the powers best first, by letter or name, equally good ones in brackets, * for a random power: SET PREFERENCE E[FG]I"),
         "{r}"
     );
     let sent = w.mail(GM, "start", "SIGNON Mprf gmpass\nSTART\n").await;
@@ -509,18 +509,149 @@ async fn a_player_takes_no_second_power_unless_the_game_allows_several() {
     w.mail(DAN, "bye", "SIGNON Itwo pwI\nRESIGN\n").await;
     let sent = w.mail(BOB, "take", "SIGNON Itwo bobpw2\n").await;
     assert!(reply(&sent, BOB).body.contains("You have taken over Italy"));
-    let to_gm = find(&sent, GM, "Returning Player Signon");
+    let to_gm = find(&sent, GM, "Power Taken Over");
     assert_eq!(to_gm.len(), 1, "{sent:#?}");
     assert!(
         to_gm[0].body.contains("Italy has been taken over by bob@example.org, who already holds France in this game (several_powers allows it): not a new player."),
         "{}",
         to_gm[0].body
     );
-    let to_ann = find(&sent, ANN, "Returning Player Signon");
+    let to_ann = find(&sent, ANN, "Power Taken Over");
     assert_eq!(to_ann.len(), 1, "{sent:#?}");
     assert!(to_ann[0].body.contains("Italy has been taken over."));
     assert!(
         sent.iter().all(|m| !m.body.contains("by a new player")),
         "{sent:#?}"
+    );
+}
+
+// Issue 25, point 16: "SUMMARY shows the address a seat was taken from, not the current
+// one."
+#[tokio::test]
+async fn summary_shows_the_address_a_player_moved_to() {
+    let mut w = World::new("run-summary-address").await;
+    start_game(&mut w, GM, "sa", "standard", &SEVEN).await;
+    let r = order(&mut w, "sa", ANN, 'E', "SET ADDRESS ann2@example.org").await;
+    assert!(
+        r.contains("Your mail for this game now goes to ann2@example.org."),
+        "{r}"
+    );
+    for reader in ["ann2@example.org", "bob@example.org"] {
+        let sent = w.mail(reader, "who", "SUMMARY sa\n").await;
+        let r = &reply(&sent, reader).body;
+        assert!(
+            r.contains("  England    ann2@example.org (from S1901M)"),
+            "{r}"
+        );
+        assert!(!r.contains("England    ann@example.org"), "{r}");
+    }
+}
+
+// Issue 25, point 17: "Returning Player Signon" sent to new players.
+#[tokio::test]
+async fn a_newcomers_takeover_is_announced_as_a_power_taken_over() {
+    let mut w = World::new("run-taken-over").await;
+    start_game(&mut w, GM, "to", "standard", &SEVEN).await;
+    w.mail("dan@example.org", "bye", "SIGNON Ito pwI\nRESIGN\n")
+        .await;
+    let sent = w
+        .mail("new@example.org", "take", "SIGNON Ito newpw\n")
+        .await;
+    let told = find(&sent, ANN, "Power Taken Over");
+    assert_eq!(told.len(), 1, "{sent:#?}");
+    assert!(
+        told[0]
+            .body
+            .contains("Italy has been taken over by a new player."),
+        "{}",
+        told[0].body
+    );
+    assert!(
+        sent.iter().all(|m| !m.subject.contains("Returning Player")),
+        "{sent:#?}"
+    );
+}
+
+// Issue 25, point 17: "`SET PREFERENCE France, England` … misread".
+#[tokio::test]
+async fn set_preference_reads_the_powers_names() {
+    let mut w = World::new("run-pref-names").await;
+    let sent = w.mail(GM, "new", "CREATE ?pn gmpass standard\n").await;
+    w.confirm(GM, &sent).await;
+    let sent = w
+        .mail(
+            ANN,
+            "join",
+            "SIGNON ?pn pwE\nSET PREFERENCE France, England\n",
+        )
+        .await;
+    let r = &reply(&sent, ANN).body;
+    assert!(
+        r.contains("Preference list set: FE.")
+            && r.contains("That is: France, then England, then a random power."),
+        "{r}"
+    );
+    let sent = w
+        .mail(ANN, "again", "SIGNON ?pn pwE\nSET PREFERENCE Ger, Ita\n")
+        .await;
+    let r = &reply(&sent, ANN).body;
+    assert!(
+        r.contains("*** 'Ger' could be Germany or the letters GER: write the name in full, or the letters apart"),
+        "{r}"
+    );
+}
+
+// Issue 25, point 17: "non-command lines after `SIGNON ?game` flagged as "only players
+// send orders" to someone who just joined as a player".
+#[tokio::test]
+async fn a_line_after_joining_is_told_when_orders_come() {
+    let mut w = World::new("run-joiner-line").await;
+    let sent = w.mail(GM, "new", "CREATE ?jl gmpass\n").await;
+    w.confirm(GM, &sent).await;
+    let sent = w
+        .mail(ANN, "join", "SIGNON ?jl pwE\nLooking forward to it\n")
+        .await;
+    let r = &reply(&sent, ANN).body;
+    assert!(
+        r.contains("Looking forward to it\n  *** not a command; you have joined, and orders come once the Master starts the game and gives out the powers"),
+        "{r}"
+    );
+    assert!(!r.contains("only players send orders"), "{r}");
+}
+
+// Issue 25, point 17: ""Sorry, I was travelling!" after orders read as an unknown
+// province (say the line is not an order)".
+#[tokio::test]
+async fn a_note_after_the_orders_is_said_to_be_no_order() {
+    let mut w = World::new("run-prose").await;
+    start_game(&mut w, GM, "pr", "standard", &SEVEN).await;
+    let r = order(
+        &mut w,
+        "pr",
+        ANN,
+        'E',
+        "F Lon H\nF Edi H\nA Lvp H\nSorry, I was travelling!\nLvp-Yor-",
+    )
+    .await;
+    assert!(
+        r.contains("Sorry, I was travelling!\n    *** not an order: 'Sorry' is no unit, province or order word."),
+        "{r}"
+    );
+    assert!(!r.contains("unknown province 'sorry'"), "{r}");
+    // A line that starts like an order keeps the parser's reason.
+    assert!(!r.contains("Lvp-Yor-\n    *** not an order"), "{r}");
+    assert!(r.contains("Lvp-Yor-\n    *** "), "{r}");
+    // The same among orders for a later phase.
+    let r = order(
+        &mut w,
+        "pr",
+        ANN,
+        'E',
+        "PHASE F1901M\nF Lon H\nThanks, see you in the fall",
+    )
+    .await;
+    assert!(
+        r.contains("Thanks, see you in the fall\n    *** not an order: 'Thanks' is no unit"),
+        "{r}"
     );
 }

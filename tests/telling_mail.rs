@@ -149,3 +149,35 @@ fn the_keepers_game_list_gives_deadlines_to_the_minute() {
     .to_string();
     assert!(line.ends_with("S1901M   2026-12-08 10:00 UTC"), "{line}");
 }
+
+// Issue 25, point 17: ""The game waits … its units hold" in one notice": the abandoned
+// player is told nothing is adjudicated while the game waits, and what happens if the
+// Master processes the phase first.
+#[tokio::test]
+async fn an_abandoned_players_notice_does_not_say_both_that_the_game_waits_and_the_units_hold() {
+    let mut w = World::new("telling-abandoned-waits").await;
+    start_game(&mut w, GM, "aw", "standard", &SEVEN).await;
+    for (addr, letter) in SEVEN.iter().filter(|(_, l)| *l != 'T') {
+        order(&mut w, "aw", addr, *letter, holds(*letter)).await;
+    }
+    let grace = w.now + Duration::days(9) + Duration::hours(1);
+    let sent = w.wait_until(grace).await;
+    let told = sent
+        .iter()
+        .find(|m| m.to == "guy@example.org" && m.subject.contains("Your Power Is Abandoned"))
+        .unwrap_or_else(|| panic!("{sent:#?}"));
+    assert!(told.body.contains("The game waits;"), "{}", told.body);
+    assert!(
+        !told
+            .body
+            .lines()
+            .any(|l| l.trim() == "It has no orders on file: its units hold."),
+        "{}",
+        told.body
+    );
+    assert!(
+        told.body.contains("Nothing is adjudicated until a new player takes your power over or the Master processes the phase; if the Master does first: It has no orders on file: its units hold."),
+        "{}",
+        told.body
+    );
+}

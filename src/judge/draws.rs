@@ -48,9 +48,35 @@ pub fn clipped(word: &str) -> String {
     }
 }
 
+/// Why a draw's list of powers could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PowersError {
+    /// A word that is no power's name and holds a letter that is no power's (the word as
+    /// clipped for the reply, and the letter).
+    #[error("'{0}' names no power ('{1}' is no power's letter); give letters as AFG or names")]
+    NoSuchPower(String, char),
+    /// Nothing named.
+    #[error("no powers named")]
+    Empty,
+}
+
+/// The words that ask for a draw of every survivor, as `SET DRAW` alone does: `ALL`,
+/// `ALL SURVIVORS`, `ALL POWERS`, `EVERYONE` (any case).
+pub fn names_everyone(text: &str) -> bool {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|w| w.to_ascii_lowercase())
+        .collect();
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    matches!(
+        words.as_slice(),
+        ["all"] | ["all", "survivors"] | ["all", "powers"] | ["everyone"] | ["everybody"]
+    )
+}
+
 /// Reads a draw's list of powers (`AFG`, or names and letters with spaces, commas or
 /// slashes between them), in map order, or says what is wrong with it.
-pub fn parse_powers(map: &Map, text: &str) -> Result<Vec<PowerId>, String> {
+pub fn parse_powers(map: &Map, text: &str) -> Result<Vec<PowerId>, PowersError> {
     let words: Vec<&str> = text
         .split(|c: char| c.is_whitespace() || c == ',' || c == '/')
         .filter(|w| !w.is_empty())
@@ -63,21 +89,19 @@ pub fn parse_powers(map: &Map, text: &str) -> Result<Vec<PowerId>, String> {
         }
         // A run of letters: `AFG`.
         for c in w.chars() {
-            match map.power_ids().find(|&q| map.power(q).letter.eq_ignore_ascii_case(&c)) {
+            match map
+                .power_ids()
+                .find(|&q| map.power(q).letter.eq_ignore_ascii_case(&c))
+            {
                 Some(q) => out.push(q),
-                None => {
-                    return Err(format!(
-                        "'{}' names no power ('{c}' is no power's letter); give letters as AFG or names",
-                        clipped(w)
-                    ))
-                }
+                None => return Err(PowersError::NoSuchPower(clipped(w), c)),
             }
         }
     }
     out.sort();
     out.dedup();
     if out.is_empty() {
-        return Err("no powers named".into());
+        return Err(PowersError::Empty);
     }
     Ok(out)
 }

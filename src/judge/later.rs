@@ -38,7 +38,7 @@ pub fn file(
             }
             Err(e) => {
                 lines.push(text.clone());
-                lines.push(format!("  *** {}", e.why));
+                lines.push(format!("  *** {}", super::orders::unread(map, text, e)));
                 errors = true;
             }
         }

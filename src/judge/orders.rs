@@ -12,6 +12,10 @@ use crate::game::resolve::adjust::{adjustment_count, resolve_adjustments};
 use crate::game::resolve::screen_retreats;
 use crate::game::screen::{describe, screen_dip_supports, screen_movement};
 
+mod refusal;
+pub(super) use refusal::unread;
+pub use refusal::Refusal;
+
 /// The powers that must order in the current phase: with units (movement), with dislodged
 /// units (retreat), with builds or removals (adjustment).
 pub fn must_act(judge: &Judge, game: &Game) -> Vec<PowerId> {
@@ -121,21 +125,21 @@ pub fn submit(
         let order = match parse_order(map, text) {
             Ok(o) => o,
             Err(e) => {
+                let why = unread(map, text, e);
                 lines.push(text.clone());
-                lines.push(format!("  *** {}", e.why));
+                lines.push(format!("  *** {why}"));
                 errors = true;
                 continue;
             }
         };
-        let check: Result<(), String> = match pos.phase.kind {
+        let check: Result<(), Refusal> = match pos.phase.kind {
             // A standing support is a movement order; in other phases it is refused as
             // one, not read as a build or a retreat.
             _ if matches!(order, Order::DipSupport { .. })
                 && pos.phase.kind != PhaseKind::Movement =>
             {
-                Err(format!(
-                    "a standing support is ordered with the movement orders, and the game is at {}",
-                    judge.variant(game).calendar.code(pos.phase)
+                Err(Refusal::StandingSupportOutOfPhase(
+                    judge.variant(game).calendar.code(pos.phase),
                 ))
             }
             PhaseKind::Movement if matches!(order, Order::DipSupport { .. }) => {
@@ -148,30 +152,29 @@ pub fn submit(
                 let left = super::dips::left_for_orders(judge, game, power)
                     .saturating_sub(super::dips::STANDING_SUPPORT * on_file_dips);
                 match rejected.first() {
-                    Some(r) => Err(r.why.clone()),
-                    None if left < super::dips::STANDING_SUPPORT => Err(format!(
-                        "a standing support costs {} dips, and you have {left} left this turn",
-                        super::dips::STANDING_SUPPORT
-                    )),
+                    Some(r) => Err(Refusal::Board(r.why.clone())),
+                    None if left < super::dips::STANDING_SUPPORT => Err(Refusal::DipsShort(left)),
                     None => Ok(()),
                 }
             }
             PhaseKind::Movement => {
                 let (_, rejected) = screen_movement(map, &rules, &pos, &[(power, order.clone())]);
-                rejected.first().map_or(Ok(()), |r| Err(r.why.clone()))
+                rejected
+                    .first()
+                    .map_or(Ok(()), |r| Err(Refusal::Board(r.why.clone())))
             }
             PhaseKind::Retreat => {
                 let (_, rejected) = screen_retreats(map, &pos, &[(power, order.clone())]);
-                rejected.first().map_or(Ok(()), |r| Err(r.why.clone()))
+                rejected
+                    .first()
+                    .map_or(Ok(()), |r| Err(Refusal::Board(r.why.clone())))
             }
             // A unit's movement order in the winter: say what the phase takes instead.
-            PhaseKind::Adjustment
-                if matches!(&order, Order::Unit { action, .. } if *action != crate::game::order::Action::Disband) =>
-            {
-                Err(winter_form(judge, game, &pos, power))
+            PhaseKind::Adjustment if matches!(&order, Order::Unit { action, .. } if *action != crate::game::order::Action::Disband) => {
+                Err(Refusal::Winter(winter_form(judge, game, &pos, power)))
             }
             PhaseKind::Adjustment if order == Order::Waive && unit_choice(judge, game, &pos) => {
-                Err("in the unit choice every home centre gets a unit: choose one with 'Build A <centre>' or 'Build F <centre>'; a centre you leave unchosen gets the map's starting unit".into())
+                Err(Refusal::UnitChoiceWaive)
             }
             PhaseKind::Adjustment => {
                 let mut trial: Vec<(PowerId, Order)> = on_file
@@ -185,7 +188,7 @@ pub fn submit(
                 rejected
                     .iter()
                     .find(|r| r.order == canonical)
-                    .map_or(Ok(()), |r| Err(r.why.clone()))
+                    .map_or(Ok(()), |r| Err(Refusal::Board(r.why.clone())))
             }
         };
         match check {
@@ -367,9 +370,24 @@ pub fn echo(judge: &Judge, game: &Game, power: PowerId) -> (Vec<String>, String)
                 "{name}: orders complete. The lines marked *** were refused and ignored; the orders above are the ones on file."
             ),
             (false, false) => format!("{name}: orders incomplete."),
-            (false, true) => format!(
-                "{name}: orders incomplete. The lines marked *** were refused and ignored; order the units showing No order."
-            ),
+            (false, true) => {
+                // What is missing, in the words of the lines above (issue 25: a build
+                // phase shows no "No order").
+                let missing = match pos.phase.kind {
+                    PhaseKind::Movement => "order the units showing No order",
+                    PhaseKind::Adjustment if unit_choice(judge, game, pos) => {
+                        "choose units for the home centres not yet chosen"
+                    }
+                    PhaseKind::Retreat => "order the dislodged units showing No order",
+                    PhaseKind::Adjustment if adjustment_count(pos, power) > 0 => {
+                        "order the builds not yet ordered (or Waive them)"
+                    }
+                    PhaseKind::Adjustment => "order the removals not yet ordered",
+                };
+                format!(
+                    "{name}: orders incomplete. The lines marked *** were refused and ignored; {missing}."
+                )
+            }
         }
     };
     (lines, status)
@@ -377,7 +395,32 @@ pub fn echo(judge: &Judge, game: &Game, power: PowerId) -> (Vec<String>, String)
 
 #[cfg(test)]
 mod tests {
-    use crate::judge::testkit::{judge, mail, reply, start, started_world};
+    use crate::judge::testkit::{judge, mail, reply, start, started, started_world};
+
+    // Issue 25, point 17: ""order the units showing No order" in a build phase where no
+    // line shows it". The status names what the echo above it shows missing.
+    #[test]
+    fn a_build_phase_says_which_builds_are_missing_not_which_units() {
+        let j = judge();
+        let mut games = started(&j);
+        let g = games.get_mut("g").unwrap();
+        let v = j.variant(g);
+        let winter = v.calendar.parse("W1901A").unwrap();
+        let nwy = v.map.lookup("nwy").unwrap();
+        let england = v.map.power_by_word("england").unwrap();
+        let pos = g.position.as_mut().unwrap();
+        pos.phase = winter;
+        pos.owners[nwy.index()] = Some(england);
+        let ann = "ann@example.org";
+        let h = mail(&j, &mut games, ann, "SIGNON Eg pwE\nBuild A Nwy", start());
+        let text = &reply(&h, ann).body;
+        assert!(text.contains("1 build(s) not ordered"), "{text}");
+        assert!(
+            text.contains("England: orders incomplete. The lines marked *** were refused and ignored; order the builds not yet ordered (or Waive them)."),
+            "{text}"
+        );
+        assert!(!text.contains("No order"), "{text}");
+    }
 
     // "Before the game starts, players state which type of unit they want at their starting
     // resource centres." A centre left unchosen gets the map's unit (herald's documented

@@ -65,17 +65,34 @@ impl Game {
     /// How a newcomer signs on as `who` (a power's letter, `?` to join): with the join word
     /// after the password in a game that has one.
     pub fn newcomer_signon(&self, who: char) -> String {
+        self.newcomer_form(Entry::Power(&who.to_string()))
+    }
+
+    /// The line a newcomer sends to come in as `entry`: with the join word after the
+    /// password in a game that has one.
+    pub fn newcomer_form(&self, entry: Entry<'_>) -> String {
         let word = if self.settings.privacy.join_word.is_some() {
             " <join word>"
         } else {
             ""
         };
-        format!("SIGNON {who}{} <password>{word}", self.name)
+        let name = &self.name;
+        match entry {
+            Entry::Join => format!("SIGNON ?{name} <password>{word}"),
+            Entry::Power(who) => format!("SIGNON {who}{name} <password>{word}"),
+            Entry::Observe => format!("OBSERVE {name} <password>{word}"),
+        }
     }
 
     /// Why `address` may not come into the game as a newcomer (to join, take over a power
-    /// or observe), given whether it showed the join word: None when it may.
-    pub fn entry_refused(&self, address: &str, word_given: bool) -> Option<String> {
+    /// or observe, as `entry` says), given whether it showed the join word: None when it
+    /// may. A private game's refusal shows the line to send for `entry`.
+    pub fn entry_refused(
+        &self,
+        address: &str,
+        word_given: bool,
+        entry: Entry<'_>,
+    ) -> Option<String> {
         let p = &self.settings.privacy;
         let listed = |list: &[String]| list.iter().any(|a| a.eq_ignore_ascii_case(address));
         if listed(&p.deny) {
@@ -88,8 +105,9 @@ impl Game {
         match (&p.join_word, p.allow.is_empty()) {
             _ if invited || word_given => None,
             (Some(_), _) => Some(format!(
-                "game '{}' is private: add its join word after your password (SIGNON ?{} <password> <join word>); its Master gives the word",
-                self.name, self.name
+                "game '{}' is private: add its join word after your password ({}); its Master gives the word; {JOIN_WORD_CASE}",
+                self.name,
+                self.newcomer_form(entry)
             )),
             (None, false) => Some(format!(
                 "game '{}' is by invitation: its Master has not invited {address} (SET ALLOW)",
@@ -98,6 +116,23 @@ impl Game {
             (None, true) => None,
         }
     }
+}
+
+/// How a private game's join word is to be written, said wherever the word is asked for:
+/// it is checked as a password is, letter for letter.
+pub const JOIN_WORD_CASE: &str =
+    "the join word is written exactly as the Master gave it: capitals count";
+
+/// What a newcomer comes into a game as, for the line it must send.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry<'a> {
+    /// A player joining a forming game: `SIGNON ?game`.
+    Join,
+    /// A newcomer taking over a power: `SIGNON <who>game`, `who` its letter (or a
+    /// placeholder such as `<letter>`).
+    Power(&'a str),
+    /// An observer: `OBSERVE game`.
+    Observe,
 }
 
 impl Judge {
@@ -154,15 +189,16 @@ mod tests {
     #[test]
     fn newcomers_need_the_word_or_an_invitation_and_the_denied_stay_out() {
         let mut g = testkit::running_game();
-        assert_eq!(g.entry_refused("a@x.org", false), None);
+        let join = super::Entry::Join;
+        assert_eq!(g.entry_refused("a@x.org", false, join), None);
         g.settings.privacy.join_word = Some("hash".into());
-        assert!(g.entry_refused("a@x.org", false).is_some());
-        assert_eq!(g.entry_refused("a@x.org", true), None);
+        assert!(g.entry_refused("a@x.org", false, join).is_some());
+        assert_eq!(g.entry_refused("a@x.org", true, join), None);
         g.settings.privacy.join_word = None;
         g.settings.privacy.allow = vec!["a@x.org".into()];
-        assert_eq!(g.entry_refused("A@x.org", false), None);
-        assert!(g.entry_refused("b@x.org", false).is_some());
+        assert_eq!(g.entry_refused("A@x.org", false, join), None);
+        assert!(g.entry_refused("b@x.org", false, join).is_some());
         g.settings.privacy.deny = vec!["a@x.org".into()];
-        assert!(g.entry_refused("a@x.org", true).is_some());
+        assert!(g.entry_refused("a@x.org", true, join).is_some());
     }
 }

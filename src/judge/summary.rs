@@ -34,11 +34,23 @@ pub fn summary_text(judge: &Judge, game: &Game, reader: &str) -> Vec<String> {
     ));
     lines.push("The powers were played by:".into());
     for p in map.power_ids() {
-        let players: Vec<String> = game
-            .tenures
+        // The player who holds the power now is shown at the address the seat has now
+        // (SET ADDRESS moves it), not the one the power was taken from (issue 25).
+        let current = game
+            .seat_of(p)
+            .filter(|s| s.state != SeatState::Abandoned)
+            .map(|s| s.member.address.as_str());
+        let mine: Vec<_> = game.tenures.iter().filter(|t| t.power == p).collect();
+        let players: Vec<String> = mine
             .iter()
-            .filter(|t| t.power == p)
-            .map(|t| format!("{} (from {})", game.address_for(reader, &t.address), t.from))
+            .enumerate()
+            .map(|(i, t)| {
+                let address = match current {
+                    Some(now) if i + 1 == mine.len() => now,
+                    _ => t.address.as_str(),
+                };
+                format!("{} (from {})", game.address_for(reader, address), t.from)
+            })
             .collect();
         let nobody = if game.dummies(map).contains(&p) {
             " [nobody played it: civil disorder]"

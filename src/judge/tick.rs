@@ -72,7 +72,7 @@ fn due(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
                     .extend(judge.notice_of_players(game, "Civil Disorder", &lines));
                 for &p in &late {
                     if let Some(mail) = own_notice(judge, game, p, "You Are In Civil Disorder",
-                        "Grace ended without complete orders from you, so your power is in civil disorder. This phase is adjudicated with these orders:") {
+                        "Grace ended without complete orders from you, so your power is in civil disorder. This phase is adjudicated with these orders:", what_is_used(game, p)) {
                         effects.mails.push(mail);
                     }
                 }
@@ -98,8 +98,14 @@ fn due(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
                 let mut lines = Vec::new();
                 for &p in &newly {
                     // Told before the seat is given up, while the address is still theirs.
+                    // The game waits: nothing is adjudicated now, so the notice says what
+                    // happens when it is, not that the units hold (issue 25).
+                    let closing = format!(
+                        "Nothing is adjudicated until a new player takes your power over or the Master processes the phase; if the Master does first: {}",
+                        what_is_used(game, p)
+                    );
                     if let Some(mail) = own_notice(judge, game, p, "Your Power Is Abandoned",
-                        "Grace ended without complete orders from you, so your power is declared abandoned and offered to a new player. The game waits; these orders were on file:") {
+                        "Grace ended without complete orders from you, so your power is declared abandoned and offered to a new player. The game waits; these orders were on file:", &closing) {
                         effects.mails.push(mail);
                     }
                     if let Some(seat) = game.seat_of_mut(p) {
@@ -205,20 +211,22 @@ fn what_is_used(game: &Game, power: crate::game::ids::PowerId) -> &'static str {
     }
 }
 
-/// A notice to the player of `power` alone, with its orders on file as herald echoes them.
+/// A notice to the player of `power` alone, with its orders on file as herald echoes them
+/// between `opening` and `closing`.
 fn own_notice(
     judge: &Judge,
     game: &Game,
     power: crate::game::ids::PowerId,
     what: &str,
     opening: &str,
+    closing: &str,
 ) -> Option<crate::envelope::Outgoing> {
     let seat = game.seat_of(power)?;
     let (orders, _) = super::orders::echo(judge, game, power);
     let mut lines = vec![opening.to_string(), String::new()];
     lines.extend(orders.into_iter().map(|l| format!("  {l}")));
     lines.push(String::new());
-    lines.push(what_is_used(game, power).to_string());
+    lines.push(closing.to_string());
     Some(judge.notice(game, &seat.member.address, what, &lines))
 }
 

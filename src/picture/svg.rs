@@ -238,7 +238,20 @@ pub fn draw_legend(s: &mut String, map: &Map, position: &Position, top: f32, per
             (i / per_row) as f32 * LEGEND_ROW + 8.0,
         );
         let centres = position.centre_count(p);
-        let units = position.unit_count(p);
+        // A dislodged unit is drawn where it waits to retreat: it is counted with the
+        // others (issue 25: "the legend counts units without the dislodged one").
+        let units = position.unit_count(p)
+            + position
+                .all_dislodged()
+                .filter(|(_, d)| d.unit.power == p)
+                .map(|(_, d)| {
+                    if d.unit.kind == UnitKind::ArmyFleet {
+                        2
+                    } else {
+                        1
+                    }
+                })
+                .sum::<usize>();
         let name = escape(&map.power(p).name);
         let _ = write!(
             s,

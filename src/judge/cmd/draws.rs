@@ -3,7 +3,9 @@
 //! NOCONCESSIONS. The rules are in [`crate::judge::draws`].
 
 use crate::game::ids::PowerId;
-use crate::judge::draws::{agreed, largest, parse_powers, played, survivors, Agreed, Vote};
+use crate::judge::draws::{
+    agreed, largest, names_everyone, parse_powers, played, survivors, Agreed, Vote,
+};
 use crate::judge::game::Status;
 use crate::judge::session::{Role, Session};
 
@@ -25,12 +27,14 @@ impl<'a> Session<'a> {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        let powers = if with.trim().is_empty() {
+        // `SET DRAW ALL` is a draw of every survivor, as SET DRAW alone (issue 25: it was
+        // read as the letters A, L, L).
+        let powers = if with.trim().is_empty() || names_everyone(with) {
             Vec::new()
         } else {
             match parse_powers(map, with) {
                 Ok(ps) => ps,
-                Err(why) => return self.error(line, why),
+                Err(why) => return self.error(line, why.to_string()),
             }
         };
         if let Some(&gone) = powers.iter().find(|q| !alive.contains(q)) {

@@ -124,12 +124,28 @@ impl Session<'_> {
     /// A wrong password for `seat`: recorded with the game, and when it trips a lock, the
     /// seat's holder and the Master are told (once per lock).
     pub(in crate::judge) fn signon_failed(&mut self, line: &str, seat: &str, holder: &str) {
+        self.signon_failed_because(
+            line,
+            seat,
+            holder,
+            "Invalid password or power ID specified.",
+        );
+    }
+    /// [`Self::signon_failed`], answered with `why` instead of njudge's words for a wrong
+    /// password.
+    pub(in crate::judge) fn signon_failed_because(
+        &mut self,
+        line: &str,
+        seat: &str,
+        holder: &str,
+        why: &str,
+    ) {
         use crate::judge::password::WINDOW_MINUTES;
         const SHOWN: usize = 5;
         let (judge, now) = (self.judge, self.now);
         let from = self.sender_key();
         let tripped = self.game_mut().signon_guard.fail(seat, &from, holder, now);
-        self.error(line, "Invalid password or power ID specified.");
+        self.error(line, why);
         let g = self.game();
         let tz = deadline::zone(&g.settings.zone);
         let mut said = Vec::new();

@@ -4,6 +4,7 @@ use crate::game::ids::PowerId;
 use crate::judge::command::Command;
 use crate::judge::game::{SeatState, Status, Tenure};
 use crate::judge::preference::Preference;
+use crate::judge::privacy::{Entry, JOIN_WORD_CASE};
 use crate::judge::session::{Role, Session};
 use crate::judge::{deadline, process};
 
@@ -273,9 +274,18 @@ impl Session<'_> {
             .collect();
         if !dummies.is_empty() {
             lines.push(format!(
-                "Nobody took {}: they are dummies in civil disorder (their units hold, retreats disband, builds are waived) and open for takeover with SIGNON <letter>{} <password>.",
+                "Nobody took {}: they are dummies in civil disorder (their units hold, retreats disband, builds are waived) and open for takeover with {}.",
                 dummies.join(", "),
-                g.name
+                g.newcomer_form(Entry::Power("<letter>"))
+            ));
+            lines.push(String::new());
+        }
+        // "the start notice of a private game invites takeovers without mentioning the
+        // word" (issue 25): it says a newcomer needs it, and how it is written.
+        if g.settings.privacy.join_word.is_some() {
+            lines.push(format!(
+                "This game is private: a newcomer who takes over a power or observes needs its join word after the password ({}); {JOIN_WORD_CASE}.",
+                g.newcomer_form(Entry::Power("<letter>"))
             ));
             lines.push(String::new());
         }

@@ -279,6 +279,14 @@ impl Session<'_> {
                         (Command::Other(_), Role::Master) => {
                             "not a Master command; to order for a power, BECOME <letter> first"
                         }
+                        // Someone who just joined is a player already: told when orders
+                        // come, not that only players send them (issue 25).
+                        (Command::Other(_), Role::Joiner(_)) => {
+                            "not a command; you have joined, and orders come once the Master starts the game and gives out the powers"
+                        }
+                        (Command::Other(_), Role::Observer) => {
+                            "not a command; observers send no orders"
+                        }
                         _ => why,
                     };
                     self.error(line, why);

@@ -129,16 +129,15 @@ impl Session<'_> {
             Command::Preference(list) => match role {
                 Role::Joiner(i) => {
                     let map = self.judge.map_of(self.game());
-                    let letters: Vec<char> = map.powers.iter().map(|p| p.letter).collect();
-                    match Preference::parse(&list, &letters) {
+                    match Preference::read(&list, map) {
                         Ok(p) => {
                             self.game_mut().seats[i].preference = p.code();
                             self.say(format!("Preference list set: {}.", p.code()));
-                            self.say(format!("  That is: {}.", p.describe()));
+                            self.say(format!("  That is: {}.", p.describe(map)));
                         }
                         Err(why) => self.error(
                             line,
-                            format!("{why}; write the power letters best first, equally good ones in brackets, * for a random power: SET PREFERENCE E[FG]I"),
+                            format!("{why}; write the powers best first, by letter or name, equally good ones in brackets, * for a random power: SET PREFERENCE E[FG]I, or SET PREFERENCE England, France"),
                         ),
                     }
                 }

@@ -4,6 +4,7 @@
 
 use crate::judge::command::Command;
 use crate::judge::game::Status;
+use crate::judge::privacy::{Entry, JOIN_WORD_CASE};
 use crate::judge::session::Session;
 
 impl Session<'_> {
@@ -57,7 +58,7 @@ impl Session<'_> {
                 p.unlisted = true;
                 p.join_word = Some(hash);
                 let name = self.game().name.clone();
-                self.say(format!("Game '{name}' is private: newcomers join with SIGNON ?{name} <password> <join word>, take over a power with SIGNON <letter>{name} <password> <join word>, and observe with OBSERVE {name} <password> <join word>. Give the word to those you invite."));
+                self.say(format!("Game '{name}' is private: newcomers join with SIGNON ?{name} <password> <join word>, take over a power with SIGNON <letter>{name} <password> <join word>, and observe with OBSERVE {name} <password> <join word>. The word is checked as a password is: capitals count, so give it to those you invite exactly as you wrote it."));
                 self.parameter_change(
                     "This game is private: unlisted, and newcomers need its join word.".into(),
                 );
@@ -92,9 +93,9 @@ impl Session<'_> {
 
     /// Whether the sender may come into the signed-on game as a newcomer (join, take over a
     /// power, observe): not on its deny list, and invited or showing the join word after the
-    /// password when the game asks for either. Said if not; a wrong join word counts as a
-    /// wrong password.
-    pub(in crate::judge) fn may_enter(&mut self, line: &str) -> bool {
+    /// password when the game asks for either. Said if not, with the line to send for
+    /// `entry`; a wrong join word is named as such and counts as a wrong password.
+    pub(in crate::judge) fn may_enter(&mut self, line: &str, entry: Entry<'_>) -> bool {
         let from = self.letter.reply_to.clone();
         let words: Vec<&str> = line.split_whitespace().collect();
         let skip = if words
@@ -109,7 +110,7 @@ impl Session<'_> {
         let g = self.game();
         let mut given = false;
         if let Some(stored) = g.settings.privacy.join_word.clone() {
-            if g.entry_refused(&from, false).is_some() && !extra.is_empty() {
+            if g.entry_refused(&from, false, entry).is_some() && !extra.is_empty() {
                 // "one join word per line, checked once" (issue 24): a line of many words
                 // was a list of guesses.
                 if extra.len() > 1 {
@@ -129,13 +130,19 @@ impl Session<'_> {
                     None => return false,
                     Some(ok) => given = ok,
                 }
-                if !given && self.game().entry_refused(&from, false).is_some() {
-                    self.signon_failed(line, &seat, "");
+                if !given && self.game().entry_refused(&from, false, entry).is_some() {
+                    // Named for what it is (the password of a newcomer is new, so only the
+                    // word was checked), and nothing more that would help a guesser.
+                    let why = format!(
+                        "wrong join word for game '{}' (its Master gives the word; {JOIN_WORD_CASE})",
+                        self.game().name
+                    );
+                    self.signon_failed_because(line, &seat, "", &why);
                     return false;
                 }
             }
         }
-        match self.game().entry_refused(&from, given) {
+        match self.game().entry_refused(&from, given, entry) {
             None => true,
             Some(why) => {
                 self.error(line, why);

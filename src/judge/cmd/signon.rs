@@ -8,7 +8,12 @@ use crate::judge::deadline;
 use crate::judge::game::{
     Game, Member, PressPolicy, Seat, SeatState, Settings, Status, Tenure, Timing,
 };
+use crate::judge::privacy::Entry;
 use crate::judge::session::{Role, Session};
+
+/// The subject of the notice that a newcomer took over a power (a player back from civil
+/// disorder is a "Returning Player Signon").
+const TAKEN_OVER: &str = "Power Taken Over";
 
 impl Session<'_> {
     /// Applies a command of this family.
@@ -196,7 +201,7 @@ impl Session<'_> {
                         }
                     }
                     None => {
-                        if !self.may_enter(line) {
+                        if !self.may_enter(line, Entry::Observe) {
                             self.game = None;
                             return false;
                         }
@@ -270,7 +275,7 @@ impl Session<'_> {
                         self.game = None;
                         return false;
                     }
-                    if !self.may_enter(line) {
+                    if !self.may_enter(line, Entry::Join) {
                         self.game = None;
                         return false;
                     }
@@ -357,7 +362,9 @@ impl Session<'_> {
                             self.game = None;
                             return false;
                         }
-                        if !self.may_enter(line) {
+                        if !self
+                            .may_enter(line, Entry::Power(&letter.to_ascii_uppercase().to_string()))
+                        {
                             self.game = None;
                             return false;
                         }
@@ -398,10 +405,12 @@ impl Session<'_> {
                             let grace = gm.grace.map_or(grace, |g| g.max(grace));
                             gm.schedule(d, Some(grace));
                         }
+                        // A newcomer is no returning player: the notice says the power
+                        // changed hands.
                         if held.is_empty() {
                             let notices = judge.notice_of_players(
                                 self.game(),
-                                "Returning Player Signon",
+                                TAKEN_OVER,
                                 &[format!("{pname} has been taken over by a new player.")],
                             );
                             self.effects.mails.extend(notices);
@@ -411,7 +420,7 @@ impl Session<'_> {
                             let g = self.game();
                             let mut notices = judge.notice_of_players(
                                 g,
-                                "Returning Player Signon",
+                                TAKEN_OVER,
                                 &[format!("{pname} has been taken over.")],
                             );
                             let master = g.master.address.clone();
@@ -419,7 +428,7 @@ impl Session<'_> {
                             notices.push(judge.notice(
                                 g,
                                 &master,
-                                "Returning Player Signon",
+                                TAKEN_OVER,
                                 &[format!(
                                     "{pname} has been taken over by {from}, who already holds {} in this game (several_powers allows it): not a new player.",
                                     held.join(", ")
@@ -437,13 +446,15 @@ impl Session<'_> {
                             return false;
                         }
                         if seat.member.address != from {
-                            // In an anonymous game the address may be another player's.
-                            let shown = self.game().address_for(&seat.member.address, &from);
+                            // The seat's own player is told the address, even in an
+                            // anonymous game: it is their second account or an intruder
+                            // with their password, and only the address tells which. The
+                            // notice goes to them alone.
                             let notice = judge.notice(
                                 self.game(),
                                 &seat.member.address,
                                 "Signon From Another Address",
-                                &[format!("Someone signed on as {pname} with the right password from {shown}. If it was not you, change your password (SET PASSWORD).")],
+                                &[format!("Someone signed on as {pname} with the right password from {from}. If it was not you, change your password (SET PASSWORD).")],
                             );
                             self.effects.mails.push(notice);
                         }
@@ -468,28 +479,7 @@ impl Session<'_> {
     }
 }
 
-impl Session<'_> {
-    /// What `address` already holds in the signed-on game besides `power`: the powers it
-    /// plays (by name), and "the Master's seat" if it is the Master's address.
-    fn held_elsewhere(&self, power: PowerId, address: &str) -> Vec<String> {
-        let g = self.game();
-        let map = self.judge.map_of(g);
-        let mut held: Vec<String> = g
-            .seats
-            .iter()
-            .filter(|s| {
-                s.state != SeatState::Abandoned
-                    && s.power != Some(power)
-                    && s.member.address.eq_ignore_ascii_case(address)
-            })
-            .filter_map(|s| s.power.map(|p| map.power(p).name.clone()))
-            .collect();
-        if g.master.address.eq_ignore_ascii_case(address) {
-            held.push("the Master's seat".to_string());
-        }
-        held
-    }
-}
+mod held;
 
 #[cfg(test)]
 mod tests;
