@@ -249,9 +249,10 @@ fn every_set_the_help_and_the_guides_name_is_a_setting_the_judge_reads() {
 #[rustfmt::skip]
 const NOT_COMMANDS: &[&str] = &[
     // Arguments read by PRESS, SET MOVE and the like, GET MAP, SET ALLOW, world1880's dips,
-    // HISTORY, ROLLBACK.
+    // HISTORY, ROLLBACK, SET DRAW.
     "TO", "ALL", "BUT", "GREY", "GRAY", "WHITE", "NONE", "ON", "OFF", "NEXT", "GRACE", "AT",
-    "DAYS", "SVG", "FULL", "PLAYER", "DIPS", "MTWTF", "FROM", "LINES", "AFRESH",
+    "DAYS", "SVG", "FULL", "PLAYER", "DIPS", "MTWTF", "FROM", "LINES", "AFRESH", "SURVIVORS",
+    "EVERYONE",
     // Plain words and names.
     "UTC", "DATC", "USA", "II", "GOL", "FF", "AD", "PNG", "IANA", "NMR", "NB",
 ];
