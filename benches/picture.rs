@@ -49,5 +49,44 @@ fn pictures(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, pictures);
+/// The parts of one shaped standard picture (issue 27's speed): the overlay's SVG text, its
+/// rasterising over the kept background, and the palette PNG encoding, each alone.
+fn parts(c: &mut Criterion) {
+    let Ok(variant) = Variant::builtin("standard") else {
+        return;
+    };
+    let map = &variant.map;
+    let Some(shapes) = picture::shapes_of(map) else {
+        return;
+    };
+    let layout = shapes.layout();
+    let opening = variant.opening();
+    let Ok(bg) = picture::png::rasterise(&format!(
+        "{}</svg>",
+        picture::shaped::background(map, &shapes, &layout)
+    )) else {
+        return;
+    };
+    let palette = picture::png::Palette::of(&bg, &[]);
+    let overlay = || picture::shaped::overlay(map, &shapes, &layout, "t", &opening, &[]);
+    let (w, h) = (bg.width(), bg.height());
+    let svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="DejaVu Sans">{}</svg>"#,
+        overlay()
+    );
+    c.bench_function("picture standard part overlay text", |b| {
+        b.iter(|| overlay().len())
+    });
+    c.bench_function("picture standard part raster", |b| {
+        b.iter(|| picture::png::over(&bg, black_box(&svg)).map(|p| p.width()))
+    });
+    let Ok(pixmap) = picture::png::over(&bg, &svg) else {
+        return;
+    };
+    c.bench_function("picture standard part encode", |b| {
+        b.iter(|| palette.encode(black_box(&pixmap)).map(|p| p.len()))
+    });
+}
+
+criterion_group!(benches, pictures, parts);
 criterion_main!(benches);

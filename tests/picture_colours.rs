@@ -90,3 +90,38 @@ fn dislodged_units_are_marked_in_no_powers_colour() {
         }
     }
 }
+
+/// "France's and Germany's territory tints are close" (the review of the shaped board): every
+/// two tints, and each tint and the sea, stay `MIN_TINT_DIFFERENCE` apart for every reader,
+/// and the names read on each (`MIN_NAME_CONTRAST` to their ink).
+#[test]
+fn the_standard_tints_stay_apart_and_the_names_read_on_them() {
+    use herald::picture::colour::{MIN_NAME_CONTRAST, MIN_TINT_DIFFERENCE};
+    use herald::picture::shaped::{tint, SEA};
+    let map = &Variant::builtin("standard").unwrap().map;
+    let powers: Vec<_> = map.power_ids().collect();
+    let mut failures = Vec::new();
+    for (i, &p) in powers.iter().enumerate() {
+        let t = tint(p);
+        let r = contrast(&t, "#222222");
+        if r < MIN_NAME_CONTRAST {
+            failures.push(format!("{}: names at {r:.2}:1", map.power(p).name));
+        }
+        let others = powers[i + 1..]
+            .iter()
+            .map(|&q| (map.power(q).name.clone(), tint(q)))
+            .chain([("the sea".to_string(), SEA.to_string())]);
+        for (other, u) in others {
+            for vision in [Vision::Normal, Vision::Protanopia, Vision::Deuteranopia] {
+                let d = difference(&t, &u, vision);
+                if d < MIN_TINT_DIFFERENCE {
+                    failures.push(format!(
+                        "{} and {other}: {d:.1} under {vision:?}",
+                        map.power(p).name
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}

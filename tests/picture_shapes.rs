@@ -264,3 +264,372 @@ fn the_carving_refuses_a_seed_of_an_unknown_space_or_on_the_wrong_ground() {
     .unwrap_err();
     assert!(e.to_string().contains("lies on no water"), "{e}");
 }
+
+/// Every start tag of an element.
+fn all_tags<'a>(svg: &'a str, element: &str) -> Vec<&'a str> {
+    let open = format!("<{element} ");
+    svg.match_indices(&open)
+        .map(|(i, _)| &svg[i..i + svg[i..].find('>').unwrap()])
+        .collect()
+}
+
+/// A number attribute of a tag.
+fn num(tag: &str, name: &str) -> f32 {
+    attr(tag, name)
+        .unwrap_or_else(|| panic!("no {name} in {tag}"))
+        .parse()
+        .unwrap()
+}
+
+/// The text of the element with this id, up to the end of its group.
+fn group<'a>(svg: &'a str, id: &str) -> &'a str {
+    let at = svg
+        .find(&format!(" id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no {id}"));
+    let start = svg[..at].rfind('<').unwrap();
+    &svg[start..start + svg[start..].find("</g>").unwrap()]
+}
+
+/// A rectangle: left, top, right, bottom.
+type Rect = (f32, f32, f32, f32);
+
+fn rect_of(tag: &str) -> Rect {
+    let (x, y) = (num(tag, "x"), num(tag, "y"));
+    (x, y, x + num(tag, "width"), y + num(tag, "height"))
+}
+
+fn overlap(a: Rect, b: Rect) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+}
+
+/// The chip of the first `<rect>` inside the element with this id (a unit, a dislodged or
+/// removed unit), in the board's pixels (the marks' group stands `TOP` below the title).
+fn chip(svg: &str, id: &str) -> Rect {
+    rect_of(all_tags(group(svg, id), "rect")[0])
+}
+
+/// The picture of one case on the standard map.
+fn case_picture(text: &str) -> String {
+    let cases = herald::cases::parse_cases(text).unwrap();
+    picture::of_case_on_map_text(builtin::STANDARD, &cases[0])
+        .unwrap()
+        .svg
+}
+
+/// "a unit destroyed for want of a retreat is drawn under its attacker's chip" (issue 27,
+/// point 6): it stands beside the chip, over it in the drawing, crossed out in black.
+#[test]
+fn a_unit_destroyed_for_want_of_a_retreat_shows_beside_its_attacker() {
+    let svg = case_picture(
+        "VARIANT_ALL standard\nCASE destroyed\nPRESTATE_SETPHASE Spring 1902, Movement\nPRESTATE\n\
+         \tAustria: A bud\n\tRussia: A gal\n\tRussia: A rum\n\tRussia: A ser\n\tRussia: A vie\n\tRussia: A tri\n\
+         ORDERS\n\tRussia: A gal-bud\n\tRussia: A rum S A gal-bud\n\tRussia: A ser H\n\tRussia: A vie H\n\
+         \tRussia: A tri H\n\tAustria: A bud H\nEND\n",
+    );
+    let removed = group(&svg, "removed-Bud");
+    assert_eq!(attr(removed, "data-power"), Some("Austria"));
+    let (unit_at, removed_at) = (
+        svg.find(r#"id="unit-Bud""#).unwrap(),
+        svg.find(r#"id="removed-Bud""#).unwrap(),
+    );
+    assert!(removed_at > unit_at, "the cross is drawn under the units");
+    let attacker = chip(&svg, "unit-Bud");
+    let gone = chip(&svg, "removed-Bud");
+    assert!(!overlap(attacker, gone), "{attacker:?} hides {gone:?}");
+    // Crossed out in black, in no power's colour.
+    assert!(removed.contains(r##"stroke="#000""##), "{removed}");
+}
+
+/// The perpendicular distance from a point to the line through `a` and `b`.
+fn off_line(p: (f32, f32), a: (f32, f32), b: (f32, f32)) -> f32 {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    ((p.0 - a.0) * dy - (p.1 - a.1) * dx).abs() / dx.hypot(dy)
+}
+
+fn ends(line: &str) -> ((f32, f32), (f32, f32)) {
+    (
+        (num(line, "x1"), num(line, "y1")),
+        (num(line, "x2"), num(line, "y2")),
+    )
+}
+
+/// "in a head-to-head the losing arrow lies under the winning one" (issue 27, point 6):
+/// the two arrows run side by side, their white edges apart.
+#[test]
+fn both_arrows_of_a_head_to_head_show() {
+    let svg = case_picture(
+        "VARIANT_ALL standard\nCASE head to head\nPRESTATE_SETPHASE Spring 1902, Movement\nPRESTATE\n\
+         \tFrance: A mar\n\tFrance: A gas\n\tItaly: A pie\nORDERS\n\tFrance: A mar-pie\n\
+         \tFrance: A gas S A mar-pie\n\tItaly: A pie-mar\nEND\n",
+    );
+    let won = all_tags(group(&svg, "order-Mar"), "line")[0];
+    let lost = all_tags(group(&svg, "order-Pie"), "line")[0];
+    assert_eq!(
+        attr(group(&svg, "order-Pie"), "data-result"),
+        Some("failed")
+    );
+    let (a, b) = ends(won);
+    let (p, q) = ends(lost);
+    let mid = ((p.0 + q.0) / 2.0, (p.1 + q.1) / 2.0);
+    // Each arrow's white edge is 6.5 px wide: beyond that they no longer cover each other.
+    let apart = off_line(mid, a, b);
+    assert!(apart >= 8.0, "the arrows are {apart} px apart");
+}
+
+/// The points of a `<polyline>`.
+fn points(tag: &str) -> Vec<(f32, f32)> {
+    attr(tag, "points")
+        .unwrap()
+        .split_whitespace()
+        .map(|p| {
+            let (x, y) = p.split_once(',').unwrap();
+            (x.parse().unwrap(), y.parse().unwrap())
+        })
+        .collect()
+}
+
+/// The centre of a unit's chip.
+fn chip_centre(svg: &str, id: &str) -> (f32, f32) {
+    let r = chip(svg, id);
+    ((r.0 + r.2) / 2.0, (r.1 + r.3) / 2.0)
+}
+
+/// Whether the route passes within 2 px of each point, in order.
+fn runs_through(route: &[(f32, f32)], stops: &[(f32, f32)]) -> bool {
+    let mut from = 0;
+    for s in stops {
+        match route[from..]
+            .iter()
+            .position(|p| (p.0 - s.0).hypot(p.1 - s.1) <= 2.0)
+        {
+            Some(i) => from += i + 1,
+            None => return false,
+        }
+    }
+    true
+}
+
+/// "convoys and portages are one straight line across land (A Lon-Tun crosses France ...)"
+/// (issue 27, point 6): the convoyed army's arrow runs through each convoying fleet, in
+/// order along the way.
+#[test]
+fn a_convoyed_move_runs_through_its_fleets() {
+    let svg = case_picture(
+        "VARIANT_ALL standard\nCASE long convoy\nPRESTATE_SETPHASE Spring 1903, Movement\nPRESTATE\n\
+         \tEngland: A lon\n\tEngland: F eng\n\tEngland: F mao\n\tEngland: F wes\nORDERS\n\
+         \tEngland: A lon-tun via convoy\n\tEngland: F eng C A lon-tun\n\tEngland: F mao C A lon-tun\n\
+         \tEngland: F wes C A lon-tun\nEND\n",
+    );
+    let arrow = group(&svg, "order-Lon");
+    let lines = all_tags(arrow, "polyline");
+    assert!(!lines.is_empty(), "a straight line: {arrow}");
+    let route = points(lines[1]);
+    // The fleets have not moved: their chips stand where they convoyed from.
+    let fleets: Vec<_> = ["unit-Eng", "unit-Mao", "unit-Wes"]
+        .iter()
+        .map(|id| chip_centre(&svg, id))
+        .collect();
+    assert!(runs_through(&route, &fleets), "{route:?} misses {fleets:?}");
+    // And it ends at Tunis, where the army now stands.
+    let tun = chip_centre(&svg, "unit-Tun");
+    let last = route[route.len() - 1];
+    assert!((last.0 - tun.0).hypot(last.1 - tun.1) < 20.0, "{last:?}");
+}
+
+/// The same for a portage (Portage's rule): the arrow runs through the portaging armies.
+#[test]
+fn a_portaged_move_runs_through_its_armies() {
+    use herald::game::ids::UnitKind;
+    use herald::picture::marks::{Mark, Verdict};
+    let v = Variant::builtin("standard").unwrap();
+    let map = &v.map;
+    let p = |a: &str| map.province_ids().find(|&p| map.abbr(p) == a).unwrap();
+    let france = map
+        .power_ids()
+        .find(|&f| map.power(f).name == "France")
+        .unwrap();
+    let mut position = v.opening();
+    position.units = vec![None; map.province_count()];
+    for a in ["Bre", "Par", "Bur", "Mun"] {
+        position.units[p(a).index()] = Some(Unit {
+            power: france,
+            kind: if a == "Bre" {
+                UnitKind::Fleet
+            } else {
+                UnitKind::Army
+            },
+            region: map.province(p(a)).main,
+        });
+    }
+    let help = |by: &str| Mark::Help {
+        kind: "portage",
+        power: france,
+        by: p(by),
+        from: p("Bre"),
+        to: Some(p("Ber")),
+        result: Verdict::Pending,
+    };
+    let marks = vec![
+        Mark::Move {
+            power: france,
+            from: p("Bre"),
+            to: map.province(p("Ber")).main,
+            result: Verdict::Pending,
+        },
+        help("Par"),
+        help("Bur"),
+        help("Mun"),
+    ];
+    let svg = picture::Painter::new()
+        .svg(v, builtin::STANDARD, &position, "portage", &marks)
+        .unwrap();
+    let route = points(all_tags(group(&svg, "order-Bre"), "polyline")[1]);
+    let armies: Vec<_> = ["unit-Par", "unit-Bur", "unit-Mun"]
+        .iter()
+        .map(|id| chip_centre(&svg, id))
+        .collect();
+    assert!(runs_through(&route, &armies), "{route:?} misses {armies:?}");
+}
+
+/// "in `SET MAP` a unit with no order looks like an ordered hold" (issue 27, point 6): a
+/// unit given no order is marked "unordered", in black, never with its power's hold ring.
+#[test]
+fn a_unit_with_no_order_is_marked_unlike_an_ordered_hold() {
+    use herald::game::screen::{Command, Ordered};
+    use herald::picture::marks;
+    let v = Variant::builtin("standard").unwrap();
+    let map = &v.map;
+    let opening = v.opening();
+    let ordered: Vec<Ordered> = opening
+        .all_units()
+        .filter(|(_, u)| map.power(u.power).name == "England")
+        .map(|(at, unit)| Ordered {
+            at,
+            unit,
+            command: Command::Hold,
+        })
+        .collect();
+    // England wrote an order for Lon and Lvp; Edi's hold is the default.
+    let given: Vec<_> = ordered
+        .iter()
+        .map(|o| o.at)
+        .filter(|&p| map.abbr(p) != "Edi")
+        .collect();
+    let m = marks::unordered(marks::of_orders(map, &ordered), &given);
+    let svg = picture::Painter::new()
+        .svg(v, builtin::STANDARD, &opening, "orders", &m)
+        .unwrap();
+    let edi = group(&svg, "order-Edi");
+    assert_eq!(attr(edi, "data-kind"), Some("unordered"), "{edi}");
+    let england = picture::svg::power_colour(map.power_ids().nth(1).unwrap());
+    assert!(!edi.contains(england), "{edi}");
+    assert_eq!(attr(tag(&svg, "order-Lon"), "data-kind"), Some("hold"));
+}
+
+/// "the key lacks built, removed and disbanded" (issue 27, point 6).
+#[test]
+fn the_key_names_every_mark() {
+    let v = Variant::builtin("standard").unwrap();
+    let svg = picture::Painter::new()
+        .svg(v, builtin::STANDARD, &v.opening(), "key", &[])
+        .unwrap();
+    let key = &svg[svg.find(r#"id="key""#).unwrap()..];
+    for word in [
+        ">move<",
+        ">failed<",
+        ">support<",
+        "convoy / portage",
+        ">hold<",
+        ">no order<",
+        ">built<",
+        "removed, disbanded or destroyed",
+        "dislodged",
+    ] {
+        assert!(key.contains(word), "the key lacks {word}");
+    }
+}
+
+/// The box a space's name covers (bold 14 px): its text's extent, from the `<text>` tag.
+fn name_box(tag: &str, text: &str) -> Rect {
+    let (x, y) = (num(tag, "x"), num(tag, "y") + TOP);
+    let half = text.chars().count() as f32 * 4.9;
+    (x - half, y - 10.5, x + half, y + 1.0)
+}
+
+/// The offset of the board below the title, pixels.
+const TOP: f32 = 40.0;
+
+/// "arrows and rings cover province labels" and "units in Bur overlap with the dislodged
+/// marker" (issue 27, point 6 and the review): on a crowded Fall 1905 the names are drawn
+/// over every order's mark, and no unit, dislodged unit or centre covers a name or another
+/// unit.
+#[test]
+fn names_lie_over_the_marks_and_no_chip_covers_a_name_or_a_unit() {
+    let svg = case_picture(include_str!("cases/bench_middlegame.txt"));
+    let (orders, names, units) = (
+        svg.find(r#"id="orders""#).unwrap(),
+        svg.find(r#"id="names""#).unwrap(),
+        svg.find(r#"id="units""#).unwrap(),
+    );
+    assert!(orders < names && names < units);
+    let names_g = &svg[names..names + svg[names..].find("</g>").unwrap()];
+    let mut labels = Vec::new();
+    for (i, _) in names_g.match_indices("<text ") {
+        let t = &names_g[i..];
+        let tag = &t[..t.find('>').unwrap()];
+        if attr(tag, "id").is_some_and(|id| id.starts_with("coast-")) {
+            continue;
+        }
+        let text = &t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()];
+        labels.push((text.to_string(), name_box(tag, text)));
+    }
+    assert!(labels.len() > 70, "{}", labels.len());
+    let mut chips: Vec<(String, Rect)> = Vec::new();
+    for id in ["units", "dislodged"] {
+        let at = svg.find(&format!(r#"id="{id}""#)).unwrap();
+        let g = &svg[at..];
+        for (i, _) in g.match_indices("<g id=\"") {
+            let t = &g[i..];
+            let gid = attr(&t[..t.find('>').unwrap()], "id").unwrap().to_string();
+            if !gid.starts_with("unit-")
+                && !gid.starts_with("dislodged-")
+                && !gid.starts_with("removed-")
+            {
+                break;
+            }
+            let r = rect_of(all_tags(t, "rect")[0]);
+            chips.push((gid, (r.0, r.1 + TOP, r.2, r.3 + TOP)));
+        }
+    }
+    assert!(
+        chips.iter().any(|(id, _)| id.starts_with("dislodged-")),
+        "{chips:?}"
+    );
+    let mut failures = Vec::new();
+    for (id, c) in &chips {
+        for (name, b) in &labels {
+            if overlap(*c, *b) {
+                failures.push(format!("{id} covers the name {name}"));
+            }
+        }
+    }
+    for (i, (a, ra)) in chips.iter().enumerate() {
+        for (b, rb) in &chips[i + 1..] {
+            if overlap(*ra, *rb) {
+                failures.push(format!("{a} overlaps {b}"));
+            }
+        }
+    }
+    for c in all_tags(&svg[svg.find(r#"id="centres""#).unwrap()..], "circle") {
+        if !attr(c, "id").is_some_and(|i| i.starts_with("centre-")) {
+            break;
+        }
+        let (x, y, r) = (num(c, "cx"), num(c, "cy") + TOP, num(c, "r"));
+        for (name, b) in &labels {
+            if overlap((x - r, y - r, x + r, y + r), *b) {
+                failures.push(format!("{} covers the name {name}", attr(c, "id").unwrap()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}

@@ -172,7 +172,8 @@ pub(super) fn own_marks(judge: &Judge, game: &Game, power: PowerId) -> Vec<Mark>
         .into_iter()
         .filter(|o| o.unit.power == power)
         .collect();
-    marks::of_orders(map, &ordered)
+    // A unit given no order is drawn as such, not as the hold it defaults to (issue 27).
+    marks::unordered(marks::of_orders(map, &ordered), &marks::given(&own))
 }
 
 /// The picture of one power's orders on file (see [`own_marks`]).
@@ -236,16 +237,24 @@ mod tests {
             .find(|&p| j.map_of(g).power(p).name == "England")
             .unwrap();
         let marks = own_marks(&j, g, england);
-        // England's three units: two moves and F Edi's hold; nothing of France's.
+        // England's three units: two moves and F Edi with no order; nothing of France's.
         assert_eq!(marks.len(), 3, "{marks:?}");
+        assert!(
+            marks
+                .iter()
+                .any(|m| matches!(m, Mark::Unordered { power, .. } if *power == england)),
+            "{marks:?}"
+        );
         let moves = marks
             .iter()
             .filter(|m| matches!(m, Mark::Move { power, .. } if *power == england))
             .count();
         assert_eq!(moves, 2, "{marks:?}");
         assert!(marks.iter().all(|m| match m {
-            Mark::Move { power, .. } | Mark::Hold { power, .. } | Mark::Help { power, .. } =>
-                *power == england,
+            Mark::Move { power, .. }
+            | Mark::Hold { power, .. }
+            | Mark::Help { power, .. }
+            | Mark::Unordered { power, .. } => *power == england,
             _ => false,
         }));
     }

@@ -290,7 +290,11 @@ pub(super) fn adjudicate(judge: &Judge, game: &Game, pos: &Position) -> Played {
     } else {
         Vec::new()
     };
-    let marks = marks::of_report(map, pos, &t.position, &t.report);
+    // Units given no order are drawn as such, not as holds (issue 27).
+    let marks = marks::unordered(
+        marks::of_report(map, pos, &t.position, &t.report),
+        &marks::given(&stored),
+    );
     Played {
         next: t.position,
         text: lines.join("\n"),

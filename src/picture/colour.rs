@@ -7,6 +7,14 @@
 /// The least CIEDE2000 difference between two powers of one map, for normal vision and
 /// simulated protanopia and deuteranopia.
 pub const MIN_DIFFERENCE: f64 = 14.0;
+/// The least CIEDE2000 difference between two powers' tints of the land they hold, and
+/// between a tint and the sea, on a board drawn from shapes, for normal vision and simulated
+/// protanopia and deuteranopia. Lower than [`MIN_DIFFERENCE`]: a tint is light, so that
+/// the names' ink keeps [`MIN_NAME_CONTRAST`] on it; the units' chips, in the powers' full
+/// colours and lettered, tell the powers apart.
+pub const MIN_TINT_DIFFERENCE: f64 = 7.5;
+/// The least contrast of the names' ink (`#222`) to every tint.
+pub const MIN_NAME_CONTRAST: f64 = 4.5;
 /// The least contrast of a power's colour to the land and the page it is drawn on.
 pub const MIN_CONTRAST: f64 = 3.0;
 

@@ -5,6 +5,7 @@
 
 use crate::game::ids::{PowerId, ProvinceId, RegionId};
 use crate::game::map::Map;
+use crate::game::order::Order;
 use crate::game::position::{Position, Unit};
 use crate::game::resolve::{retreat_options, Adjustment, Outcome, RetreatOutcome};
 use crate::game::screen::{Command, Ordered};
@@ -103,6 +104,42 @@ pub enum Mark {
         /// The unit.
         unit: Unit,
     },
+    /// A unit that was given no order (it holds by default): drawn unlike an ordered hold,
+    /// so that a player checking their orders sees the one they forgot (issue 27).
+    Unordered {
+        /// The unit's power.
+        power: PowerId,
+        /// Where it stands.
+        at: ProvinceId,
+        /// What came of it (failed: dislodged).
+        result: Verdict,
+    },
+}
+
+/// The provinces of the units that orders name (`A Par-Bur` names Par): the units given
+/// an order, for [`unordered`].
+pub fn given(orders: &[(PowerId, Order)]) -> Vec<ProvinceId> {
+    orders
+        .iter()
+        .filter_map(|(_, o)| match o {
+            Order::Unit { at, .. } => Some(at.province),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The marks with each hold of a unit that was given no order (its province not in
+/// `ordered`) marked as unordered instead.
+pub fn unordered(marks: Vec<Mark>, ordered: &[ProvinceId]) -> Vec<Mark> {
+    marks
+        .into_iter()
+        .map(|m| match m {
+            Mark::Hold { power, at, result } if !ordered.contains(&at) => {
+                Mark::Unordered { power, at, result }
+            }
+            m => m,
+        })
+        .collect()
 }
 
 /// Did this movement outcome do what the order asked?

@@ -214,7 +214,10 @@ pub fn of_case_on_map_text(text: &str, case: &Case) -> Result<Picture, PictureEr
     let map = variant.map_at(before.phase);
     let turn =
         crate::game::turn::play_with(variant, &prepared.rules, map, before, &prepared.orders);
-    let marks = marks::of_report(map, before, &turn.position, &turn.report);
+    let marks = marks::unordered(
+        marks::of_report(map, before, &turn.position, &turn.report),
+        &marks::given(&prepared.orders),
+    );
     let mut shown = turn.position.clone();
     if shown.phase.year == before.phase.year {
         shown.phase = before.phase;

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 
-use resvg::tiny_skia::Pixmap;
+use resvg::tiny_skia::{self, Pixmap};
 
 use super::layout::Layout;
 use super::marks::Mark;
@@ -34,6 +34,78 @@ struct Background {
     svg: String,
     pixmap: Pixmap,
     palette: png::Palette,
+    /// On a board drawn from shapes, what each picture reuses.
+    kept: Option<Kept>,
+}
+
+/// What every picture of a board drawn from shapes reuses: each space's outline as a path
+/// (filled with its holder's tint straight onto the canvas, never parsed again from the
+/// SVG's text), and the spaces' names, rasterised once onto a clear layer.
+struct Kept {
+    /// Each space's outline in grid units, by province index.
+    paths: Vec<Option<tiny_skia::Path>>,
+    /// Grid units to pixels.
+    transform: tiny_skia::Transform,
+    /// The border drawn over a tint, in grid units.
+    border: f32,
+    /// The names' SVG ([`shaped::names`]).
+    names_svg: String,
+    /// The names, rasterised once over a clear canvas, kept as the pixels they cover (their
+    /// index in the canvas and premultiplied colour): a small part of the canvas, blended
+    /// over each picture far quicker than the whole layer.
+    names: Vec<(usize, [u8; 4])>,
+}
+
+/// The pixels of a layer that are not clear.
+fn covered(layer: &Pixmap) -> Vec<(usize, [u8; 4])> {
+    layer
+        .data()
+        .chunks_exact(4)
+        .enumerate()
+        .filter(|(_, px)| px[3] > 0)
+        .map(|(i, px)| (i, [px[0], px[1], px[2], px[3]]))
+        .collect()
+}
+
+/// Blends premultiplied pixels over a pixmap (source over).
+fn blend(pixmap: &mut Pixmap, pixels: &[(usize, [u8; 4])]) {
+    let data = pixmap.data_mut();
+    for &(i, src) in pixels {
+        let Some(dst) = data.get_mut(i * 4..i * 4 + 4) else {
+            continue;
+        };
+        let keep = 255 - u16::from(src[3]);
+        for c in 0..4 {
+            let d = u16::from(dst[c]) * keep;
+            // d / 255, rounded.
+            let d = (d + 128 + ((d + 128) >> 8)) >> 8;
+            dst[c] = (u16::from(src[c]) + d).min(255) as u8;
+        }
+    }
+}
+
+/// An outline's path data as a tiny-skia path (`None`: empty).
+fn path_of(data: &str) -> Option<tiny_skia::Path> {
+    let mut b = tiny_skia::PathBuilder::new();
+    for ring in super::shapes::rings(data) {
+        let mut points = ring.into_iter();
+        let Some((x, y)) = points.next() else {
+            continue;
+        };
+        b.move_to(x as f32, y as f32);
+        for (x, y) in points {
+            b.line_to(x as f32, y as f32);
+        }
+        b.close();
+    }
+    b.finish()
+}
+
+/// An SVG element list over a clear canvas of `width` × `height`.
+fn layer(width: u32, height: u32, elements: &str) -> String {
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans">{elements}</svg>"#
+    )
 }
 
 /// Draws board pictures, keeping each map's background. Shared by every game of a judge.
@@ -130,12 +202,36 @@ impl Painter {
             over.extend(map.power_ids().map(|p| rgb(&shaped::tint(p))));
         }
         let palette = png::Palette::of(&pixmap, &over);
+        let kept = match &shapes {
+            Some(shapes) => {
+                let names_svg = shaped::names(map, &layout);
+                let mut names =
+                    Pixmap::new(pixmap.width(), pixmap.height()).ok_or(png::PngError::Size {
+                        width: pixmap.width(),
+                        height: pixmap.height(),
+                    })?;
+                png::onto(
+                    &mut names,
+                    &layer(pixmap.width(), pixmap.height(), &names_svg),
+                )?;
+                let k = shapes.scale;
+                Some(Kept {
+                    paths: shapes.spaces.iter().map(|sp| path_of(&sp.path)).collect(),
+                    transform: tiny_skia::Transform::from_row(k, 0.0, 0.0, k, 0.0, svg::TOP),
+                    border: shaped::border_width(k),
+                    names_svg,
+                    names: covered(&names),
+                })
+            }
+            None => None,
+        };
         let b = Arc::new(Background {
             layout,
             shapes,
             svg,
             pixmap,
             palette,
+            kept,
         });
         self.lock().insert(k, b.clone());
         Ok(b)
@@ -189,14 +285,74 @@ impl Painter {
         title: &str,
         marks: &[Mark],
     ) -> Result<Picture, PictureError> {
+        let map = variant.map_at(position.phase);
+        let bg = self.background(variant, map, map_text)?;
+        if let (Some(shapes), Some(kept)) = (&bg.shapes, &bg.kept) {
+            return paint_shaped(&bg, kept, shapes, map, position, title, marks);
+        }
         let (bg, overlay) = self.parts(variant, map_text, position, title, marks)?;
         let (width, height) = (bg.pixmap.width(), bg.pixmap.height());
-        let top = format!(
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans">"#
-        );
-        let pixmap = png::over(&bg.pixmap, &format!("{top}{overlay}</svg>"))?;
+        let pixmap = png::over(&bg.pixmap, &layer(width, height, &overlay))?;
         let png = bg.palette.encode(&pixmap)?;
         let svg = whole(&bg, &overlay);
         Ok(Picture { svg, png })
     }
+}
+
+/// A picture of a board drawn from shapes: the tints filled from the kept paths, then the
+/// centres and marks, the kept names, and the units and legend drawn over the background;
+/// the SVG is the same drawing as text ([`shaped::overlay`]).
+fn paint_shaped(
+    bg: &Background,
+    kept: &Kept,
+    shapes: &Shapes,
+    map: &Map,
+    position: &Position,
+    title: &str,
+    marks: &[Mark],
+) -> Result<Picture, PictureError> {
+    let (width, height) = (bg.pixmap.width(), bg.pixmap.height());
+    let mut pixmap = bg.pixmap.clone();
+    let border = shaped::border_rgb();
+    let mut edge = tiny_skia::Paint::default();
+    edge.set_color_rgba8(border[0], border[1], border[2], 255);
+    edge.anti_alias = true;
+    let stroke = tiny_skia::Stroke {
+        width: kept.border,
+        line_join: tiny_skia::LineJoin::Round,
+        ..tiny_skia::Stroke::default()
+    };
+    for p in map.province_ids() {
+        let (Some(who), Some(Some(path))) =
+            (shaped::holder(map, position, p), kept.paths.get(p.index()))
+        else {
+            continue;
+        };
+        let [r, g, b] = rgb(&shaped::tint(who));
+        let mut fill = tiny_skia::Paint::default();
+        fill.set_color_rgba8(r, g, b, 255);
+        fill.anti_alias = true;
+        pixmap.fill_path(
+            path,
+            &fill,
+            tiny_skia::FillRule::Winding,
+            kept.transform,
+            None,
+        );
+        pixmap.stroke_path(path, &edge, &stroke, kept.transform, None);
+    }
+    let lower = shaped::lower(map, &bg.layout, title, position, marks);
+    png::onto(&mut pixmap, &layer(width, height, &lower))?;
+    blend(&mut pixmap, &kept.names);
+    let upper = shaped::upper(map, shapes, &bg.layout, position, marks);
+    png::onto(&mut pixmap, &layer(width, height, &upper))?;
+    let png = bg.palette.encode(&pixmap)?;
+    let mut overlay = shaped::tints(map, shapes, position);
+    overlay.push_str(&lower);
+    overlay.push_str(&kept.names_svg);
+    overlay.push_str(&upper);
+    Ok(Picture {
+        svg: whole(bg, &overlay),
+        png,
+    })
 }

@@ -71,6 +71,13 @@ pub fn over(background: &tiny_skia::Pixmap, svg: &str) -> Result<tiny_skia::Pixm
     Ok(pixmap)
 }
 
+/// Draws an SVG (elements over a transparent canvas of the pixmap's size) onto a pixmap.
+pub fn onto(pixmap: &mut tiny_skia::Pixmap, svg: &str) -> Result<(), PngError> {
+    let tree = usvg::Tree::from_str(svg, &options()).map_err(|e| PngError::Svg(e.to_string()))?;
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    Ok(())
+}
+
 /// Renders an SVG made by herald to PNG bytes at its own size.
 pub fn render(svg: &str) -> Result<Vec<u8>, PngError> {
     encode(&rasterise(svg)?)
@@ -152,11 +159,15 @@ impl Palette {
     /// Quick compression first; a picture that comes out large (a world map, a busy
     /// phase) is compressed harder, so that every PNG stays well under 300 KB.
     pub fn encode(&self, pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PngError> {
-        let indices: Vec<u8> = pixmap
-            .data()
-            .chunks_exact(4)
-            .map(|px| self.lut[cell(px)])
-            .collect();
+        // Neighbouring pixels are mostly alike: a pixel like the last reuses its index.
+        let mut indices: Vec<u8> = Vec::with_capacity(pixmap.data().len() / 4);
+        let mut last = ([0u8; 4], self.lut[0]);
+        for px in pixmap.data().chunks_exact(4) {
+            if px != last.0 {
+                last = ([px[0], px[1], px[2], px[3]], self.lut[cell(px)]);
+            }
+            indices.push(last.1);
+        }
         let quick = self.write(pixmap, &indices, png::Compression::Fast, png::Filter::Up)?;
         if quick.len() <= LARGE {
             return Ok(quick);

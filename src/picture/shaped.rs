@@ -49,11 +49,20 @@ pub fn holder(map: &Map, position: &Position, p: ProvinceId) -> Option<PowerId> 
         .or_else(|| position.unit_at(p).map(|u| u.power))
 }
 
+/// How much of each standard power's colour its tint takes (the rest is the land's):
+/// chosen (issue 27) so that every two tints, and each tint and the sea, differ by at least
+/// `colour::MIN_TINT_DIFFERENCE` for normal vision and under protanopia and deuteranopia,
+/// while the names' ink keeps 4.5:1 contrast on every tint. With one share for all (0.55),
+/// Austria and Germany were 6.3 apart to a protanope, France and the sea 7.5.
+const TINT_SHARE: [f32; 7] = [0.6, 0.55, 0.6, 0.55, 0.45, 0.55, 0.8];
+
 /// A power's colour mixed with the land's: the tint of the land it holds, light enough
 /// that names, borders and units read on it.
 pub fn tint(p: PowerId) -> String {
     let (c, land) = (rgb(power_colour(p)), rgb(LAND));
-    let mix = |i: usize| (f32::from(c[i]) * 0.55 + f32::from(land[i]) * 0.45).round() as u8;
+    let share = TINT_SHARE.get(p.index()).copied().unwrap_or(0.55);
+    let mix =
+        |i: usize| (f32::from(c[i]) * share + f32::from(land[i]) * (1.0 - share)).round() as u8;
     format!("#{:02x}{:02x}{:02x}", mix(0), mix(1), mix(2))
 }
 
@@ -191,7 +200,8 @@ fn draw_key(s: &mut String, top: f32) {
 }
 
 /// What a board drawn from shapes shows of one moment: the title, each space's outline
-/// tinted for its holder, the centres, the orders' marks, the units and the legend.
+/// tinted for its holder, the centres, the orders' marks, the names, the units and the
+/// legend ([`tints`], [`lower`], [`names`] and [`upper`] in that order).
 pub fn overlay(
     map: &Map,
     shapes: &Shapes,
@@ -200,20 +210,24 @@ pub fn overlay(
     position: &Position,
     marks: &[Mark],
 ) -> String {
-    let (_, _, per_row) = super::svg::canvas(map, layout);
-    let k = shapes.scale;
     let mut s = String::with_capacity(200 * 1024);
-    let _ = write!(
-        s,
-        r##"<text id="title" x="12" y="27" font-size="20" font-weight="bold" fill="#222">{}</text>"##,
-        escape(title)
-    );
-    // Every space, once, tinted where held, with its border drawn again over the tint
-    // (names come later, over everything but the units).
+    s.push_str(&tints(map, shapes, position));
+    s.push_str(&lower(map, layout, title, position, marks));
+    s.push_str(&names(map, layout));
+    s.push_str(&upper(map, shapes, layout, position, marks));
+    s
+}
+
+/// Every space, once, with `id="space-<Abbr>"`, tinted where held, its border drawn again
+/// over the tint. The painter fills the same outlines from paths it keeps (see
+/// [`super::painter`]), so this text is for the SVG only.
+pub fn tints(map: &Map, shapes: &Shapes, position: &Position) -> String {
+    let k = shapes.scale;
+    let mut s = String::with_capacity(160 * 1024);
     let _ = write!(
         s,
         r##"<g id="spaces" transform="translate(0 {TOP}) scale({k})" stroke="{BORDER}" stroke-width="{}" stroke-linejoin="round">"##,
-        1.2 / k
+        border_width(k)
     );
     for p in map.province_ids() {
         let prov = map.province(p);
@@ -234,22 +248,148 @@ pub fn overlay(
         );
     }
     s.push_str("</g>");
+    s
+}
+
+/// The width of the border drawn over a tint, in grid units (1.2 px).
+pub fn border_width(scale: f32) -> f32 {
+    1.2 / scale
+}
+
+/// The border's colour as three bytes.
+pub fn border_rgb() -> [u8; 3] {
+    rgb(BORDER)
+}
+
+/// Over the tints: the title, the centres and the orders' marks.
+pub fn lower(
+    map: &Map,
+    layout: &Layout,
+    title: &str,
+    position: &Position,
+    marks: &[Mark],
+) -> String {
+    let mut s = String::with_capacity(32 * 1024);
+    let _ = write!(
+        s,
+        r##"<text id="title" x="12" y="27" font-size="20" font-weight="bold" fill="#222">{}</text>"##,
+        escape(title)
+    );
     let _ = write!(s, r##"<g transform="translate(0 {TOP})">"##);
     draw_centres(&mut s, map, layout, position);
     super::overlay::draw_marks(&mut s, map, layout, marks);
+    s.push_str("</g>");
+    s
+}
+
+/// The spaces' names, over the marks: the same on every picture of a map (the painter
+/// rasterises them once).
+pub fn names(map: &Map, layout: &Layout) -> String {
+    let mut s = String::with_capacity(16 * 1024);
+    let _ = write!(s, r##"<g transform="translate(0 {TOP})">"##);
     draw_names(&mut s, map, layout);
-    draw_units(&mut s, map, layout, position);
-    super::overlay::draw_dislodged(&mut s, map, layout, marks);
+    s.push_str("</g>");
+    s
+}
+
+/// Over the names: the units, the dislodged units and the legend.
+pub fn upper(
+    map: &Map,
+    shapes: &Shapes,
+    layout: &Layout,
+    position: &Position,
+    marks: &[Mark],
+) -> String {
+    let (_, _, per_row) = super::svg::canvas(map, layout);
+    let mut s = String::with_capacity(32 * 1024);
+    let _ = write!(s, r##"<g transform="translate(0 {TOP})">"##);
+    draw_units(&mut s, map, shapes, layout, position);
+    super::overlay::draw_over_units(&mut s, map, layout, position, marks);
     s.push_str("</g>");
     super::svg::draw_legend(&mut s, map, position, TOP + layout.height, per_row);
     s
 }
 
-/// Where a space's centre mark stands: left of its name.
+/// The box a space's name covers (bold, `LABEL_PX`): left, top, right, bottom.
+fn name_box(map: &Map, layout: &Layout, p: ProvinceId) -> (f32, f32, f32, f32) {
+    let (x, y) = layout.centre(p);
+    let half = map.province(p).abbr.chars().count() as f32 * LABEL_PX * 0.36;
+    (x - half, y - 3.0 - 11.0, x + half, y - 3.0 + 1.5)
+}
+
+/// The first shift of a unit's chip (sideways 0, 3, −3, 6, −6 … up to 45 px; on its row,
+/// then 6 or 12 px lower, then 6 px higher) that keeps it clear of every other space's name
+/// with its centre inside its own space: no unit is drawn over a name. None found: no shift.
+fn clear_of_names(
+    map: &Map,
+    shapes: &Shapes,
+    layout: &Layout,
+    own: ProvinceId,
+    b: (f32, f32, f32, f32),
+) -> (f32, f32) {
+    let sideways = (0..=30).map(|i| {
+        if i % 2 == 0 {
+            1.5 * i as f32
+        } else {
+            -1.5 * (i + 1) as f32
+        }
+    });
+    [0.0, 6.0, 12.0, -6.0]
+        .into_iter()
+        .flat_map(|dy| sideways.clone().map(move |dx| (dx, dy)))
+        .find(|&(dx, dy)| {
+            let moved = (b.0 + dx, b.1 + dy, b.2 + dx, b.3 + dy);
+            !hits_name(map, layout, own, moved)
+                && ((dx, dy) == (0.0, 0.0)
+                    || within(
+                        shapes,
+                        own,
+                        (moved.0 + moved.2) / 2.0,
+                        (moved.1 + moved.3) / 2.0,
+                    ))
+        })
+        .unwrap_or((0.0, 0.0))
+}
+
+/// Whether a box covers the name of a space other than `own`.
+fn hits_name(map: &Map, layout: &Layout, own: ProvinceId, b: (f32, f32, f32, f32)) -> bool {
+    map.province_ids().filter(|&q| q != own).any(|q| {
+        let n = name_box(map, layout, q);
+        b.0 < n.2 && n.0 < b.2 && b.1 < n.3 && n.1 < b.3
+    })
+}
+
+/// Whether a point (pixels, below the title) lies inside a space's outline.
+fn within(shapes: &Shapes, p: ProvinceId, x: f32, y: f32) -> bool {
+    let Some(space) = shapes.spaces.get(p.index()) else {
+        return false;
+    };
+    let (x, y) = (x / shapes.scale, y / shapes.scale);
+    let mut odd = false;
+    for ring in super::shapes::rings(&space.path) {
+        for k in 0..ring.len() {
+            let (a, b) = (ring[k], ring[(k + 1) % ring.len()]);
+            let (ax, ay, bx, by) = (a.0 as f32, a.1 as f32, b.0 as f32, b.1 as f32);
+            if (ay > y) != (by > y) && x < ax + (y - ay) * (bx - ax) / (by - ay) {
+                odd = !odd;
+            }
+        }
+    }
+    odd
+}
+
+/// Where a space's centre mark stands: left of its name, or right of it where another
+/// space's name lies there.
 fn centre_mark(map: &Map, layout: &Layout, p: ProvinceId) -> (f32, f32) {
     let (x, y) = layout.centre(p);
     let half = map.province(p).abbr.chars().count() as f32 * LABEL_PX * 0.34;
-    (x - half - 8.0, y - 7.5)
+    let (lx, cy) = (x - half - 8.0, y - 7.5);
+    let clear = |cx: f32| !hits_name(map, layout, p, (cx - 6.0, cy - 6.0, cx + 6.0, cy + 6.0));
+    if clear(lx) || !clear(x + half + 8.0) {
+        (lx, cy)
+    } else {
+        (x + half + 8.0, cy)
+    }
 }
 
 fn draw_centres(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
@@ -273,7 +413,7 @@ fn draw_centres(s: &mut String, map: &Map, layout: &Layout, position: &Position)
 }
 
 /// A unit's chip: its kind and its power's letter (`A E`, `F T`), in its power's colour.
-fn draw_units(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
+fn draw_units(s: &mut String, map: &Map, shapes: &Shapes, layout: &Layout, position: &Position) {
     s.push_str(r#"<g id="units">"#);
     let mut seen: Vec<ProvinceId> = Vec::new();
     for (p, unit) in position.all_units() {
@@ -295,6 +435,14 @@ fn draw_units(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
         let text = format!("{kind} {}", power.letter);
         let w = 10.0 + 8.0 * text.chars().count() as f32;
         let (x, y) = (cx - w / 2.0 + nth as f32 * (w + 2.0), cy - 8.0);
+        let (dx, dy) = clear_of_names(
+            map,
+            shapes,
+            layout,
+            p,
+            (x - 1.0, y - 1.0, x + w + 1.0, y + 17.0),
+        );
+        let (x, y) = (x + dx, y + dy);
         let colour = power_colour(unit.power);
         let id = if nth == 0 {
             escape(&map.province(p).abbr)

@@ -106,7 +106,7 @@ pub fn overlay(
     draw_centres(&mut s, map, layout, position);
     super::overlay::draw_marks(&mut s, map, layout, marks);
     draw_units(&mut s, map, layout, position);
-    super::overlay::draw_dislodged(&mut s, map, layout, marks);
+    super::overlay::draw_over_units(&mut s, map, layout, position, marks);
     s.push_str("</g>");
     draw_legend(&mut s, map, position, TOP + layout.height, per_row);
     s
