@@ -6,6 +6,7 @@
 //! To add a command: its grammar in [`crate::judge::command`], its row in [`spec`], its arm
 //! in the family's file.
 
+pub(crate) mod context;
 mod dips;
 mod draws;
 mod guard;
@@ -22,7 +23,7 @@ mod signon;
 mod timing;
 
 use super::command::Command;
-use super::session::{Role, Session};
+use context::{Role, Session};
 
 /// The family of commands that applies a command (one file each).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

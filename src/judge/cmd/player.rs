@@ -2,11 +2,11 @@
 
 use chrono::Duration;
 
+use crate::judge::cmd::context::{Role, Session};
 use crate::judge::command::Command;
 use crate::judge::deadline;
 use crate::judge::game::{Seat, SeatState};
 use crate::judge::preference::Preference;
-use crate::judge::session::{Role, Session};
 
 impl Session<'_> {
     /// Applies a command of this family.

@@ -2,9 +2,9 @@
 //! SET QUIET / NOQUIET), listing (SET NOLIST / LIST, SET PRIVATE [word], SET PUBLIC) and
 //! the allow and deny lists (SET ALLOW / DENY address). Their rules are in [`crate::judge::privacy`].
 
+use crate::judge::cmd::context::Session;
 use crate::judge::command::Command;
 use crate::judge::game::Status;
-use crate::judge::session::Session;
 
 impl Session<'_> {
     /// Applies a command of this family.

@@ -3,12 +3,12 @@
 use chrono::Duration;
 
 use crate::game::ids::PowerId;
+use crate::judge::cmd::context::{Role, Session};
 use crate::judge::command::{Command, SignonAs};
 use crate::judge::deadline;
 use crate::judge::game::{
     Game, Member, PressPolicy, Seat, SeatState, Settings, Status, Tenure, Timing,
 };
-use crate::judge::session::{Role, Session};
 
 impl Session<'_> {
     /// Applies a command of this family.
