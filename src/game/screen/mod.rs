@@ -314,9 +314,9 @@ fn check_one(
     pos: &Position,
     power: PowerId,
     order: &Order,
-) -> Result<(ProvinceId, Command), Refusal> {
+) -> Result<(ProvinceId, Command), Box<Refusal>> {
     let Order::Unit { at, action, .. } = order else {
-        return Err(Refusal::AdjustmentOrder);
+        return Err(Box::new(Refusal::AdjustmentOrder));
     };
     let here = at.province;
     if let Action::Disembark { to } = action {
@@ -329,7 +329,7 @@ fn check_one(
         Action::Convert { coast } => convert(map, rules, unit, here, *coast)?,
         Action::Embark { fleet } => embark(map, rules, pos, unit, here, fleet.province)?,
         Action::Hold => Command::Hold,
-        Action::Disband => return Err(Refusal::DisbandOnBoard),
+        Action::Disband => return Err(Box::new(Refusal::DisbandOnBoard)),
         Action::Move { to, via, convoy } => {
             let command = move_command(map, rules, unit, here, *to, via, *convoy)?;
             if let Command::Move {
@@ -337,10 +337,10 @@ fn check_one(
             } = command
             {
                 if convoy_fleets_on_board(map, rules, pos, here, to.province).is_empty() {
-                    return Err(Refusal::NoConvoyingFleets {
+                    return Err(Box::new(Refusal::NoConvoyingFleets {
                         unit: describe(map, unit),
                         to: abbr(map, to.province),
-                    });
+                    }));
                 }
             }
             command
@@ -352,10 +352,10 @@ fn check_one(
             // Fleets share a free ocean (M.1): one may support another's move out of it.
             let shared = map.is_free_ocean(supported) && to.is_some();
             if supported == here && !own_landing && !shared {
-                return Err(Refusal::SupportsItself);
+                return Err(Box::new(Refusal::SupportsItself));
             }
             if map.is_free_ocean(supported) && supported == here && to.is_none() {
-                return Err(Refusal::OceanHoldSupport(abbr(map, here)));
+                return Err(Box::new(Refusal::OceanHoldSupport(abbr(map, here))));
             }
             let ocean_power = match to {
                 Some(dest) if shared => Some(ocean_fleet_power(
@@ -369,30 +369,32 @@ fn check_one(
                 _ => None,
             };
             if pos.unit_at(supported).is_none() {
-                return Err(Refusal::NothingToSupport(abbr(map, supported)));
+                return Err(Box::new(Refusal::NothingToSupport(abbr(map, supported))));
             }
             match to {
                 None => {
                     if !map.can_reach(unit.kind, unit.region, supported) {
-                        return Err(Refusal::CannotSupportThere {
+                        return Err(Box::new(Refusal::CannotSupportThere {
                             unit: describe(map, unit),
                             to: abbr(map, supported),
-                        });
+                        }));
                     }
                     Command::SupportHold { target: supported }
                 }
                 Some(dest) => {
                     if dest.province == supported {
-                        return Err(Refusal::SupportedMoveGoesNowhere);
+                        return Err(Box::new(Refusal::SupportedMoveGoesNowhere));
                     }
                     if dest.province == here {
-                        return Err(Refusal::SupportIntoOwnProvince(describe(map, unit)));
+                        return Err(Box::new(Refusal::SupportIntoOwnProvince(describe(
+                            map, unit,
+                        ))));
                     }
                     if !map.can_reach(unit.kind, unit.region, dest.province) {
-                        return Err(Refusal::CannotSupportMoveThere {
+                        return Err(Box::new(Refusal::CannotSupportMoveThere {
                             unit: describe(map, unit),
                             to: abbr(map, dest.province),
-                        });
+                        }));
                     }
                     let coast = dest.coast.and_then(|c| map.coast_region(dest.province, c));
                     Command::SupportMove {
@@ -406,20 +408,20 @@ fn check_one(
         }
         Action::Portage { target, to } => {
             if !rules.portage {
-                return Err(Refusal::NoPortageRule);
+                return Err(Box::new(Refusal::NoPortageRule));
             }
             if unit.kind != UnitKind::Army {
-                return Err(Refusal::OnlyArmiesPortage);
+                return Err(Box::new(Refusal::OnlyArmiesPortage));
             }
             let from = target.at.province;
             match pos.unit_at(from) {
                 Some(u) if u.kind == UnitKind::Fleet => {}
-                _ => return Err(Refusal::NoFleetToPortage(abbr(map, from))),
+                _ => return Err(Box::new(Refusal::NoFleetToPortage(abbr(map, from)))),
             }
             if !map.province(from).terrain.is_water()
                 || !map.province(to.province).terrain.is_water()
             {
-                return Err(Refusal::PortageNotWater);
+                return Err(Box::new(Refusal::PortageNotWater));
             }
             Command::Portage {
                 from,
@@ -429,41 +431,41 @@ fn check_one(
         }
         Action::Convoy { target, to } => {
             if unit.kind == UnitKind::ArmyFleet {
-                return Err(Refusal::ArmyFleetFerries);
+                return Err(Box::new(Refusal::ArmyFleetFerries));
             }
             if unit.kind != UnitKind::Fleet {
-                return Err(Refusal::OnlyFleetsConvoy);
+                return Err(Box::new(Refusal::OnlyFleetsConvoy));
             }
             let terrain = map.province(here).terrain;
             let can = terrain == Terrain::Sea || (terrain == Terrain::Ocean && rules.ocean_convoys);
             if !can {
-                return Err(Refusal::NotAtSea(abbr(map, here)));
+                return Err(Box::new(Refusal::NotAtSea(abbr(map, here))));
             }
             let from = target.at.province;
             match pos.unit_at(from) {
                 Some(u) if u.kind == UnitKind::Army => {}
-                Some(_) => return Err(Refusal::ConvoyOfFleet(abbr(map, from))),
-                None => return Err(Refusal::NoArmyToConvoy(abbr(map, from))),
+                Some(_) => return Err(Box::new(Refusal::ConvoyOfFleet(abbr(map, from)))),
+                None => return Err(Box::new(Refusal::NoArmyToConvoy(abbr(map, from)))),
             }
             if to.province == from {
-                return Err(Refusal::ConvoyGoesNowhere);
+                return Err(Box::new(Refusal::ConvoyGoesNowhere));
             }
             if rules.fast_ferry_only
                 && !(map.water_neighbours(here).contains(&from)
                     && map.water_neighbours(here).contains(&to.province))
             {
-                return Err(Refusal::FastFerryOneSea {
+                return Err(Box::new(Refusal::FastFerryOneSea {
                     fleet: abbr(map, here),
                     from: abbr(map, from),
                     to: abbr(map, to.province),
-                });
+                }));
             }
             if !convoy_fleets_on_board(map, rules, pos, from, to.province).contains(&here) {
-                return Err(Refusal::ConvoyNotNeeded {
+                return Err(Box::new(Refusal::ConvoyNotNeeded {
                     fleet: abbr(map, here),
                     from: abbr(map, from),
                     to: abbr(map, to.province),
-                });
+                }));
             }
             Command::Convoy {
                 from,
@@ -474,13 +476,18 @@ fn check_one(
     Ok((here, command))
 }
 
-fn own_unit(map: &Map, pos: &Position, power: PowerId, at: ProvinceId) -> Result<Unit, Refusal> {
+fn own_unit(
+    map: &Map,
+    pos: &Position,
+    power: PowerId,
+    at: ProvinceId,
+) -> Result<Unit, Box<Refusal>> {
     if let Some(u) = pos.own_unit_at(at, power) {
         return Ok(u);
     }
     match pos.unit_at(at) {
-        None => Err(Refusal::NoUnit(abbr(map, at))),
-        Some(u) if u.power != power => Err(Refusal::NotYours(abbr(map, at))),
+        None => Err(Box::new(Refusal::NoUnit(abbr(map, at)))),
+        Some(u) if u.power != power => Err(Box::new(Refusal::NotYours(abbr(map, at)))),
         Some(u) => Ok(u),
     }
 }
@@ -498,22 +505,22 @@ fn move_command(
     to: Loc,
     via: &[ProvinceId],
     convoy: bool,
-) -> Result<Command, Refusal> {
+) -> Result<Command, Box<Refusal>> {
     if to.province == here {
-        return Err(Refusal::MoveInPlace);
+        return Err(Box::new(Refusal::MoveInPlace));
     }
     let dest = map.province(to.province);
     match unit.kind {
         UnitKind::Army => {
             match dest.terrain {
                 Terrain::Sea | Terrain::Ocean => {
-                    return Err(Refusal::ArmyToWater(dest.abbr.clone()))
+                    return Err(Box::new(Refusal::ArmyToWater(dest.abbr.clone())))
                 }
-                Terrain::Shut => return Err(Refusal::Impassable(dest.abbr.clone())),
+                Terrain::Shut => return Err(Box::new(Refusal::Impassable(dest.abbr.clone()))),
                 _ => {}
             }
             if let Some(&p) = via.iter().find(|&&p| !map.province(p).terrain.is_water()) {
-                return Err(Refusal::RouteNotWater(abbr(map, p)));
+                return Err(Box::new(Refusal::RouteNotWater(abbr(map, p))));
             }
             let adjacent = map.army_adjacent(here, to.province);
             let coastal =
@@ -523,30 +530,30 @@ fn move_command(
                 (true, false) => Via::Either,
                 (false, false) if coastal => Via::Convoy,
                 _ => {
-                    return Err(Refusal::NotAdjacent {
+                    return Err(Box::new(Refusal::NotAdjacent {
                         to: dest.abbr.clone(),
                         from: abbr(map, here),
-                    })
+                    }))
                 }
             };
             Ok(Command::Move { to: dest.main, via })
         }
         UnitKind::Fleet | UnitKind::ArmyFleet => {
             if unit.kind == UnitKind::ArmyFleet && !dest.terrain.is_water() {
-                return Err(Refusal::ArmyFleetToLand {
+                return Err(Box::new(Refusal::ArmyFleetToLand {
                     to: dest.abbr.clone(),
                     from: abbr(map, here),
-                });
+                }));
             }
             if !via.is_empty() && rules.portage {
                 return Ok(portage_move(map, unit, here, to, via)?);
             }
             if convoy {
-                return Err(Refusal::ConvoyedFleet);
+                return Err(Box::new(Refusal::ConvoyedFleet));
             }
             match dest.terrain {
-                Terrain::Land => return Err(Refusal::FleetInland(dest.abbr.clone())),
-                Terrain::Shut => return Err(Refusal::Impassable(dest.abbr.clone())),
+                Terrain::Land => return Err(Box::new(Refusal::FleetInland(dest.abbr.clone()))),
+                Terrain::Shut => return Err(Box::new(Refusal::Impassable(dest.abbr.clone()))),
                 _ => {}
             }
             let named = to.coast.and_then(|c| map.coast_region(to.province, c));
@@ -557,10 +564,10 @@ fn move_command(
                         via: Via::Land,
                     })
                 } else {
-                    Err(Refusal::CannotReach {
+                    Err(Box::new(Refusal::CannotReach {
                         unit: describe(map, unit),
                         to: map.region_abbr(region),
-                    })
+                    }))
                 };
             }
             let reachable: Vec<RegionId> = map
@@ -573,15 +580,15 @@ fn move_command(
                     to: region,
                     via: Via::Land,
                 }),
-                [] => Err(Refusal::CannotReach {
+                [] => Err(Box::new(Refusal::CannotReach {
                     unit: describe(map, unit),
                     to: dest.abbr.clone(),
-                }),
-                _ => Err(Refusal::CoastUnsaid {
+                })),
+                _ => Err(Box::new(Refusal::CoastUnsaid {
                     to: dest.abbr.clone(),
                     unit: describe(map, unit),
                     example: map.region_abbr(reachable[0]),
-                }),
+                })),
             }
         }
     }

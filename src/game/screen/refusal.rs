@@ -2,7 +2,8 @@
 //! units and provinces it names (as written in orders: `A Par`, `Stp`) quoted once in its
 //! text.
 
-/// Why a movement order was refused (see [`super::screen_movement`]).
+/// Why a movement order was refused (see [`super::screen_movement`]). Screening returns it
+/// boxed: a refusal is rare, and a small `Result` keeps the common path as fast as it was.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Refusal {
     /// A build, removal or waive in a movement phase.
@@ -164,9 +165,9 @@ pub enum Refusal {
     Rule(String),
 }
 
-impl From<String> for Refusal {
+impl From<String> for Box<Refusal> {
     fn from(why: String) -> Self {
-        Refusal::Rule(why)
+        Box::new(Refusal::Rule(why))
     }
 }
 
@@ -195,7 +196,7 @@ mod tests {
             )
             .map(|(_, command)| command)
         };
-        let refused = check("A Par-Lon").unwrap_err();
+        let refused = *check("A Par-Lon").unwrap_err();
         assert_eq!(
             refused,
             Refusal::NotAdjacent {
@@ -205,20 +206,23 @@ mod tests {
         );
         assert_eq!(refused.to_string(), "Lon is not next to Par");
         assert_eq!(
-            check("A Mun-Ruh").unwrap_err(),
+            *check("A Mun-Ruh").unwrap_err(),
             Refusal::NotYours("Mun".into())
         );
         assert_eq!(
-            check("A Pic-Bel").unwrap_err(),
+            *check("A Pic-Bel").unwrap_err(),
             Refusal::NoUnit("Pic".into())
         );
         assert_eq!(
-            check("F Bre-Par").unwrap_err(),
+            *check("F Bre-Par").unwrap_err(),
             Refusal::FleetInland("Par".into())
         );
-        assert_eq!(check("A Par S A Par").unwrap_err(), Refusal::SupportsItself);
-        assert_eq!(check("Build A Par").unwrap_err(), Refusal::AdjustmentOrder);
-        let coast = check("F Bre-Spa").unwrap_err();
+        assert_eq!(
+            *check("A Par S A Par").unwrap_err(),
+            Refusal::SupportsItself
+        );
+        assert_eq!(*check("Build A Par").unwrap_err(), Refusal::AdjustmentOrder);
+        let coast = *check("F Bre-Spa").unwrap_err();
         assert!(
             matches!(&coast, Refusal::CannotReach { unit, to } if unit == "F Bre" && to == "Spa"),
             "{coast:?}"
