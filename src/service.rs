@@ -271,7 +271,7 @@ impl Service {
             };
             Some(
                 SmtpOutbox::new(&settings)
-                    .map_err(|reason| ServiceError::Smtp { reason })?
+                    .map_err(ServiceError::Smtp)?
                     .with_timeout(std::time::Duration::from_secs(c.timeout_seconds.max(1))),
             )
         } else {

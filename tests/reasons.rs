@@ -53,7 +53,7 @@ fn every_failed_order_of_every_case_says_why() {
                     said
                 );
                 let names = |p: herald::game::ids::ProvinceId| said.contains(map.abbr(p));
-                match result.outcomes[i] {
+                match result.outcome(i) {
                     Outcome::Bounced(c) => {
                         failed_orders += 1;
                         assert!(said.starts_with("(*bounce*: "), "{here}");
@@ -93,7 +93,7 @@ fn every_failed_order_of_every_case_says_why() {
                     _ => {}
                 }
                 // Where the backup rule decided, the reason names it.
-                match result.decided_by.get(i).copied().flatten() {
+                match result.orders[i].decided_by {
                     Some(Backup::Szykman) => {
                         szykman += 1;
                         assert!(said.contains("by the Szykman rule"), "{here}");
@@ -107,7 +107,7 @@ fn every_failed_order_of_every_case_says_why() {
                     }
                     None => {}
                 }
-                if let Some(c) = result.dislodged_clash[i] {
+                if let Some(c) = result.orders[i].dislodged {
                     assert!(said.contains("(*dislodged*: by "), "{here}");
                     assert!(names(c.by.unwrap()), "{here}");
                 }

@@ -5,4 +5,4 @@ mod file;
 mod run;
 
 pub use file::{parse_cases, Case, CaseFileError};
-pub use run::{prepare, run_case, run_case_in, CaseFailure, Prepared};
+pub use run::{prepare, run_case, run_case_in, CaseFailure, LineError, Prepared};

@@ -6,7 +6,7 @@ use super::file::Case;
 use crate::catalog::Catalog;
 use crate::game::ids::{PowerId, ProvinceId, UnitKind};
 use crate::game::map::Map;
-use crate::game::order::{parse_order, Action, Order};
+use crate::game::order::{parse_order, Action, Order, OrderError};
 use crate::game::position::{Dislodged, Position, Unit};
 use crate::game::rules::Rules;
 use crate::game::turn;
@@ -313,7 +313,7 @@ fn show(map: &Map, u: Unit) -> String {
 
 /// The power named before the colon, leniently: a name, an adjective, or a unique power
 /// sharing the first three letters (jDip's file misspells one).
-fn read_power(map: &Map, word: &str) -> Result<PowerId, String> {
+fn read_power(map: &Map, word: &str) -> Result<PowerId, LineError> {
     let word = word.trim();
     if let Some(p) = map.power_by_word(word) {
         return Ok(p);
@@ -325,18 +325,18 @@ fn read_power(map: &Map, word: &str) -> Result<PowerId, String> {
         .collect();
     match hits[..] {
         [p] => Ok(p),
-        _ => Err(format!("unknown power '{word}'")),
+        _ => Err(LineError::UnknownPower(word.to_string())),
     }
 }
 
-fn read_order(map: &Map, line: &str) -> Result<(PowerId, Order), String> {
+fn read_order(map: &Map, line: &str) -> Result<(PowerId, Order), LineError> {
     // "Power: order"; jDip's file sometimes drops the colon.
     let (power, text) = line
         .split_once(':')
         .or_else(|| line.split_once(char::is_whitespace))
-        .ok_or("expected 'Power: order'")?;
+        .ok_or(LineError::NoPower)?;
     let power = read_power(map, power)?;
-    let order = parse_order(map, text).map_err(|e| e.why)?;
+    let order = parse_order(map, text).map_err(LineError::Order)?;
     Ok((power, order))
 }
 
@@ -360,25 +360,25 @@ fn compare_powers(map: &Map, what: &str, text: &str, got: &[PowerId], diffs: &mu
     }
 }
 
-fn read_power_place(map: &Map, line: &str) -> Result<(PowerId, ProvinceId), String> {
-    let (power, place) = line.split_once(':').ok_or("expected 'Power: prov'")?;
+fn read_power_place(map: &Map, line: &str) -> Result<(PowerId, ProvinceId), LineError> {
+    let (power, place) = line.split_once(':').ok_or(LineError::NoPlace)?;
     let power = read_power(map, power)?;
     let p = map
         .lookup(&crate::game::map::normalize(place))
-        .ok_or_else(|| format!("unknown province '{}'", place.trim()))?;
+        .ok_or_else(|| LineError::UnknownProvince(place.trim().to_string()))?;
     Ok((power, p))
 }
 
-fn read_owner(map: &Map, line: &str) -> Result<(PowerId, ProvinceId), String> {
+fn read_owner(map: &Map, line: &str) -> Result<(PowerId, ProvinceId), LineError> {
     let (power, order) = read_order(map, line)?;
     match order.province() {
         Some(p) if map.province(p).centre => Ok((power, p)),
-        Some(p) => Err(format!("{} is not a supply centre", map.abbr(p))),
-        None => Err("expected 'Power: A prov'".into()),
+        Some(p) => Err(LineError::NotCentre(map.abbr(p).to_string())),
+        None => Err(LineError::NoOwnedPlace),
     }
 }
 
-fn read_unit(map: &Map, line: &str) -> Result<(PowerId, Unit), String> {
+fn read_unit(map: &Map, line: &str) -> Result<(PowerId, Unit), LineError> {
     let (power, order) = read_order(map, line)?;
     let Order::Unit {
         kind: Some(kind),
@@ -386,7 +386,7 @@ fn read_unit(map: &Map, line: &str) -> Result<(PowerId, Unit), String> {
         action: Action::Hold,
     } = order
     else {
-        return Err("expected 'Power: A prov' or 'Power: F prov/coast'".into());
+        return Err(LineError::NotUnit);
     };
     let places = map.standable(kind, at.province);
     let region = match (
@@ -396,13 +396,12 @@ fn read_unit(map: &Map, line: &str) -> Result<(PowerId, Unit), String> {
         (UnitKind::Fleet, Some(r)) => r,
         _ if places.len() == 1 => places[0],
         _ if places.is_empty() => {
-            return Err(format!(
-                "{} cannot stand in {}",
-                kind.code(),
-                map.abbr(at.province)
-            ))
+            return Err(LineError::CannotStand {
+                kind: kind.code(),
+                at: map.abbr(at.province).to_string(),
+            })
         }
-        _ => return Err(format!("name the coast of {}", map.abbr(at.province))),
+        _ => return Err(LineError::NoCoast(map.abbr(at.province).to_string())),
     };
     Ok((
         power,
@@ -412,4 +411,75 @@ fn read_unit(map: &Map, line: &str) -> Result<(PowerId, Unit), String> {
             region,
         },
     ))
+}
+
+/// Why a line of a case's board or orders was not read: what it needs, with the word or
+/// province it could not take quoted once (the caller quotes the whole line).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    /// No power before the order.
+    #[error("expected 'Power: order'")]
+    NoPower,
+    /// No power before the province.
+    #[error("expected 'Power: prov'")]
+    NoPlace,
+    /// The power is no power of the map.
+    #[error("unknown power '{0}'")]
+    UnknownPower(String),
+    /// The province is no province of the map.
+    #[error("unknown province '{0}'")]
+    UnknownProvince(String),
+    /// The order could not be read: the parser's refusal, shown by its reason alone (the
+    /// caller quotes the line).
+    #[error("{}", .0.why)]
+    Order(OrderError),
+    /// An owner's line names no province.
+    #[error("expected 'Power: A prov'")]
+    NoOwnedPlace,
+    /// An owner's province is not a supply centre.
+    #[error("{0} is not a supply centre")]
+    NotCentre(String),
+    /// A unit's line is not a unit and its place.
+    #[error("expected 'Power: A prov' or 'Power: F prov/coast'")]
+    NotUnit,
+    /// The unit cannot stand there (`A` at sea, `F` inland).
+    #[error("{kind} cannot stand in {at}")]
+    CannotStand {
+        /// The kind's letter.
+        kind: &'static str,
+        /// The province.
+        at: String,
+    },
+    /// A fleet in a province of several coasts, naming none.
+    #[error("name the coast of {0}")]
+    NoCoast(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 26: a case line that cannot be read says which kind of fault, quoting the word
+    /// at fault once.
+    #[test]
+    fn an_unreadable_line_says_which_kind() {
+        let v = Variant::standard();
+        let map = &v.map;
+        let unknown = read_unit(map, "Atlantis: A Par").unwrap_err();
+        assert_eq!(unknown, LineError::UnknownPower("Atlantis".into()));
+        assert_eq!(unknown.to_string(), "unknown power 'Atlantis'");
+        assert!(matches!(
+            read_unit(map, "France: A Nth"),
+            Err(LineError::CannotStand { kind: "A", .. })
+        ));
+        assert!(matches!(
+            read_owner(map, "France: A Bur"),
+            Err(LineError::NotCentre(p)) if p == "Bur"
+        ));
+        assert!(matches!(
+            read_order(map, "France: A Par jumps"),
+            Err(LineError::Order(_))
+        ));
+        assert_eq!(read_power_place(map, "France Par"), Err(LineError::NoPlace));
+    }
 }

@@ -372,8 +372,8 @@ impl Rules {
     /// Turns a named switch on (or sets a value), as a Master asks at creation or with SET
     /// RULE: one of [`SWITCHES`] of [`Scope::Game`]. Switches that shape a variant are
     /// refused by name. Names match in any case, with `-` or `_`.
-    pub fn apply_switch(&mut self, switch: &str) -> Result<(), String> {
-        self.set(switch, Scope::Game).map_err(|e| e.to_string())
+    pub fn apply_switch(&mut self, switch: &str) -> Result<(), SwitchError> {
+        self.set(switch, Scope::Game)
     }
 
     /// Sets a switch as a variant file names it: any of [`SWITCHES`], those a Master may set
@@ -415,6 +415,27 @@ impl Rules {
 mod tests {
     use super::*;
 
+    /// Issue 26: a refused switch is a kind to match on (`apply_switch` threw the
+    /// `SwitchError` away as text), quoting the switch once.
+    #[test]
+    fn a_refused_switch_says_which_kind() {
+        let mut r = Rules::standard();
+        let unknown = r.apply_switch("no-such-rule").unwrap_err();
+        assert!(
+            matches!(&unknown, SwitchError::Unknown { switch, .. } if switch == "no-such-rule"),
+            "{unknown:?}"
+        );
+        assert_eq!(unknown.to_string().matches("no-such-rule").count(), 1);
+        let value = r.apply_switch("victory=many").unwrap_err();
+        assert_eq!(
+            value,
+            SwitchError::Value {
+                switch: "victory=many".into(),
+                why: "victory=N needs a number of centres"
+            }
+        );
+    }
+
     #[test]
     fn switches_change_the_rules_by_name() {
         let mut r = Rules::standard();
@@ -434,12 +455,13 @@ mod tests {
         r.apply_switch("rules=2000").unwrap();
         assert_eq!(r.edition, Edition::Rules2000);
         assert_eq!(
-            r.apply_switch("rules=1971").unwrap_err(),
+            r.apply_switch("rules=1971").unwrap_err().to_string(),
             "'rules=1971': the rule editions are rules=1982 and rules=2000"
         );
         assert!(r
             .apply_switch("flying")
             .unwrap_err()
+            .to_string()
             .contains("unknown rule switch 'flying'"));
         assert!(r.apply_switch("victory=x").is_err());
     }
@@ -487,7 +509,7 @@ mod tests {
             "'victory=x': victory=N needs a number of centres"
         );
         let mut game = Rules::standard();
-        let refused = game.apply_switch("unit_choice").unwrap_err();
+        let refused = game.apply_switch("unit_choice").unwrap_err().to_string();
         assert!(refused.starts_with("unknown rule switch 'unit_choice' (remote_builds,"));
         assert!(!refused.contains("free_oceans"), "{refused}");
         assert!(game.apply_switch("victory=majority").is_err());

@@ -47,7 +47,7 @@ fn strengths(c: &Clash) -> String {
 
 /// The backup rule that decided order `k`, if one did.
 fn rule_of(result: &MovementResult, k: usize) -> Option<Backup> {
-    result.decided_by.get(k).copied().flatten()
+    result.orders.get(k).and_then(|r| r.decided_by)
 }
 
 /// Whether the carrier orders of the move `i` (convoys or portages naming it) were stopped
@@ -88,7 +88,7 @@ pub fn notes(
             format!("(*{mark}*: {why})")
         }
     };
-    match result.outcomes[i] {
+    match result.outcome(i) {
         Outcome::Bounced(c) => {
             let why = match c.by {
                 Some(by)
@@ -169,7 +169,7 @@ pub fn notes(
         Outcome::NotConverted => notes.push(note("not converted", "it was dislodged".into())),
         _ => {}
     }
-    if let Some(c) = result.dislodged_clash.get(i).copied().flatten() {
+    if let Some(c) = result.orders.get(i).and_then(|r| r.dislodged) {
         let by = c.by.map_or_else(String::new, |b| {
             format!("by {}, {}", short(map, orders, b, i), strengths(&c))
         });

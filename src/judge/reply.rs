@@ -1,8 +1,8 @@
 //! The reply to a mail: what herald understood, line by line, every order on file for the
 //! power, dip-point balances, and the time to the deadline, rendered from `reply.txt`.
 
+use super::cmd::context::{Role, Session};
 use super::game::Status;
-use super::session::{Role, Session};
 use super::{deadline, dips, orders};
 use crate::envelope::Outgoing;
 

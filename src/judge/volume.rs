@@ -8,7 +8,7 @@
 use chrono::Duration;
 
 use crate::envelope::Outgoing;
-use crate::judge::session::{PressDraft, Role, Session};
+use crate::judge::cmd::context::{PressDraft, Role, Session};
 
 /// The limits on press (`[limits] press_per_mail`, `press_per_hour`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

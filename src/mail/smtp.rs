@@ -26,7 +26,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio_rustls::rustls::pki_types::ServerName;
 
-use super::security::{tls_connector, Security};
+use super::security::{tls_connector, Security, TlsSetupError};
 
 /// Where and how to send mail.
 #[derive(Clone, Debug)]
@@ -102,7 +102,7 @@ impl std::fmt::Debug for SmtpOutbox {
 
 impl SmtpOutbox {
     /// A client for these settings (connects when sending).
-    pub fn new(s: &SmtpSettings) -> Result<SmtpOutbox, String> {
+    pub fn new(s: &SmtpSettings) -> Result<SmtpOutbox, TlsSetupError> {
         let starttls = match s.security {
             Security::StartTls => Some(starttls_parameters(s)?),
             Security::None | Security::Tls => None,
@@ -266,14 +266,16 @@ fn classify(e: lettre::transport::smtp::Error) -> SendError {
     }
 }
 
-fn starttls_parameters(s: &SmtpSettings) -> Result<TlsParameters, String> {
+fn starttls_parameters(s: &SmtpSettings) -> Result<TlsParameters, TlsSetupError> {
     let mut params = TlsParameters::builder(s.host.clone());
     if let Some(path) = &s.ca_file {
-        let pem = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-        let cert = Certificate::from_pem(&pem).map_err(|e| format!("{}: {e}", path.display()))?;
+        let pem = std::fs::read(path).map_err(|e| TlsSetupError::read(path, e))?;
+        let cert = Certificate::from_pem(&pem).map_err(|e| TlsSetupError::certificate(path, e))?;
         params = params.add_root_certificate(cert);
     }
-    params.build_rustls().map_err(|e| e.to_string())
+    params
+        .build_rustls()
+        .map_err(|e| TlsSetupError::Library(Box::new(e)))
 }
 
 /// The byte stream under a session: TCP, or TLS over TCP.

@@ -214,11 +214,11 @@ pub fn of_report(map: &Map, before: &Position, after: &Position, report: &Report
             destroyed,
             ..
         } => {
-            for (o, outcome) in orders.iter().zip(&result.outcomes) {
+            for (o, outcome) in orders.iter().zip(result.outcomes()) {
                 let dislodged = result.position.dislodged[o.at.index()].is_some_and(|d| {
                     d.unit.power == o.unit.power && d.unit.region == o.unit.region
                 });
-                let done = if succeeded(outcome) && !dislodged {
+                let done = if succeeded(&outcome) && !dislodged {
                     Verdict::Succeeded
                 } else {
                     Verdict::Failed

@@ -36,11 +36,8 @@ pub enum ServiceError {
         path: PathBuf,
     },
     /// The SMTP settings.
-    #[error("SMTP settings: {reason}")]
-    Smtp {
-        /// What is wrong.
-        reason: String,
-    },
+    #[error("SMTP settings: {0}")]
+    Smtp(crate::mail::security::TlsSetupError),
     /// The SMTP server cannot take mail now (no answer in time, login or TLS refused): the
     /// mail stays queued and is tried again next round.
     #[error("the SMTP server cannot take mail now, so the mail stays queued: {reason}")]

@@ -104,6 +104,9 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The stored state (JSON, as written) of games, by name: see [`Tx::game_states`].
+pub type StoredStates = HashMap<String, String>;
+
 /// The database.
 #[derive(Clone, Debug)]
 pub struct Store {
@@ -548,10 +551,7 @@ impl Tx {
     /// The stored state of each of these games that exists, as written (JSON), by name: to
     /// judge games outside a transaction and check, in the one that writes them, that no
     /// one changed them meanwhile.
-    pub async fn game_states(
-        &mut self,
-        names: &[String],
-    ) -> Result<HashMap<String, String>, StoreError> {
+    pub async fn game_states(&mut self, names: &[String]) -> Result<StoredStates, StoreError> {
         Ok(self.states(names).await?.into_iter().collect())
     }
 

@@ -27,6 +27,69 @@ pub enum Adjustment {
     Waived(PowerId),
 }
 
+/// Why an adjustment order was refused: a matchable kind, with the provinces it names (by
+/// abbreviation) quoted once in its text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AdjustError {
+    /// The power has neither builds nor removals this winter.
+    #[error("you have no builds or removals this winter")]
+    NothingToAdjust,
+    /// All the power's builds were used by earlier orders.
+    #[error("you have only {0} build(s), all used")]
+    BuildsUsed(u32),
+    /// All the power's removals were made by earlier orders.
+    #[error("you have only {0} removal(s), all made")]
+    RemovalsMade(u32),
+    /// A build or waive from a power that must remove.
+    #[error("you must remove units this winter, not build")]
+    MustRemove,
+    /// A removal from a power that builds.
+    #[error("you have builds this winter, not removals")]
+    MustBuild,
+    /// An order of another kind of phase.
+    #[error("this is an adjustment phase: build, remove or waive")]
+    NotAnAdjustment,
+    /// The unit to remove is another power's.
+    #[error("the unit in {0} is not yours")]
+    NotYours(String),
+    /// No unit stands where the removal names.
+    #[error("there is no unit in {0} to remove")]
+    NoUnit(String),
+    /// A build outside a supply centre.
+    #[error("{0} is not a supply centre")]
+    NotCentre(String),
+    /// A build in a centre the power does not own.
+    #[error("you do not own {0}")]
+    NotOwned(String),
+    /// A build outside the power's home centres where the rules ask for one.
+    #[error("{0} is not one of your home centres")]
+    NotHome(String),
+    /// A build by a power that holds none of its home centres, where the rules ask for one.
+    #[error("you hold none of your home centres, so you cannot build")]
+    NoHomeHeld,
+    /// A build in an occupied centre.
+    #[error("{0} is occupied")]
+    Occupied(String),
+    /// A build that names no kind of unit where both could stand.
+    #[error("say whether to build an army or a fleet in {0}")]
+    KindUnsaid(String),
+    /// A build of an army-fleet.
+    #[error("an army-fleet cannot be built: build a fleet in {0}, then embark an army")]
+    ArmyFleet(String),
+    /// A fleet built inland.
+    #[error("a fleet cannot be built in {0}, which is inland")]
+    Inland(String),
+    /// A fleet built where several coasts are open, naming none: the province and one coast
+    /// as an example (`Stp/nc`).
+    #[error("name the coast to build a fleet in {at}, e.g. {example}")]
+    CoastUnsaid {
+        /// The province.
+        at: String,
+        /// One of its coasts, written after the province.
+        example: String,
+    },
+}
+
 /// How many builds (positive) or removals (negative) a power has.
 pub fn adjustment_count(pos: &Position, power: PowerId) -> i32 {
     pos.centre_count(power) as i32 - pos.unit_count(power) as i32
@@ -39,23 +102,21 @@ pub fn may_build_in(
     pos: &Position,
     power: PowerId,
     p: ProvinceId,
-) -> Result<(), String> {
+) -> Result<(), AdjustError> {
     let prov = map.province(p);
     if !prov.centre {
-        return Err(format!("{} is not a supply centre", prov.abbr));
+        return Err(AdjustError::NotCentre(prov.abbr.clone()));
     }
     if pos.owners[p.index()] != Some(power) {
-        return Err(format!("you do not own {}", prov.abbr));
+        return Err(AdjustError::NotOwned(prov.abbr.clone()));
     }
     let homes = &map.power(power).homes;
     match rules.build_sites {
-        BuildSites::Home if !homes.contains(&p) => {
-            Err(format!("{} is not one of your home centres", prov.abbr))
-        }
+        BuildSites::Home if !homes.contains(&p) => Err(AdjustError::NotHome(prov.abbr.clone())),
         BuildSites::AnyOwnedWhileHomeHeld
             if !homes.iter().any(|h| pos.owners[h.index()] == Some(power)) =>
         {
-            Err("you hold none of your home centres, so you cannot build".into())
+            Err(AdjustError::NoHomeHeld)
         }
         _ => Ok(()),
     }
@@ -76,16 +137,16 @@ pub fn resolve_adjustments(
         let count = adjustment_count(pos, power);
         let mut left = count.unsigned_abs() as usize;
         for (_, order) in orders.iter().filter(|(p, _)| *p == power) {
-            let refuse = |why: String| Rejection {
+            let refuse = |why: AdjustError| Rejection {
                 power,
                 order: order.canonical(map),
-                why,
+                why: why.to_string(),
             };
             let result = if left == 0 {
                 Err(match count {
-                    0 => "you have no builds or removals this winter".to_string(),
-                    c if c > 0 => format!("you have only {c} build(s), all used"),
-                    c => format!("you have only {} removal(s), all made", -c),
+                    0 => AdjustError::NothingToAdjust,
+                    c if c > 0 => AdjustError::BuildsUsed(c.unsigned_abs()),
+                    c => AdjustError::RemovalsMade(c.unsigned_abs()),
                 })
             } else {
                 match (order, count > 0) {
@@ -116,21 +177,13 @@ pub fn resolve_adjustments(
                                 done.push(Adjustment::Removed(u));
                                 Ok(())
                             }
-                            None => Err(format!(
-                                "the unit in {} is not yours",
-                                map.abbr(at.province)
-                            )),
+                            None => Err(AdjustError::NotYours(map.abbr(at.province).to_string())),
                         },
-                        None => Err(format!(
-                            "there is no unit in {} to remove",
-                            map.abbr(at.province)
-                        )),
+                        None => Err(AdjustError::NoUnit(map.abbr(at.province).to_string())),
                     },
-                    (Order::Waive | Order::Build { .. }, false) => {
-                        Err("you must remove units this winter, not build".into())
-                    }
-                    (_, true) => Err("you have builds this winter, not removals".into()),
-                    _ => Err("this is an adjustment phase: build, remove or waive".into()),
+                    (Order::Waive | Order::Build { .. }, false) => Err(AdjustError::MustRemove),
+                    (_, true) => Err(AdjustError::MustBuild),
+                    _ => Err(AdjustError::NotAnAdjustment),
                 }
             };
             match result {
@@ -161,50 +214,33 @@ fn build(
     kind: Option<UnitKind>,
     p: ProvinceId,
     coast: Option<crate::game::ids::Coast>,
-) -> Result<Unit, String> {
+) -> Result<Unit, AdjustError> {
     may_build_in(map, rules, pos, power, p)?;
     let prov = map.province(p);
     if pos.unit_at(p).is_some() {
-        return Err(format!("{} is occupied", prov.abbr));
+        return Err(AdjustError::Occupied(prov.abbr.clone()));
     }
     let named_coast = coast.and_then(|c| map.coast_region(p, c));
     let kind = match kind {
         Some(k) => k,
         None if prov.terrain == Terrain::Land => UnitKind::Army,
         None if named_coast.is_some() => UnitKind::Fleet,
-        None => {
-            return Err(format!(
-                "say whether to build an army or a fleet in {}",
-                prov.abbr
-            ))
-        }
+        None => return Err(AdjustError::KindUnsaid(prov.abbr.clone())),
     };
     let region: RegionId = match kind {
         UnitKind::Army => prov.main,
-        UnitKind::ArmyFleet => {
-            return Err(format!(
-                "an army-fleet cannot be built: build a fleet in {}, then embark an army",
-                prov.abbr
-            ))
-        }
+        UnitKind::ArmyFleet => return Err(AdjustError::ArmyFleet(prov.abbr.clone())),
         UnitKind::Fleet => {
             let places = map.standable(UnitKind::Fleet, p);
             match (places.len(), named_coast) {
-                (0, _) => {
-                    return Err(format!(
-                        "a fleet cannot be built in {}, which is inland",
-                        prov.abbr
-                    ))
-                }
+                (0, _) => return Err(AdjustError::Inland(prov.abbr.clone())),
                 (1, _) => places[0],
                 (_, Some(r)) => r,
                 _ => {
-                    return Err(format!(
-                        "name the coast to build a fleet in {}, e.g. {}/{}",
-                        prov.abbr,
-                        prov.abbr,
-                        map.region(places[0]).coast.map_or("", |c| c.abbr())
-                    ))
+                    return Err(AdjustError::CoastUnsaid {
+                        at: prov.abbr.clone(),
+                        example: map.region_abbr(places[0]),
+                    })
                 }
             }
         }
@@ -296,4 +332,31 @@ fn distances_from(map: &Map, sources: &[ProvinceId]) -> Vec<u32> {
         }
     }
     dist
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::variant::Variant;
+
+    /// Issue 26: a refused build is a kind to match on, quoting its province once.
+    #[test]
+    fn a_refused_build_says_which_kind() {
+        let v = Variant::standard();
+        let map = &v.map;
+        let pos = Position::initial(map, v.calendar.start);
+        let france = map.power_by_word("France").unwrap();
+        let at = |name: &str| map.lookup(&crate::game::map::normalize(name)).unwrap();
+        let refused = may_build_in(map, &v.rules, &pos, france, at("Mun")).unwrap_err();
+        assert_eq!(refused, AdjustError::NotOwned("Mun".into()));
+        assert_eq!(refused.to_string(), "you do not own Mun");
+        assert_eq!(
+            may_build_in(map, &v.rules, &pos, france, at("Bur")),
+            Err(AdjustError::NotCentre("Bur".into()))
+        );
+        assert_eq!(
+            build(map, &v.rules, &pos, france, None, at("Par"), None),
+            Err(AdjustError::Occupied("Par".into()))
+        );
+    }
 }

@@ -28,7 +28,7 @@ use crate::game::position::{Position, Unit};
 use crate::game::rules::Rules;
 use crate::game::screen::{Command, Ordered, Via};
 
-use super::movement::{MovementResult, Outcome};
+use super::movement::{MovementResult, OrderResult, Outcome};
 
 /// How the screened orders were handed to the resolver, for [`settle`].
 #[derive(Debug)]
@@ -189,28 +189,24 @@ pub fn settle(map: &Map, rules: &Rules, plan: Plan, mut result: MovementResult) 
         resolver,
     } = plan;
     let n = given.len();
-    let mut outcomes: Vec<Outcome> = (0..n)
-        .map(|i| match (early[i], stands_for[i]) {
-            (Some(o), _) => o,
-            (None, Some(r)) => result.outcomes[r],
-            (None, None) => Outcome::Embarked,
+    let mut results: Vec<OrderResult> = (0..n)
+        .map(|i| {
+            let stood = stands_for[i].map(|r| result.orders[r]);
+            OrderResult {
+                order: given[i],
+                outcome: match (early[i], stood) {
+                    (Some(o), _) => o,
+                    (None, Some(r)) => r.outcome,
+                    (None, None) => Outcome::Embarked,
+                },
+                dislodged: stood.and_then(|r| r.dislodged),
+                decided_by: stood.and_then(|r| r.decided_by),
+            }
         })
         .collect();
-    let dislodged_by: Vec<Option<ProvinceId>> = (0..n)
-        .map(|i| stands_for[i].and_then(|r| result.dislodged_by[r]))
-        .collect();
-    let dislodged_clash: Vec<_> = (0..n)
-        .map(|i| stands_for[i].and_then(|r| result.dislodged_clash[r]))
-        .collect();
-    let decided_by: Vec<_> = if result.decided_by.is_empty() {
-        Vec::new()
-    } else {
-        (0..n)
-            .map(|i| stands_for[i].and_then(|r| result.decided_by[r]))
-            .collect()
-    };
     let next = &mut result.position;
-    let moved = |i: usize| stands_for[i].is_some_and(|r| result.outcomes[r] == Outcome::Moved);
+    let moved =
+        |i: usize| stands_for[i].is_some_and(|r| result.orders[r].outcome == Outcome::Moved);
     // Where a given unit order's unit ended: (province, dislodged?).
     let end_of = |i: usize, next: &Position| -> Option<(ProvinceId, bool)> {
         let o = &given[i];
@@ -245,9 +241,9 @@ pub fn settle(map: &Map, rules: &Rules, plan: Plan, mut result: MovementResult) 
                         region: to,
                         ..o.unit
                     });
-                    outcomes[i] = Outcome::Converted;
+                    results[i].outcome = Outcome::Converted;
                 } else {
-                    outcomes[i] = Outcome::NotConverted;
+                    results[i].outcome = Outcome::NotConverted;
                 }
             }
             Command::Embark { fleet } if early[i].is_none() => {
@@ -273,24 +269,24 @@ pub fn settle(map: &Map, rules: &Rules, plan: Plan, mut result: MovementResult) 
         };
         let landed = moved(i);
         if !landed {
-            outcomes[i] = Outcome::StayedAboard;
+            results[i].outcome = Outcome::StayedAboard;
             if let Some(end) = end_of(f, next) {
                 set_kind(next, end, UnitKind::ArmyFleet);
             }
             continue;
         }
-        outcomes[i] = Outcome::Landed;
+        results[i].outcome = Outcome::Landed;
         // Rule 4: the fleet sailed on and its sea was taken with support: the army goes
         // with the fleet after all.
         let sailed = moved(f);
         let retaken = sailed
             && resolver.iter().enumerate().any(|(r, a)| {
                 matches!(a.command, Command::Move { to: t, .. } if map.province_of(t) == o.at)
-                    && result.outcomes[r] == Outcome::Moved
+                    && result.orders[r].outcome == Outcome::Moved
                     && resolver.iter().enumerate().any(|(s, sup)| {
                         matches!(sup.command, Command::SupportMove { from, to: st, .. }
                             if from == a.at && st == o.at)
-                            && result.outcomes[s] == Outcome::Supported
+                            && result.orders[s].outcome == Outcome::Supported
                     })
             });
         if retaken {
@@ -302,7 +298,7 @@ pub fn settle(map: &Map, rules: &Rules, plan: Plan, mut result: MovementResult) 
                     next.dislodged[land.index()] = None;
                 }
             }
-            outcomes[i] = Outcome::StayedAboard;
+            results[i].outcome = Outcome::StayedAboard;
             if let Some(end) = end_of(f, next) {
                 set_kind(next, end, UnitKind::ArmyFleet);
             }
@@ -316,7 +312,7 @@ pub fn settle(map: &Map, rules: &Rules, plan: Plan, mut result: MovementResult) 
             continue;
         };
         let Some(c) = carrier_into(map, &given, &early, &o) else {
-            outcomes[i] = Outcome::NoShip;
+            results[i].outcome = Outcome::NoShip;
             continue;
         };
         let arrived = moved(c);
@@ -330,9 +326,9 @@ pub fn settle(map: &Map, rules: &Rules, plan: Plan, mut result: MovementResult) 
             if let Some(u) = next.units[o.at.index()].as_mut() {
                 u.kind = UnitKind::Fleet;
             }
-            outcomes[i] = Outcome::Landed;
+            results[i].outcome = Outcome::Landed;
         } else {
-            outcomes[i] = Outcome::StayedAboard;
+            results[i].outcome = Outcome::StayedAboard;
         }
     }
 
@@ -343,13 +339,13 @@ pub fn settle(map: &Map, rules: &Rules, plan: Plan, mut result: MovementResult) 
             let Command::Move { to, .. } = o.command else {
                 continue;
             };
-            if o.unit.kind != UnitKind::Army || !matches!(outcomes[i], Outcome::Bounced(_)) {
+            if o.unit.kind != UnitKind::Army || !matches!(results[i].outcome, Outcome::Bounced(_)) {
                 continue;
             }
             let dest = map.province_of(to);
             let ferry = given.iter().enumerate().find(|(k, c)| {
                 matches!(c.command, Command::Convoy { from, to: t } if from == o.at && t == dest)
-                    && outcomes[*k] == Outcome::Convoyed
+                    && results[*k].outcome == Outcome::Convoyed
             });
             let Some((_, f)) = ferry else {
                 continue;
@@ -362,16 +358,13 @@ pub fn settle(map: &Map, rules: &Rules, plan: Plan, mut result: MovementResult) 
                 if let Some(u) = next.units[f.at.index()].as_mut() {
                     u.kind = UnitKind::ArmyFleet;
                 }
-                outcomes[i] = Outcome::Aboard;
+                results[i].outcome = Outcome::Aboard;
             }
         }
     }
 
     MovementResult {
-        outcomes,
-        dislodged_by,
-        dislodged_clash,
-        decided_by,
+        orders: results,
         position: result.position,
     }
 }

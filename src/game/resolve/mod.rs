@@ -9,6 +9,6 @@ pub mod retreat;
 pub use adjust::{resolve_adjustments, Adjustment};
 pub use movement::{
     resolve_movement, resolve_movement_in, resolve_movement_with_dips, Backup, Clash,
-    MovementResult, Outcome,
+    MovementResult, OrderResult, Outcome,
 };
 pub use retreat::{resolve_retreats, retreat_options, screen_retreats, RetreatOutcome};

@@ -16,9 +16,11 @@ use super::position::{Position, Unit};
 use super::rules::Rules;
 
 mod afloat;
+mod refusal;
 mod routes;
 
 use afloat::{convert, embark, landing, ocean_fleet_power};
+pub use refusal::Refusal;
 pub use routes::convoy_fleets_on_board;
 use routes::{match_portage_routes, portage_move};
 
@@ -208,7 +210,7 @@ pub fn screen_movement(
                 rejections.push(Rejection {
                     power: *power,
                     order: order.canonical(map),
-                    why,
+                    why: why.to_string(),
                 })
             }
         }
@@ -312,30 +314,22 @@ fn check_one(
     pos: &Position,
     power: PowerId,
     order: &Order,
-) -> Result<(ProvinceId, Command), String> {
+) -> Result<(ProvinceId, Command), Box<Refusal>> {
     let Order::Unit { at, action, .. } = order else {
-        return Err("builds, removals and waives are for adjustment phases".into());
+        return Err(Box::new(Refusal::AdjustmentOrder));
     };
     let here = at.province;
     if let Action::Disembark { to } = action {
-        return landing(map, rules, pos, power, here, *to).map_err(|e| e.to_string());
+        return Ok(landing(map, rules, pos, power, here, *to)?);
     }
     let unit = own_unit(map, pos, power, here)?;
     let command = match action {
         // Landings return above, before the unit check; this keeps the match total.
-        Action::Disembark { to } => {
-            return landing(map, rules, pos, power, here, *to).map_err(|e| e.to_string())
-        }
-        Action::Convert { coast } => {
-            convert(map, rules, unit, here, *coast).map_err(|e| e.to_string())?
-        }
-        Action::Embark { fleet } => {
-            embark(map, rules, pos, unit, here, fleet.province).map_err(|e| e.to_string())?
-        }
+        Action::Disembark { to } => return Ok(landing(map, rules, pos, power, here, *to)?),
+        Action::Convert { coast } => convert(map, rules, unit, here, *coast)?,
+        Action::Embark { fleet } => embark(map, rules, pos, unit, here, fleet.province)?,
         Action::Hold => Command::Hold,
-        Action::Disband => {
-            return Err("a unit on the board can only disband in a retreat phase".into())
-        }
+        Action::Disband => return Err(Box::new(Refusal::DisbandOnBoard)),
         Action::Move { to, via, convoy } => {
             let command = move_command(map, rules, unit, here, *to, via, *convoy)?;
             if let Command::Move {
@@ -343,11 +337,10 @@ fn check_one(
             } = command
             {
                 if convoy_fleets_on_board(map, rules, pos, here, to.province).is_empty() {
-                    return Err(format!(
-                        "no fleets at sea could convoy {} to {}",
-                        describe(map, unit),
-                        map.abbr(to.province)
-                    ));
+                    return Err(Box::new(Refusal::NoConvoyingFleets {
+                        unit: describe(map, unit),
+                        to: abbr(map, to.province),
+                    }));
                 }
             }
             command
@@ -359,54 +352,49 @@ fn check_one(
             // Fleets share a free ocean (M.1): one may support another's move out of it.
             let shared = map.is_free_ocean(supported) && to.is_some();
             if supported == here && !own_landing && !shared {
-                return Err("a unit cannot support itself".into());
+                return Err(Box::new(Refusal::SupportsItself));
             }
             if map.is_free_ocean(supported) && supported == here && to.is_none() {
-                return Err(format!(
-                    "{} is an ocean: no unit in an ocean is attacked or dislodged, so a support to hold there does nothing",
-                    map.abbr(here)
-                ));
+                return Err(Box::new(Refusal::OceanHoldSupport(abbr(map, here))));
             }
             let ocean_power = match to {
-                Some(dest) if shared => Some(
-                    ocean_fleet_power(map, pos, power, here, *target, dest.province)
-                        .map_err(|e| e.to_string())?,
-                ),
+                Some(dest) if shared => Some(ocean_fleet_power(
+                    map,
+                    pos,
+                    power,
+                    here,
+                    *target,
+                    dest.province,
+                )?),
                 _ => None,
             };
             if pos.unit_at(supported).is_none() {
-                return Err(format!(
-                    "there is no unit in {} to support",
-                    map.abbr(supported)
-                ));
+                return Err(Box::new(Refusal::NothingToSupport(abbr(map, supported))));
             }
             match to {
                 None => {
                     if !map.can_reach(unit.kind, unit.region, supported) {
-                        return Err(format!(
-                            "{} cannot reach {}, so cannot support a unit there",
-                            describe(map, unit),
-                            map.abbr(supported)
-                        ));
+                        return Err(Box::new(Refusal::CannotSupportThere {
+                            unit: describe(map, unit),
+                            to: abbr(map, supported),
+                        }));
                     }
                     Command::SupportHold { target: supported }
                 }
                 Some(dest) => {
                     if dest.province == supported {
-                        return Err("a supported move must go somewhere else".into());
+                        return Err(Box::new(Refusal::SupportedMoveGoesNowhere));
                     }
                     if dest.province == here {
-                        return Err(format!(
-                            "{} cannot support a move into its own province",
-                            describe(map, unit)
-                        ));
+                        return Err(Box::new(Refusal::SupportIntoOwnProvince(describe(
+                            map, unit,
+                        ))));
                     }
                     if !map.can_reach(unit.kind, unit.region, dest.province) {
-                        return Err(format!(
-                            "{} cannot reach {}, so cannot support a move there",
-                            describe(map, unit),
-                            map.abbr(dest.province)
-                        ));
+                        return Err(Box::new(Refusal::CannotSupportMoveThere {
+                            unit: describe(map, unit),
+                            to: abbr(map, dest.province),
+                        }));
                     }
                     let coast = dest.coast.and_then(|c| map.coast_region(dest.province, c));
                     Command::SupportMove {
@@ -420,25 +408,20 @@ fn check_one(
         }
         Action::Portage { target, to } => {
             if !rules.portage {
-                return Err("portage is not played in this game".into());
+                return Err(Box::new(Refusal::NoPortageRule));
             }
             if unit.kind != UnitKind::Army {
-                return Err("only armies portage fleets".into());
+                return Err(Box::new(Refusal::OnlyArmiesPortage));
             }
             let from = target.at.province;
             match pos.unit_at(from) {
                 Some(u) if u.kind == UnitKind::Fleet => {}
-                _ => {
-                    return Err(format!(
-                        "there is no fleet in {} to portage",
-                        map.abbr(from)
-                    ))
-                }
+                _ => return Err(Box::new(Refusal::NoFleetToPortage(abbr(map, from)))),
             }
             if !map.province(from).terrain.is_water()
                 || !map.province(to.province).terrain.is_water()
             {
-                return Err("a portage carries a fleet from water to water".into());
+                return Err(Box::new(Refusal::PortageNotWater));
             }
             Command::Portage {
                 from,
@@ -448,52 +431,41 @@ fn check_one(
         }
         Action::Convoy { target, to } => {
             if unit.kind == UnitKind::ArmyFleet {
-                return Err("an army-fleet cannot ferry another army".into());
+                return Err(Box::new(Refusal::ArmyFleetFerries));
             }
             if unit.kind != UnitKind::Fleet {
-                return Err("only fleets convoy".into());
+                return Err(Box::new(Refusal::OnlyFleetsConvoy));
             }
             let terrain = map.province(here).terrain;
             let can = terrain == Terrain::Sea || (terrain == Terrain::Ocean && rules.ocean_convoys);
             if !can {
-                return Err(format!(
-                    "a fleet in {} cannot convoy: only fleets at sea do",
-                    map.abbr(here)
-                ));
+                return Err(Box::new(Refusal::NotAtSea(abbr(map, here))));
             }
             let from = target.at.province;
             match pos.unit_at(from) {
                 Some(u) if u.kind == UnitKind::Army => {}
-                Some(_) => {
-                    return Err(format!(
-                        "the unit in {} is a fleet; only armies are convoyed",
-                        map.abbr(from)
-                    ))
-                }
-                None => return Err(format!("there is no army in {} to convoy", map.abbr(from))),
+                Some(_) => return Err(Box::new(Refusal::ConvoyOfFleet(abbr(map, from)))),
+                None => return Err(Box::new(Refusal::NoArmyToConvoy(abbr(map, from)))),
             }
             if to.province == from {
-                return Err("a convoy must take the army somewhere else".into());
+                return Err(Box::new(Refusal::ConvoyGoesNowhere));
             }
             if rules.fast_ferry_only
                 && !(map.water_neighbours(here).contains(&from)
                     && map.water_neighbours(here).contains(&to.province))
             {
-                return Err(format!(
-                    "the fast ferry crosses one sea only: F {} must touch both {} and {} (for a longer voyage, embark the army: A {} E F ...)",
-                    map.abbr(here),
-                    map.abbr(from),
-                    map.abbr(to.province),
-                    map.abbr(from)
-                ));
+                return Err(Box::new(Refusal::FastFerryOneSea {
+                    fleet: abbr(map, here),
+                    from: abbr(map, from),
+                    to: abbr(map, to.province),
+                }));
             }
             if !convoy_fleets_on_board(map, rules, pos, from, to.province).contains(&here) {
-                return Err(format!(
-                    "F {} is not needed by any convoy route from {} to {}",
-                    map.abbr(here),
-                    map.abbr(from),
-                    map.abbr(to.province)
-                ));
+                return Err(Box::new(Refusal::ConvoyNotNeeded {
+                    fleet: abbr(map, here),
+                    from: abbr(map, from),
+                    to: abbr(map, to.province),
+                }));
             }
             Command::Convoy {
                 from,
@@ -504,13 +476,18 @@ fn check_one(
     Ok((here, command))
 }
 
-fn own_unit(map: &Map, pos: &Position, power: PowerId, at: ProvinceId) -> Result<Unit, String> {
+fn own_unit(
+    map: &Map,
+    pos: &Position,
+    power: PowerId,
+    at: ProvinceId,
+) -> Result<Unit, Box<Refusal>> {
     if let Some(u) = pos.own_unit_at(at, power) {
         return Ok(u);
     }
     match pos.unit_at(at) {
-        None => Err(format!("there is no unit in {}", map.abbr(at))),
-        Some(u) if u.power != power => Err(format!("the unit in {} is not yours", map.abbr(at))),
+        None => Err(Box::new(Refusal::NoUnit(abbr(map, at)))),
+        Some(u) if u.power != power => Err(Box::new(Refusal::NotYours(abbr(map, at)))),
         Some(u) => Ok(u),
     }
 }
@@ -528,28 +505,22 @@ fn move_command(
     to: Loc,
     via: &[ProvinceId],
     convoy: bool,
-) -> Result<Command, String> {
+) -> Result<Command, Box<Refusal>> {
     if to.province == here {
-        return Err("a unit cannot move to the province it is in".into());
+        return Err(Box::new(Refusal::MoveInPlace));
     }
     let dest = map.province(to.province);
     match unit.kind {
         UnitKind::Army => {
             match dest.terrain {
                 Terrain::Sea | Terrain::Ocean => {
-                    return Err(format!(
-                        "an army cannot move to {}, which is water",
-                        dest.abbr
-                    ))
+                    return Err(Box::new(Refusal::ArmyToWater(dest.abbr.clone())))
                 }
-                Terrain::Shut => return Err(format!("{} is impassable", dest.abbr)),
+                Terrain::Shut => return Err(Box::new(Refusal::Impassable(dest.abbr.clone()))),
                 _ => {}
             }
             if let Some(&p) = via.iter().find(|&&p| !map.province(p).terrain.is_water()) {
-                return Err(format!(
-                    "a convoy route goes by water, and {} is not",
-                    map.abbr(p)
-                ));
+                return Err(Box::new(Refusal::RouteNotWater(abbr(map, p))));
             }
             let adjacent = map.army_adjacent(here, to.province);
             let coastal =
@@ -558,33 +529,31 @@ fn move_command(
                 (_, true) if coastal => Via::Convoy,
                 (true, false) => Via::Either,
                 (false, false) if coastal => Via::Convoy,
-                _ => return Err(format!("{} is not next to {}", dest.abbr, map.abbr(here))),
+                _ => {
+                    return Err(Box::new(Refusal::NotAdjacent {
+                        to: dest.abbr.clone(),
+                        from: abbr(map, here),
+                    }))
+                }
             };
             Ok(Command::Move { to: dest.main, via })
         }
         UnitKind::Fleet | UnitKind::ArmyFleet => {
             if unit.kind == UnitKind::ArmyFleet && !dest.terrain.is_water() {
-                return Err(format!(
-                    "an army-fleet moves only at sea: to land its army in {}, order `A {} D {}`",
-                    dest.abbr,
-                    map.abbr(here),
-                    dest.abbr
-                ));
+                return Err(Box::new(Refusal::ArmyFleetToLand {
+                    to: dest.abbr.clone(),
+                    from: abbr(map, here),
+                }));
             }
             if !via.is_empty() && rules.portage {
-                return portage_move(map, unit, here, to, via).map_err(|e| e.to_string());
+                return Ok(portage_move(map, unit, here, to, via)?);
             }
             if convoy {
-                return Err("only armies can be convoyed".into());
+                return Err(Box::new(Refusal::ConvoyedFleet));
             }
             match dest.terrain {
-                Terrain::Land => {
-                    return Err(format!(
-                        "a fleet cannot move to {}, which is inland",
-                        dest.abbr
-                    ))
-                }
-                Terrain::Shut => return Err(format!("{} is impassable", dest.abbr)),
+                Terrain::Land => return Err(Box::new(Refusal::FleetInland(dest.abbr.clone()))),
+                Terrain::Shut => return Err(Box::new(Refusal::Impassable(dest.abbr.clone()))),
                 _ => {}
             }
             let named = to.coast.and_then(|c| map.coast_region(to.province, c));
@@ -595,11 +564,10 @@ fn move_command(
                         via: Via::Land,
                     })
                 } else {
-                    Err(format!(
-                        "{} cannot reach {}",
-                        describe(map, unit),
-                        map.region_abbr(region)
-                    ))
+                    Err(Box::new(Refusal::CannotReach {
+                        unit: describe(map, unit),
+                        to: map.region_abbr(region),
+                    }))
                 };
             }
             let reachable: Vec<RegionId> = map
@@ -612,20 +580,23 @@ fn move_command(
                     to: region,
                     via: Via::Land,
                 }),
-                [] => Err(format!(
-                    "{} cannot reach {}",
-                    describe(map, unit),
-                    dest.abbr
-                )),
-                _ => Err(format!(
-                    "{} has several coasts {} can reach: name one, e.g. {}",
-                    dest.abbr,
-                    describe(map, unit),
-                    map.region_abbr(reachable[0])
-                )),
+                [] => Err(Box::new(Refusal::CannotReach {
+                    unit: describe(map, unit),
+                    to: dest.abbr.clone(),
+                })),
+                _ => Err(Box::new(Refusal::CoastUnsaid {
+                    to: dest.abbr.clone(),
+                    unit: describe(map, unit),
+                    example: map.region_abbr(reachable[0]),
+                })),
             }
         }
     }
+}
+
+/// A province's abbreviation, for a [`Refusal`].
+fn abbr(map: &Map, p: ProvinceId) -> String {
+    map.abbr(p).to_string()
 }
 
 #[cfg(test)]

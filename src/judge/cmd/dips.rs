@@ -2,10 +2,10 @@
 
 use crate::game::ids::PowerId;
 use crate::game::map::Map;
+use crate::judge::cmd::context::{Role, Session};
 use crate::judge::command::Command;
 use crate::judge::dips;
 use crate::judge::game::Status;
-use crate::judge::session::{Role, Session};
 
 impl Session<'_> {
     /// Applies a command of this family.

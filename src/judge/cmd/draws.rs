@@ -3,11 +3,11 @@
 //! NOCONCESSIONS. The rules are in [`crate::judge::draws`].
 
 use crate::game::ids::PowerId;
+use crate::judge::cmd::context::{Role, Session};
 use crate::judge::draws::{
     agreed, largest, names_everyone, parse_powers, played, survivors, Agreed, Vote,
 };
 use crate::judge::game::Status;
-use crate::judge::session::{Role, Session};
 
 impl<'a> Session<'a> {
     /// SET DRAW [powers] (`Some`) or SET NODRAW (`None`).

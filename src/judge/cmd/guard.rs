@@ -1,8 +1,8 @@
 //! Passwords at sign-on within the limits on guessing (see [`crate::judge::password`]).
 
+use crate::judge::cmd::context::Session;
 use crate::judge::deadline;
 use crate::judge::password::{sender_key, Sender};
-use crate::judge::session::Session;
 
 impl Session<'_> {
     /// The sender of this mail as the limits on guessing count it: the reply address and,

@@ -6,9 +6,9 @@
 use chrono::{DateTime, Utc};
 
 use crate::game::calendar::Phase;
+use crate::judge::cmd::context::Session;
 use crate::judge::command::Span;
 use crate::judge::game::{Archived, Game};
-use crate::judge::session::Session;
 use crate::judge::{deadline, Judge};
 
 /// The lines a HISTORY answer holds at most unless LINES asks otherwise (njudge's cap).

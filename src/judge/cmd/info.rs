@@ -2,10 +2,10 @@
 
 use super::listing::private;
 use crate::judge::budget::Picture;
+use crate::judge::cmd::context::Session;
 use crate::judge::command::Command;
 use crate::judge::pictures;
 use crate::judge::render::TOPICS;
-use crate::judge::session::Session;
 
 impl Session<'_> {
     /// Whether an information command is to run: not when the same command was answered

@@ -1,11 +1,11 @@
 //! The Master's hand in a game's life: START, PROCESS, PREVIEW, BECOME, EJECT, ROLLBACK and TERMINATE.
 
 use crate::game::ids::PowerId;
+use crate::judge::cmd::context::{Role, Session};
 use crate::judge::command::Command;
 use crate::judge::game::{SeatState, Status, Tenure};
 use crate::judge::preference::Preference;
 use crate::judge::privacy::{Entry, JOIN_WORD_CASE};
-use crate::judge::session::{Role, Session};
 use crate::judge::{deadline, process};
 
 impl Session<'_> {

@@ -2,8 +2,8 @@
 //! forming and those running apart, LIST FULL finished ones too; an unlisted game is shown
 //! to its members only.
 
+use crate::judge::cmd::context::Session;
 use crate::judge::game::{Game, PressPolicy, SeatState, Status};
-use crate::judge::session::Session;
 use crate::judge::{deadline, orders};
 
 /// Why a stranger may not look into a private game.

@@ -8,6 +8,7 @@
 
 #[cfg(test)]
 mod absences;
+pub(crate) mod context;
 mod dips;
 mod draws;
 mod guard;
@@ -25,7 +26,7 @@ mod signon;
 mod timing;
 
 use super::command::Command;
-use super::session::{Role, Session};
+use context::{Role, Session};
 
 /// The family of commands that applies a command (one file each).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,8 +1,8 @@
 //! A power's orders: order lines, CLEAR and PHASE, checked and filed once the mail is read.
 
+use crate::judge::cmd::context::{Role, Session};
 use crate::judge::command::Command;
 use crate::judge::game::Status;
-use crate::judge::session::{Role, Session};
 use crate::judge::{later, orders};
 
 impl Session<'_> {

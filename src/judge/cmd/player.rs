@@ -1,9 +1,9 @@
 //! A player's own settings: WAIT, MAP, PASSWORD, ADDRESS, ABSENCE, DRAW, PREFERENCE and RESIGN.
 
+use crate::judge::cmd::context::{Role, Session};
 use crate::judge::command::Command;
 use crate::judge::game::{Seat, SeatState};
 use crate::judge::preference::Preference;
-use crate::judge::session::{Role, Session};
 use crate::judge::{absence, deadline};
 
 impl Session<'_> {

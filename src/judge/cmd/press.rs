@@ -2,10 +2,10 @@
 
 use crate::envelope::Outgoing;
 use crate::game::ids::PowerId;
+use crate::judge::cmd::context::{PressDraft, Role, Session};
 use crate::judge::command::{Command, Recipients};
 use crate::judge::dips;
 use crate::judge::game::{Archived, Game, PressPolicy, SeatState};
-use crate::judge::session::{PressDraft, Role, Session};
 
 impl Session<'_> {
     /// Refuses a press block: its first line as written with the reason, then its text, so

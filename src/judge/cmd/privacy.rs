@@ -2,10 +2,10 @@
 //! SET QUIET / NOQUIET), listing (SET NOLIST / LIST, SET PRIVATE [word], SET PUBLIC) and
 //! the allow and deny lists (SET ALLOW / DENY address). Their rules are in [`crate::judge::privacy`].
 
+use crate::judge::cmd::context::Session;
 use crate::judge::command::Command;
 use crate::judge::game::Status;
 use crate::judge::privacy::{Entry, JOIN_WORD_CASE};
-use crate::judge::session::Session;
 
 impl Session<'_> {
     /// Applies a command of this family.

@@ -3,10 +3,10 @@
 //! its deadline stands if it still lies ahead; `ROLLBACK phase AFRESH` drops those orders
 //! and sets the deadline anew from now (herald's behaviour before issue 25).
 
+use crate::judge::cmd::context::Session;
 use crate::judge::deadline;
 use crate::judge::game::{Archived, Status};
 use crate::judge::process;
-use crate::judge::session::Session;
 
 impl Session<'_> {
     /// ROLLBACK `<phase> [AFRESH]`.

@@ -1,9 +1,9 @@
 //! The Master's settings: NMR, press policy, partial and minor press, the comment LIST
 //! shows, and rule switches.
 
+use crate::judge::cmd::context::Session;
 use crate::judge::command::Command;
 use crate::judge::game::{PressPolicy, Status};
-use crate::judge::session::Session;
 
 /// The longest comment SET COMMENT takes, in characters (one line of LIST).
 pub const COMMENT_LENGTH: usize = 100;
@@ -95,7 +95,7 @@ impl Session<'_> {
                         self.game_mut().rules.push(switch.clone());
                         self.say(format!("Rule switch set: {switch}."));
                     }
-                    Err(why) => self.error(line, why),
+                    Err(why) => self.error(line, why.to_string()),
                 }
             }
             Command::UnknownSet(text) => self.error(

@@ -3,13 +3,13 @@
 use chrono::Duration;
 
 use crate::game::ids::PowerId;
+use crate::judge::cmd::context::{Role, Session};
 use crate::judge::command::{Command, SignonAs};
 use crate::judge::deadline;
 use crate::judge::game::{
     Game, Member, PressPolicy, Seat, SeatState, Settings, Status, Tenure, Timing,
 };
 use crate::judge::privacy::Entry;
-use crate::judge::session::{Role, Session};
 
 /// The subject of the notice that a newcomer took over a power (a player back from civil
 /// disorder is a "Returning Player Signon").

@@ -1,10 +1,10 @@
 //! The Master's timing: this phase's deadline, grace and START AFTER, later phases' timing, the zone, PAUSE and RESUME.
 
 use crate::game::calendar::PhaseKind;
+use crate::judge::cmd::context::Session;
 use crate::judge::command::Command;
 use crate::judge::deadline;
 use crate::judge::game::Status;
-use crate::judge::session::Session;
 
 impl Session<'_> {
     /// Applies a command of this family.

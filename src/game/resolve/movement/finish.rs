@@ -6,9 +6,7 @@ use super::*;
 impl Resolver<'_> {
     pub(super) fn finish(mut self, pos: &Position) -> MovementResult {
         let n = self.orders.len();
-        let mut outcomes = Vec::with_capacity(n);
-        let mut dislodged_by = vec![None; n];
-        let mut dislodged_clash = vec![None; n];
+        let mut results = Vec::with_capacity(n);
         let mut next = Position {
             phase: pos.phase,
             units: vec![None; pos.units.len()],
@@ -50,7 +48,12 @@ impl Resolver<'_> {
                     Outcome::Held
                 }
             };
-            outcomes.push(outcome);
+            results.push(OrderResult {
+                order: o,
+                outcome,
+                dislodged: None,
+                decided_by: self.decided_by.get(i).copied().flatten(),
+            });
             if let (true, Command::Move { to, .. }) = (moved, o.command) {
                 next.place(
                     self.map,
@@ -79,8 +82,7 @@ impl Resolver<'_> {
                     } else {
                         Some(self.orders[m].at)
                     };
-                    dislodged_by[i] = Some(self.orders[m].at);
-                    dislodged_clash[i] = Some(self.beaten(m));
+                    results[i].dislodged = Some(self.beaten(m));
                     next.dislodged[o.at.index()] = Some(Dislodged {
                         unit: o.unit,
                         attacker_from: from,
@@ -103,11 +105,64 @@ impl Resolver<'_> {
                 .any(|m| self.path_ok(m as usize) && !self.result[m as usize]);
         }
         MovementResult {
-            outcomes,
-            dislodged_by,
-            dislodged_clash,
-            decided_by: self.decided_by,
+            orders: results,
             position: next,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::game::order::parse_order;
+    use crate::game::resolve::{resolve_movement, Clash, Outcome};
+    use crate::game::screen::screen_movement;
+    use crate::game::variant::Variant;
+
+    /// Issue 26: "one result per order in the resolver": each order's result carries the
+    /// order, its outcome and what befell its unit, instead of four parallel vectors.
+    #[test]
+    fn each_order_has_one_result_with_what_befell_its_unit() {
+        let v = Variant::standard();
+        let map = &v.map;
+        let mut pos = crate::game::position::Position::initial(map, v.calendar.start);
+        let german = map.power_by_word("Germany").unwrap();
+        let at = |name: &str| map.lookup(&crate::game::map::normalize(name)).unwrap();
+        // A German army in Burgundy, attacked from Paris with support from Marseilles.
+        let unit = crate::game::position::Unit {
+            power: german,
+            kind: crate::game::ids::UnitKind::Army,
+            region: map.province(at("Bur")).main,
+        };
+        pos.place(map, unit);
+        let orders: Vec<_> = [
+            ("France", "A Par-Bur"),
+            ("France", "A Mar S A Par-Bur"),
+            ("Germany", "A Mun-Ruh"),
+        ]
+        .iter()
+        .map(|(p, t)| (map.power_by_word(p).unwrap(), parse_order(map, t).unwrap()))
+        .collect();
+        let (ordered, rejected) = screen_movement(map, &v.rules, &pos, &orders);
+        assert!(rejected.is_empty(), "{rejected:?}");
+        let result = resolve_movement(map, &pos, &ordered);
+        assert_eq!(result.orders.len(), ordered.len());
+        for (r, o) in result.orders.iter().zip(&ordered) {
+            assert_eq!(r.order, *o);
+        }
+        let of = |p: &str| result.orders.iter().find(|r| r.order.at == at(p)).unwrap();
+        assert_eq!(of("Par").outcome, Outcome::Moved);
+        assert_eq!(of("Mar").outcome, Outcome::Supported);
+        assert_eq!(of("Bur").outcome, Outcome::Held);
+        assert_eq!(
+            of("Bur").dislodged,
+            Some(Clash {
+                by: Some(at("Par")),
+                attack: 2,
+                against: 1
+            })
+        );
+        assert_eq!(of("Par").dislodged, None);
+        assert!(result.orders.iter().all(|r| r.decided_by.is_none()));
+        assert_eq!(result.outcomes().count(), ordered.len());
     }
 }

@@ -104,20 +104,38 @@ pub enum Backup {
     PortageRule4,
 }
 
-/// The result of a movement phase.
+/// What one order did, and what befell its unit: the resolver's answer for that order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OrderResult {
+    /// The order as adjudicated (its unit and command).
+    pub order: Ordered,
+    /// What the order did.
+    pub outcome: Outcome,
+    /// The attack that dislodged the unit, if one did (`by` is the attacker's province).
+    pub dislodged: Option<Clash>,
+    /// The backup rule that decided the order, if it was caught in a cycle of decisions.
+    pub decided_by: Option<Backup>,
+}
+
+/// The result of a movement phase: one [`OrderResult`] per order, and the board after it.
 #[derive(Clone, Debug)]
 pub struct MovementResult {
-    /// One outcome per ordered unit, in the order given.
-    pub outcomes: Vec<Outcome>,
-    /// For each ordered unit that was dislodged, the province its attacker came from.
-    pub dislodged_by: Vec<Option<ProvinceId>>,
-    /// For each ordered unit that was dislodged, the attack that did it and the strength
-    /// it beat.
-    pub dislodged_clash: Vec<Option<Clash>>,
-    /// For each order the backup rule decided, which rule (empty when none was needed).
-    pub decided_by: Vec<Option<Backup>>,
+    /// One result per ordered unit, in the order given.
+    pub orders: Vec<OrderResult>,
     /// The board after the phase: units moved, dislodged units set apart, standoffs marked.
     pub position: Position,
+}
+
+impl MovementResult {
+    /// The outcome of each order, in the order given.
+    pub fn outcomes(&self) -> impl Iterator<Item = Outcome> + '_ {
+        self.orders.iter().map(|r| r.outcome)
+    }
+
+    /// The outcome of order `i`.
+    pub fn outcome(&self, i: usize) -> Outcome {
+        self.orders[i].outcome
+    }
 }
 
 struct Resolver<'a> {

@@ -1,8 +1,8 @@
 //! What a newcomer's address already holds in a game, for "one player, one power".
 
 use crate::game::ids::PowerId;
+use crate::judge::cmd::context::Session;
 use crate::judge::game::SeatState;
-use crate::judge::session::Session;
 
 impl Session<'_> {
     /// What `address` already holds in the signed-on game besides `power`: the powers it
