@@ -18,6 +18,7 @@ mod client_quirks;
 mod deluge_game;
 mod dips_game;
 mod draws_mail;
+mod golden;
 mod grey_press;
 mod mail_game;
 mod maildir_bounds;
