@@ -29,6 +29,7 @@ mod refusals_mail;
 mod reply_limit;
 mod running_mail;
 mod signon_limits;
+mod stored_game;
 mod telling_mail;
 mod trust;
 mod warnings_mail;
