@@ -7,17 +7,15 @@
 // Test code throughout, helpers included: a panic is a failed test with its line.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
 
-mod support;
-
-use std::sync::{Arc, Mutex};
+use crate::support;
 
 use chrono::{DateTime, Duration, Utc};
 use herald::config::{Config, OutboxKind};
 use herald::envelope::{Attachment, Outgoing};
 use herald::mail::maildir::Maildir;
 use herald::service::Service;
+use support::smtp::FakeSmtp;
 use support::{to, SentFile, World};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 /// A PNG's signature followed by every byte value (NUL, lone CR and LF among them).
 fn png() -> Vec<u8> {
@@ -153,65 +151,10 @@ async fn the_outbox_file_is_a_mail_a_reader_shows() {
     assert!(at("Content-Type: image/png") < at("Content-Type: text/calendar"));
 }
 
-/// An SMTP server on loopback that takes every mail and keeps what DATA carried.
-async fn fake_smtp() -> (u16, Arc<Mutex<Vec<Vec<u8>>>>) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let got = Arc::new(Mutex::new(Vec::new()));
-    let kept = Arc::clone(&got);
-    tokio::spawn(async move {
-        while let Ok((stream, _)) = listener.accept().await {
-            let kept = Arc::clone(&kept);
-            tokio::spawn(async move {
-                let (read, mut write) = stream.into_split();
-                let mut read = BufReader::new(read);
-                let mut line = Vec::new();
-                if write.write_all(b"220 fake ESMTP\r\n").await.is_err() {
-                    return;
-                }
-                loop {
-                    line.clear();
-                    if read.read_until(b'\n', &mut line).await.unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let verb = String::from_utf8_lossy(&line).to_ascii_uppercase();
-                    let answer: &[u8] = if verb.starts_with("DATA") {
-                        if write.write_all(b"354 go on\r\n").await.is_err() {
-                            return;
-                        }
-                        let mut data = Vec::new();
-                        loop {
-                            line.clear();
-                            if read.read_until(b'\n', &mut line).await.unwrap_or(0) == 0 {
-                                return;
-                            }
-                            if line == b".\r\n" {
-                                break;
-                            }
-                            let from = usize::from(line.starts_with(b".."));
-                            data.extend_from_slice(&line[from..]);
-                        }
-                        kept.lock().unwrap().push(data);
-                        b"250 queued\r\n"
-                    } else if verb.starts_with("QUIT") {
-                        let _ = write.write_all(b"221 bye\r\n").await;
-                        return;
-                    } else {
-                        b"250 ok\r\n"
-                    };
-                    if write.write_all(answer).await.is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-    });
-    (port, got)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn over_smtp_the_same_files_arrive() {
-    let (port, got) = fake_smtp().await;
+    let server = FakeSmtp::start().await;
+    let port = server.port;
     let dir = std::env::temp_dir().join(format!("herald-it-attach-smtp-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -229,7 +172,7 @@ async fn over_smtp_the_same_files_arrive() {
     queue(&service, &mails, now).await;
     assert_eq!(service.deliver(now).await.unwrap(), 3);
 
-    let got = got.lock().unwrap().clone();
+    let got: Vec<Vec<u8>> = server.taken().into_iter().map(|t| t.data).collect();
     assert_eq!(got.len(), 3);
     let read: Vec<(String, Vec<SentFile>)> = got
         .iter()

@@ -7,7 +7,7 @@
 // Test code throughout, helpers included: a panic is a failed test with its line.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
 
-mod support;
+use crate::support;
 
 use support::{reply, Sent, World};
 

@@ -7,7 +7,7 @@
 // Test code throughout, helpers included: a panic is a failed test with its line.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
 
-mod support;
+use crate::support;
 
 use herald::game::map::{builtin, normalize, spellings, Map, MapSource};
 use herald::game::order::parse_order;

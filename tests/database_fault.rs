@@ -16,7 +16,7 @@ use std::process::{Child, Command, Stdio};
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-mod support;
+use crate::support;
 
 use herald::mail::maildir::Maildir;
 use sqlx::{Connection, Row};

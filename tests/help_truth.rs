@@ -12,7 +12,7 @@ use herald::game::variant::Variant;
 use herald::judge::command::KEYWORDS;
 use herald::judge::render::TOPICS;
 
-mod support;
+use crate::support;
 
 use support::{to, World};
 

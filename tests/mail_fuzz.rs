@@ -53,6 +53,7 @@ use herald::judge::{dips, Game, Judge};
 use herald::mail::maildir::Maildir;
 use herald::mail::read_letter;
 use herald::service::{Clock, Ingested, ServiceError};
+use support::rng::Rng;
 use support::World;
 
 /// A mail's bytes (read, and written: the text of every mail it made herald send, and each
@@ -87,45 +88,8 @@ const MAILS_PER_SEED: usize = 1250;
 const PLAYERS: usize = 16;
 
 // ---------------------------------------------------------------------------------------
-// A small deterministic generator (xorshift), so a failure can be replayed from its seed.
-
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    /// True `n` times in `d`.
-    fn odds(&mut self, n: usize, d: usize) -> bool {
-        self.below(d) < n
-    }
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i64
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-    /// An index by weight.
-    fn weighted(&mut self, weights: &[usize]) -> usize {
-        let mut x = self.below(weights.iter().sum());
-        for (i, &w) in weights.iter().enumerate() {
-            if x < w {
-                return i;
-            }
-            x -= w;
-        }
-        weights.len() - 1
-    }
-}
+// A small deterministic generator (xorshift), so a failure can be replayed from its seed:
+// `Rng` of tests/support/rng.rs, the one generator the tests share.
 
 // ---------------------------------------------------------------------------------------
 // Panics: where the last one happened, so a failure can name it and the shrinker can tell

@@ -8,7 +8,7 @@
 // Test code throughout, helpers included: a panic is a failed test with its line.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -88,11 +88,11 @@ async fn a_second_mail_stack_runs_beside_the_first() {
         "the second stack starts: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let second = Stack {
-        smtp_port: env_value(&dir, "HERALD_TEST_SMTP_PORT"),
-        imap_port: env_value(&dir, "HERALD_TEST_IMAP_PORT"),
-        game: first.game.clone(),
-    };
+    let second = Stack::other(
+        env_value(&dir, "HERALD_TEST_SMTP_PORT"),
+        env_value(&dir, "HERALD_TEST_IMAP_PORT"),
+        &first.game,
+    );
     assert_ne!(second.smtp_port, first.smtp_port);
     assert_ne!(second.imap_port, first.imap_port);
     // Each stack delivers its own mail, and the other's never.

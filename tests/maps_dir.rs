@@ -12,10 +12,7 @@ use herald::catalog::Catalog;
 use herald::game::map::builtin;
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("herald-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::support::scratch_dir(name)
 }
 
 #[test]

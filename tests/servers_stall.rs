@@ -12,7 +12,7 @@
 // Test code throughout, helpers included: a panic is a failed test with its line.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -26,6 +26,8 @@ use herald::mail::security::Security;
 use herald::service::Service;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
+
+use support::smtp::{FakeSmtp, Rules};
 
 /// The overall limit on waiting for an event: generous, never the thing tested.
 const PATIENCE: Duration = Duration::from_secs(90);
@@ -313,64 +315,6 @@ async fn a_stalled_smtp_server_costs_one_timeout_a_round_not_one_a_mail() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// An SMTP server that wants a login, refuses it with 535 while `refuse` is set, and keeps
-/// the recipients of the mails it takes.
-async fn login_server(refuse: Arc<AtomicBool>) -> (u16, Arc<Mutex<Vec<String>>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let taken: Arc<Mutex<Vec<String>>> = Arc::default();
-    let shared = taken.clone();
-    tokio::spawn(async move {
-        while let Ok((stream, _)) = listener.accept().await {
-            let (taken, refuse) = (shared.clone(), refuse.clone());
-            tokio::spawn(async move {
-                let (read, mut write) = stream.into_split();
-                let mut lines = BufReader::new(read).lines();
-                let mut rcpt = String::new();
-                let mut authed = false;
-                let _ = write.write_all(b"220 fake ESMTP\r\n").await;
-                while let Ok(Some(line)) = lines.next_line().await {
-                    let upper = line.to_ascii_uppercase();
-                    let answer: &[u8] = if upper.starts_with("EHLO") {
-                        b"250-fake\r\n250-AUTH PLAIN LOGIN\r\n250 8BITMIME\r\n"
-                    } else if upper.starts_with("AUTH") {
-                        if refuse.load(Ordering::SeqCst) {
-                            b"535 5.7.8 Error: authentication failed\r\n"
-                        } else {
-                            authed = true;
-                            b"235 2.7.0 Authentication successful\r\n"
-                        }
-                    } else if upper.starts_with("MAIL") && !authed {
-                        b"530 5.7.0 Authentication required\r\n"
-                    } else if upper.starts_with("RCPT") {
-                        rcpt = line.clone();
-                        b"250 ok\r\n"
-                    } else if upper.starts_with("DATA") {
-                        let _ = write.write_all(b"354 go on\r\n").await;
-                        while let Ok(Some(l)) = lines.next_line().await {
-                            if l == "." {
-                                break;
-                            }
-                        }
-                        taken.lock().unwrap().push(rcpt.clone());
-                        b"250 queued\r\n"
-                    } else if upper.starts_with("QUIT") {
-                        let _ = write.write_all(b"221 bye\r\n").await;
-                        break;
-                    } else {
-                        b"250 ok\r\n"
-                    };
-                    if write.write_all(answer).await.is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-    });
-    (port, taken)
-}
-
-/// Everything herald logs in this test binary, as text.
 static LOG: Mutex<Vec<u8>> = Mutex::new(Vec::new());
 
 struct LogWriter;
@@ -387,13 +331,23 @@ impl std::io::Write for LogWriter {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_login_keeps_the_mail_queued_tells_the_keeper_and_sends_once_put_right() {
-    let _ = tracing_subscriber::fmt()
-        .with_writer(|| LogWriter)
-        .with_ansi(false)
-        .try_init();
+    // The log of this test's thread only: the tests of many files share this process, and
+    // the runtime's work that logs here runs on this thread (the test's own future).
+    let _log = tracing::subscriber::set_default(
+        tracing_subscriber::fmt()
+            .with_writer(|| LogWriter)
+            .with_ansi(false)
+            .finish(),
+    );
     let dir = dir("smtp-535");
     let refuse = Arc::new(AtomicBool::new(true));
-    let (port, taken) = login_server(refuse.clone()).await;
+    let server = FakeSmtp::with(Rules {
+        login: Some(refuse.clone()),
+        ..Rules::default()
+    })
+    .await;
+    let port = server.port;
+    let taken = || -> Vec<String> { server.taken().into_iter().map(|t| t.rcpt).collect() };
     let mut c = config(&dir);
     c.outbox.kind = OutboxKind::Smtp;
     c.smtp.port = port;
@@ -408,7 +362,7 @@ async fn a_refused_login_keeps_the_mail_queued_tells_the_keeper_and_sends_once_p
         let err = service.deliver(now).await.unwrap_err().to_string();
         assert!(err.contains("535"), "{err}");
     }
-    assert!(taken.lock().unwrap().is_empty());
+    assert!(taken().is_empty());
     let due = service.store.unsent(now.timestamp(), 100).await.unwrap();
     assert_eq!(due.len(), 3, "every reply still queued, none failed");
     // The keeper is told without mail: in the attention file and in the log.
@@ -426,7 +380,7 @@ async fn a_refused_login_keeps_the_mail_queued_tells_the_keeper_and_sends_once_p
     refuse.store(false, Ordering::SeqCst);
     assert_eq!(service.deliver(now).await.unwrap(), 3);
     assert_eq!(service.deliver(now).await.unwrap(), 0);
-    let mut got = taken.lock().unwrap().clone();
+    let mut got = taken();
     got.sort();
     assert_eq!(got.len(), 3, "{got:?}");
     assert!(got.iter().all(|r| r.contains("@example.org")), "{got:?}");

@@ -1,87 +1,35 @@
 //! A mail the SMTP server refuses (issue 19, point 7): a 5xx, or a transient failure that
 //! keeps coming back past herald's limit of tries, is marked failed and reported by mail to
 //! the keeper and to the Master of the game where the address plays. A small SMTP server on
-//! loopback refuses one address for good (550) and answers another "try later" (451)
+//! loopback (tests/support/smtp.rs) refuses one address for good (550) and answers another "try later" (451)
 //! every time; everyone else's mail is accepted and kept.
 
 // Test code throughout, helpers included: a panic is a failed test with its line.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
-
-use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Duration, Utc};
 use herald::config::Config;
 use herald::mail::maildir::Maildir;
 use herald::mail::security::Security;
 use herald::service::{Clock, Service, MAX_ATTEMPTS};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::net::TcpListener;
 
-/// The mails the server accepted: (recipient, the mail's text).
-type Accepted = Arc<Mutex<Vec<(String, String)>>>;
-
-/// A server on loopback: RCPT TO a `gone@` address is refused with 550, a `flaky@` one
-/// with 451; other mails are accepted and kept.
-async fn server() -> (u16, Accepted) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let accepted: Accepted = Arc::default();
-    let shared = accepted.clone();
-    tokio::spawn(async move {
-        loop {
-            let (stream, _) = listener.accept().await.unwrap();
-            let accepted = shared.clone();
-            tokio::spawn(async move {
-                let (read, mut write) = stream.into_split();
-                let mut lines = BufReader::new(read).lines();
-                let mut rcpt = String::new();
-                write.write_all(b"220 fake ESMTP\r\n").await.unwrap();
-                while let Ok(Some(line)) = lines.next_line().await {
-                    let upper = line.to_ascii_uppercase();
-                    let answer: &[u8] = if upper.starts_with("EHLO") {
-                        b"250-fake\r\n250 8BITMIME\r\n"
-                    } else if upper.starts_with("RCPT") {
-                        rcpt = line.clone();
-                        if upper.contains("GONE@") {
-                            b"550 5.1.1 <gone@example.org>: no such user here\r\n"
-                        } else if upper.contains("FLAKY@") {
-                            b"451 4.3.0 mailbox busy, try later\r\n"
-                        } else {
-                            b"250 ok\r\n"
-                        }
-                    } else if upper.starts_with("DATA") {
-                        write.write_all(b"354 go on\r\n").await.unwrap();
-                        let mut text = String::new();
-                        while let Ok(Some(l)) = lines.next_line().await {
-                            if l == "." {
-                                break;
-                            }
-                            text.push_str(&l);
-                            text.push('\n');
-                        }
-                        // Quoted-printable soft line breaks joined, as a reader sees the text.
-                        let text = text.replace("=\n", "");
-                        accepted.lock().unwrap().push((rcpt.clone(), text));
-                        b"250 queued\r\n"
-                    } else if upper.starts_with("QUIT") {
-                        let _ = write.write_all(b"221 bye\r\n").await;
-                        break;
-                    } else {
-                        b"250 ok\r\n"
-                    };
-                    if write.write_all(answer).await.is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-    });
-    (port, accepted)
-}
+use crate::support::smtp::{FakeSmtp, Rules};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_mail_is_reported_to_the_keeper_and_the_master() {
-    let (port, accepted) = server().await;
+    let server = FakeSmtp::with(Rules {
+        refuse_addresses: true,
+        ..Rules::default()
+    })
+    .await;
+    let port = server.port;
+    let accepted = || -> Vec<(String, String)> {
+        server
+            .taken()
+            .into_iter()
+            .map(|t| (t.rcpt.clone(), t.text()))
+            .collect()
+    };
     let dir = std::env::temp_dir().join(format!("herald-it-refused-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -106,7 +54,7 @@ async fn a_refused_mail_is_reported_to_the_keeper_and_the_master() {
     inbox.deliver(now.timestamp(), raw.as_bytes()).unwrap();
     service.poll_inbox(now).await.unwrap();
     service.deliver(now).await.unwrap();
-    let answer = accepted.lock().unwrap()[0].1.clone();
+    let answer = accepted()[0].1.clone();
     let subject = answer
         .lines()
         .find_map(|l| l.strip_prefix("Subject: "))
@@ -141,7 +89,7 @@ async fn a_refused_mail_is_reported_to_the_keeper_and_the_master() {
         service.deliver(now).await.unwrap();
         now += Duration::hours(2);
     }
-    let got = accepted.lock().unwrap().clone();
+    let got = accepted();
     let to = |who: &str| -> Vec<&String> {
         got.iter()
             .filter(|(rcpt, _)| rcpt.contains(who))

@@ -172,10 +172,7 @@ fn the_builtin_calendars_show_their_years() {
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("herald-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::support::scratch_dir(name)
 }
 
 /// A catalog made from a directory holding these files.

@@ -13,23 +13,7 @@ use herald::game::position::{Position, Unit};
 use herald::game::turn;
 use herald::game::variant::Variant;
 
-/// A small deterministic generator (xorshift), so a failure can be replayed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
+use crate::support::rng::Rng;
 
 fn random_board(map: &Map, pos: &mut Position, rng: &mut Rng) {
     let powers: Vec<PowerId> = map.power_ids().collect();
@@ -115,7 +99,7 @@ fn play_random(variant: &Variant, phases: &[&str], seeds: std::ops::Range<u64>) 
     let mut turns = 0;
     let mut read = 0;
     for seed in seeds {
-        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let mut rng = Rng::new(seed);
         let phase = variant
             .calendar
             .parse(phases[rng.below(phases.len())])

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod rng;
+pub mod smtp;
 pub mod stack;
 
 use std::path::PathBuf;
@@ -11,6 +13,18 @@ use chrono::{DateTime, Duration, Utc};
 use herald::config::Config;
 use herald::mail::maildir::Maildir;
 use herald::service::{Clock, Service};
+
+/// A fresh empty directory for one test, named for `name`: the process id and a count
+/// keep it apart from every other test's, in this binary (the tests of many files share a
+/// process) and in any other running at the same time.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("herald-it-{name}-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
 
 /// The seven players of a standard-board game and the power each asks for.
 pub const SEVEN: [(&str, char); 7] = [
@@ -140,9 +154,21 @@ impl World {
 
     /// A judge with this address.
     pub async fn new_with_address(name: &str, address: &str) -> World {
-        let dir = std::env::temp_dir().join(format!("herald-it-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        World::open(scratch_dir(name), address).await
+    }
+
+    /// A judge on a copy of this database (a stored judge's file), as herald opens it
+    /// after an upgrade: migrations applied, games loaded when mail or the clock needs them.
+    pub async fn with_database(name: &str, database: &std::path::Path) -> World {
+        let dir = scratch_dir(name);
+        std::fs::copy(database, dir.join("herald.db")).unwrap();
+        let mut w = World::open(dir, "judge@herald.test").await;
+        // Message-IDs apart from those the stored judge has seen (it ignores a mail again).
+        w.seq = 100_000;
+        w
+    }
+
+    async fn open(dir: PathBuf, address: &str) -> World {
         let mut config = Config::default();
         config.storage.database = dir.join("herald.db");
         config.inbox.maildir = dir.join("inbox");
@@ -236,6 +262,13 @@ impl World {
         );
         let inbox = Maildir::open(&self.dir.join("inbox")).unwrap();
         inbox.deliver(self.now.timestamp(), raw.as_bytes()).unwrap();
+        self.round().await
+    }
+
+    /// Drops a mail, exactly these bytes, into the inbox and returns what herald wrote.
+    pub async fn deliver_raw(&mut self, raw: &[u8]) -> Vec<Sent> {
+        let inbox = Maildir::open(&self.dir.join("inbox")).unwrap();
+        inbox.deliver(self.now.timestamp(), raw).unwrap();
         self.round().await
     }
 

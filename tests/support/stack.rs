@@ -23,18 +23,41 @@ pub fn port(var: &str) -> u16 {
         .expect("a port number")
 }
 
+/// The turn of one test on the real servers: the tests of the stack share one pair of
+/// servers and the judge's mailbox, which a test's daemon reads and empties, and one test
+/// stops and restarts the servers; so they take turns (tests of other things in the same
+/// binary still run beside them).
+static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 pub struct Stack {
     pub smtp_port: u16,
     pub imap_port: u16,
     pub game: String,
+    /// Held while this test uses the servers (see [`TURN`]).
+    _turn: Option<std::sync::MutexGuard<'static, ()>>,
 }
 
 impl Stack {
+    /// The servers, once no other test of this process uses them; `tag` names the game.
     pub fn new(tag: &str) -> Stack {
+        // A test that failed holding the turn leaves it poisoned; the next takes it anyway.
+        let turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
         Stack {
             smtp_port: port("HERALD_TEST_SMTP_PORT"),
             imap_port: port("HERALD_TEST_IMAP_PORT"),
             game: format!("{tag}{}", std::process::id() % 100_000),
+            _turn: Some(turn),
+        }
+    }
+
+    /// Another pair of servers, on these ports (a test that started them itself, holding
+    /// the turn through its first [`Stack`]).
+    pub fn other(smtp_port: u16, imap_port: u16, game: &str) -> Stack {
+        Stack {
+            smtp_port,
+            imap_port,
+            game: game.to_string(),
+            _turn: None,
         }
     }
 

@@ -1,0 +1,188 @@
+//! Golden mails (issue 26, part 4: "golden mails — `NNN.eml` in, the exact `NNN.reply`
+//! out, a failed comparison writing the actual reply beside it — for the mail language's
+//! scenarios").
+//!
+//! Each `tests/golden/NNN.eml` is a mail as a player's program sends it. Its first line may
+//! be `X-Golden-Setup: <setup>`, naming the judge it reaches (see [`setup`]); that line is
+//! taken off before the mail is delivered. A file may hold several mails, each after a line
+//! `%% next mail`; the clock moves on an hour before each. The judge answers on its own
+//! clock (tests/support's `World`), so the answer is the same on every run.
+//!
+//! `NNN.reply` is every mail herald wrote in answer, in the order written: for each its
+//! `To:`, its `Subject:`, the names and types of its files, a blank line and its text. The
+//! confirmation code, a keyed digest whose key each judge draws at random, reads
+//! `confirm-XXXXXXXXXXXXXXXX`. On a mismatch the test writes `NNN.reply.actual` beside it
+//! and fails; `HERALD_BLESS=1 cargo test --test mail golden` rewrites the `.reply` files
+//! (read each one before committing it).
+
+use std::path::{Path, PathBuf};
+
+use chrono::Duration;
+
+use crate::support::{self, order, start_game, Sent, World, SEVEN};
+
+const GM: &str = "gm@example.org";
+
+/// The judges a golden mail can reach, by the name its `X-Golden-Setup:` line gives.
+///
+/// - `none`: a new judge with no games.
+/// - `forming`: game `g` (standard) created by gm@example.org with password `gmpass`, and
+///   ann@example.org joined it (password `pwE`, asking for England); both confirmed.
+/// - `started`: game `g` (standard) started, the seven of tests/support's `SEVEN` playing
+///   (passwords `pw<letter>`), every address confirmed.
+/// - `played`: `started`, then every power held and Spring 1901 processed early (all
+///   orders in), the clock an hour on: the game stands at Fall 1901.
+/// - `dips`: like `started`, with the switches `dip_points` (8 dips a turn).
+/// - `grey`: like `started`, with grey press allowed (`SET PRESS GREY` by the Master).
+async fn setup(name: &str, w: &mut World) {
+    match name {
+        "none" => {}
+        "forming" => {
+            let sent = w.mail(GM, "new", "CREATE ?g gmpass standard\n").await;
+            w.confirm(GM, &sent).await;
+            let sent = w
+                .mail(
+                    "ann@example.org",
+                    "join",
+                    "SIGNON ?g pwE\nSET PREFERENCE E\n",
+                )
+                .await;
+            w.confirm("ann@example.org", &sent).await;
+        }
+        "started" | "played" => {
+            start_game(w, GM, "g", "standard", &SEVEN).await;
+            if name == "played" {
+                for (addr, letter) in SEVEN {
+                    order(w, "g", addr, letter, support::holds(letter)).await;
+                }
+                let processed = w.now + Duration::hours(1);
+                w.wait_until(processed).await;
+            }
+        }
+        "dips" => {
+            start_game(w, GM, "g", "standard dip_points", &SEVEN).await;
+        }
+        "grey" => {
+            start_game(w, GM, "g", "standard", &SEVEN).await;
+            w.mail(GM, "grey", "SIGNON Mg gmpass\nSET PRESS GREY\n")
+                .await;
+        }
+        other => panic!("no setup '{other}'"),
+    }
+}
+
+/// The mails herald wrote, as a `.reply` file holds them.
+fn render(sent: &[Sent]) -> String {
+    let mut out = String::new();
+    for (i, m) in sent.iter().enumerate() {
+        if i > 0 {
+            out.push_str("\n----------------------------------------------------------------\n");
+        }
+        out.push_str(&format!("To: {}\nSubject: {}\n", m.to, m.subject));
+        for f in &m.attachments {
+            out.push_str(&format!("File: {} ({})\n", f.name, f.content_type));
+        }
+        out.push('\n');
+        out.push_str(&m.body);
+    }
+    hide_codes(&out)
+}
+
+/// `confirm-` and sixteen hex digits read `confirm-XXXXXXXXXXXXXXXX`.
+fn hide_codes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("confirm-") {
+        let (head, tail) = rest.split_at(at + "confirm-".len());
+        out.push_str(head);
+        let code: String = tail.chars().take(16).collect();
+        if code.len() == 16 && code.chars().all(|c| c.is_ascii_hexdigit()) {
+            out.push_str("XXXXXXXXXXXXXXXX");
+            rest = &tail[16..];
+        } else {
+            rest = tail;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Runs one `.eml` and returns its `.reply` text.
+async fn run(eml: &Path) -> String {
+    let text = std::fs::read_to_string(eml).unwrap();
+    let (setup_name, text) = match text.strip_prefix("X-Golden-Setup:") {
+        Some(rest) => {
+            let (name, mails) = rest.split_once('\n').unwrap();
+            (name.trim().to_string(), mails.to_string())
+        }
+        None => ("none".to_string(), text),
+    };
+    let stem = eml.file_stem().unwrap().to_string_lossy().into_owned();
+    let mut w = World::new(&format!("golden-{stem}")).await;
+    setup(&setup_name, &mut w).await;
+    let mut out = String::new();
+    for (i, mail) in text.split("\n%% next mail\n").enumerate() {
+        if i > 0 {
+            out.push_str("\n================================================================\n");
+            w.now += Duration::hours(1);
+        }
+        let raw = mail.replace("\r\n", "\n").replace('\n', "\r\n");
+        out.push_str(&render(&w.deliver_raw(raw.as_bytes()).await));
+    }
+    out
+}
+
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_golden_mail_gets_its_golden_reply() {
+    let bless = std::env::var("HERALD_BLESS").is_ok_and(|v| v == "1");
+    let mut emls: Vec<PathBuf> = std::fs::read_dir(golden_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "eml"))
+        .collect();
+    emls.sort();
+    // "golden mails for at least 40 scenarios covering every command family"
+    assert!(emls.len() >= 40, "only {} golden mails", emls.len());
+    // Each scenario on a judge of its own, several at once.
+    let runs: Vec<_> = emls
+        .iter()
+        .cloned()
+        .map(|eml| tokio::spawn(async move { (run(&eml).await, eml) }))
+        .collect();
+    let mut failed = Vec::new();
+    for r in runs {
+        let (actual, eml) = r.await.unwrap();
+        let reply = eml.with_extension("reply");
+        let beside = eml.with_extension("reply.actual");
+        if bless {
+            std::fs::write(&reply, &actual).unwrap();
+            let _ = std::fs::remove_file(&beside);
+            continue;
+        }
+        let expected = std::fs::read_to_string(&reply).unwrap_or_default();
+        if expected == actual {
+            let _ = std::fs::remove_file(&beside);
+        } else {
+            std::fs::write(&beside, &actual).unwrap();
+            failed.push(beside.display().to_string());
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "replies differ from their .reply files; what herald wrote is beside each (diff them; \
+         HERALD_BLESS=1 rewrites the .reply files once you have read them):\n{}",
+        failed.join("\n")
+    );
+}
+
+#[test]
+fn a_confirmation_code_reads_the_same_on_every_judge() {
+    assert_eq!(
+        hide_codes("[confirm-0123456789abcdef] confirm-xyz confirm-0123"),
+        "[confirm-XXXXXXXXXXXXXXXX] confirm-xyz confirm-0123"
+    );
+}
