@@ -601,3 +601,53 @@ fn imports_in_test_code_make_no_circle() {
     let g = graph_of(&plant("none", &files));
     assert!(circles(&g).is_empty(), "{g:?}");
 }
+
+/// The test files of `tests/` that no test binary builds: with `autotests = false` (issue
+/// 26, "cheap tests"), a file is run only if it is a `[[test]]` root in Cargo.toml or a
+/// `mod` of one; a new file that is neither would be silently left out.
+fn unbuilt_test_files(cargo_toml: &str, files: &[(String, String)]) -> Vec<String> {
+    let roots: Vec<&str> = cargo_toml
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("path = \"tests/"))
+        .filter_map(|l| l.strip_suffix(".rs\""))
+        .collect();
+    let declared = |stem: &str| {
+        files.iter().any(|(root, text)| {
+            roots.contains(&root.as_str())
+                && text.lines().any(|l| {
+                    l.trim() == format!("mod {stem};") || l.trim() == format!("pub mod {stem};")
+                })
+        })
+    };
+    files
+        .iter()
+        .map(|(stem, _)| stem)
+        .filter(|stem| !roots.contains(&stem.as_str()) && !declared(stem))
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn every_test_file_is_built_by_a_test_binary() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cargo_toml = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(root.join("tests")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "rs") {
+            let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+            files.push((stem, std::fs::read_to_string(&path).unwrap()));
+        }
+    }
+    assert!(files.len() > 6, "{files:?}");
+    assert_eq!(
+        unbuilt_test_files(&cargo_toml, &files),
+        Vec::<String>::new()
+    );
+    // And it would notice one: a file no root declares.
+    files.push(("forgotten".into(), "#[test]\nfn t() {}\n".into()));
+    assert_eq!(
+        unbuilt_test_files(&cargo_toml, &files),
+        vec!["forgotten".to_string()]
+    );
+}
