@@ -307,6 +307,8 @@ fn file_body(file: &Attachment) -> Result<Body, RenderError> {
 /// same text, escaped, in a `<pre>`) with the PNG it names by `cid:`. The PNG part is
 /// `inline` with its file name, so a text-only client lists it as a file to open or save.
 fn shown_picture(picture: &Attachment, body: String, hex: &str) -> Result<MultiPart, RenderError> {
+    // No boundary begins with another (`herald-`, `herald_a_`, `herald_r_`): a reader may
+    // take a line that merely starts with an outer boundary for it (RFC 2046, 5.1.1).
     let cid = format!("board-{hex}@herald");
     let alt = picture.inline.as_deref().unwrap_or("");
     let html = crlf_text(&page(&cid, alt, &body));
@@ -320,7 +322,7 @@ fn shown_picture(picture: &Attachment, body: String, hex: &str) -> Result<MultiP
     let image = file_body(picture)?;
     let related = MultiPart::builder()
         .kind(lettre::message::MultiPartKind::Related)
-        .boundary(format!("herald-{hex}-r"))
+        .boundary(format!("herald_r_{hex}"))
         .singlepart(
             SinglePart::builder()
                 .header(header::ContentType::TEXT_HTML)
@@ -337,7 +339,7 @@ fn shown_picture(picture: &Attachment, body: String, hex: &str) -> Result<MultiP
         );
     Ok(MultiPart::builder()
         .kind(lettre::message::MultiPartKind::Alternative)
-        .boundary(format!("herald-{hex}-a"))
+        .boundary(format!("herald_a_{hex}"))
         .singlepart(
             SinglePart::builder()
                 .header(header::ContentType::TEXT_PLAIN)
@@ -670,6 +672,26 @@ mod tests {
             .map(|a| a.attachment_name().unwrap_or("").to_string())
             .collect();
         assert_eq!(files, ["board.png", "deadline.ics"]);
+    }
+
+    /// "The boundary delimiter MUST NOT appear inside any of the encapsulated parts" (RFC
+    /// 2046, 5.1.1): no boundary of the nested parts begins with another.
+    #[test]
+    fn no_boundary_begins_with_another() {
+        use mail_parser::MimeHeaders;
+        let bytes = render(&with_picture());
+        let msg = mail_parser::MessageParser::default().parse(&bytes).unwrap();
+        let bounds: Vec<String> = msg
+            .parts
+            .iter()
+            .filter_map(|p| p.content_type()?.attribute("boundary").map(String::from))
+            .collect();
+        assert_eq!(bounds.len(), 3, "{bounds:?}");
+        for a in &bounds {
+            for b in bounds.iter().filter(|b| *b != a) {
+                assert!(!b.starts_with(a.as_str()), "{b} begins with {a}");
+            }
+        }
     }
 
     #[test]
