@@ -694,6 +694,22 @@ mod tests {
         }
     }
 
+    /// A long line of the text stays within 998 octets in the HTML copy too, and reads back.
+    #[test]
+    fn a_shown_picture_with_long_lines_keeps_every_line_short() {
+        let mut m = with_picture();
+        m.body = format!("{}\n{}é\n", "x".repeat(2_500), "&<".repeat(700));
+        let bytes = render(&m);
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        for line in text.split("\r\n") {
+            assert!(line.len() <= 998, "a line of {} octets", line.len());
+        }
+        let msg = mail_parser::MessageParser::default().parse(&bytes).unwrap();
+        let html = msg.body_html(0).unwrap().replace("\r\n", "\n");
+        let escaped = format!("{}\n{}é</pre>", "x".repeat(2_500), "&amp;&lt;".repeat(700));
+        assert!(html.contains(&escaped), "{html}");
+    }
+
     #[test]
     fn a_shown_picture_alone_makes_the_mail_an_alternative() {
         let mut m = with_picture();
