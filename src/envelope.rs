@@ -84,6 +84,11 @@ pub struct Attachment {
     /// The file.
     #[serde(with = "shared_bytes")]
     pub bytes: Arc<[u8]>,
+    /// For a picture of the board shown in the mail's body (issue 27: "an HTML alternative
+    /// with the image inline"), its description (the alt text, naming game and phase);
+    /// `None` for a file that is only attached.
+    #[serde(default)]
+    pub inline: Option<String>,
 }
 
 impl Attachment {
@@ -97,6 +102,7 @@ impl Attachment {
             name: name.into(),
             content_type: content_type.into(),
             bytes: bytes.into(),
+            inline: None,
         }
     }
 }

@@ -111,6 +111,7 @@ pub fn deadline_file(judge: &Judge, game: &Game, now: DateTime<Utc>) -> Option<A
         name: format!("{}-{code}.ics", game.name),
         content_type: CALENDAR.to_string(),
         bytes: Arc::from(s.into_bytes()),
+        inline: None,
     })
 }
 

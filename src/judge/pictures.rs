@@ -1,6 +1,7 @@
-//! Pictures of a game's board attached to its mails (issue 16): the results of each phase
-//! (drawn once and shared by every copy), the current board or a variant's opening for
-//! `GET MAP`, and a player's own orders on file for those who `SET MAP ON`.
+//! Pictures of a game's board sent with its mails (issue 16): the results of each phase
+//! (drawn once and shared by every copy), the opening in the start notice, the current
+//! board or a variant's opening for `GET MAP`, and a player's own orders on file for those
+//! who `SET MAP ON`. Each PNG is marked to be shown in the mail's body (issue 27, point 5).
 
 use std::sync::Arc;
 
@@ -58,12 +59,16 @@ fn attachments(
                 name: file_name(file.0, file.1, "png"),
                 content_type: PNG.to_string(),
                 bytes: Arc::from(picture.png),
+                // Shown in the mail's body where the client can (issue 27, point 5), with
+                // the title, which names game and phase, as its alt text.
+                inline: Some(title.to_string()),
             }];
             if with_svg {
                 out.push(Attachment {
                     name: file_name(file.0, file.1, "svg"),
                     content_type: SVG.to_string(),
                     bytes: Arc::from(picture.svg.into_bytes()),
+                    inline: None,
                 });
             }
             out

@@ -3,7 +3,9 @@
 //! needs it), no control characters, `Auto-Submitted: auto-replied` so that auto-responders
 //! stay quiet. lettre's message builder writes the headers (encoded words, folding) and the
 //! body. A mail with attachments is multipart/mixed: the text first, then each file in
-//! base64 as an attachment with its file name.
+//! base64 as an attachment with its file name. A picture of the board marked to be shown
+//! (`Attachment::inline`) makes the text multipart/alternative: the plain text as it is,
+//! and an HTML page showing the picture above the same text.
 
 use chrono::{DateTime, Utc};
 use lettre::message::header::{self, ContentTransferEncoding, Header, HeaderName, HeaderValue};
@@ -153,7 +155,7 @@ impl Outgoing {
         } else {
             // The line end before a boundary belongs to the boundary: one more keeps the
             // text as a reader sees it in a plain mail, ending in a line end.
-            // The boundary is made from the content, so copies of one mail to several
+            // The boundaries are made from the content, so copies of one mail to several
             // people are the same bytes apart from To (nothing random tells them apart).
             let mut digest = sha2::Sha256::new();
             digest.update(body.as_bytes());
@@ -165,14 +167,40 @@ impl Outgoing {
                 .iter()
                 .map(|b| format!("{b:02x}"))
                 .collect();
-            let mut parts = MultiPart::builder()
-                .kind(lettre::message::MultiPartKind::Mixed)
-                .boundary(format!("herald-{hex}"))
-                .singlepart(text(body + "\r\n"));
-            for file in &self.attachments {
-                parts = parts.singlepart(attachment_part(file)?);
+            // The first picture marked to be shown goes in the body; the other files are
+            // attached after it, as before.
+            let shown = self.attachments.iter().position(|f| f.inline.is_some());
+            let files = self
+                .attachments
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| Some(*i) != shown);
+            let mixed = || {
+                MultiPart::builder()
+                    .kind(lettre::message::MultiPartKind::Mixed)
+                    .boundary(format!("herald-{hex}"))
+            };
+            match shown.and_then(|i| self.attachments.get(i)) {
+                None => {
+                    let mut parts = mixed().singlepart(text(body + "\r\n"));
+                    for (_, file) in files {
+                        parts = parts.singlepart(attachment_part(file)?);
+                    }
+                    mail.multipart(parts)
+                }
+                Some(picture) => {
+                    let shown = shown_picture(picture, body, &hex)?;
+                    if files.clone().next().is_none() {
+                        mail.multipart(shown)
+                    } else {
+                        let mut parts = mixed().multipart(shown);
+                        for (_, file) in files {
+                            parts = parts.singlepart(attachment_part(file)?);
+                        }
+                        mail.multipart(parts)
+                    }
+                }
             }
-            mail.multipart(parts)
         }
         .map_err(|e| RenderError::Build(e.to_string()))?;
         Ok(mail.formatted())
@@ -190,7 +218,14 @@ impl Outgoing {
         message_id: &str,
         date: DateTime<Utc>,
     ) -> Result<Vec<u8>, RenderError> {
+        // A picture shown in the body brings the text a second time, escaped, in HTML.
+        let page = if self.attachments.iter().any(|f| f.inline.is_some()) {
+            escape(&self.body).len()
+        } else {
+            0
+        };
         let size = self.body.len()
+            + page
             + self
                 .attachments
                 .iter()
@@ -239,16 +274,107 @@ fn attachment_part(file: &Attachment) -> Result<SinglePart, RenderError> {
     };
     let content_type = header::ContentType::parse(&one_line(&file.content_type))
         .map_err(|e| refused(format!("content type '{}': {e}", file.content_type)))?;
-    let mut name = one_line(&file.name);
-    if name.is_empty() {
-        name = "attachment".into();
-    }
-    let body = Body::new_with_encoding(file.bytes.to_vec(), ContentTransferEncoding::Base64)
-        .map_err(|_| refused("cannot be encoded in base64".into()))?;
     Ok(SinglePart::builder()
         .header(content_type)
-        .header(header::ContentDisposition::attachment(&name))
-        .body(body))
+        .header(header::ContentDisposition::attachment(&file_name(file)))
+        .body(file_body(file)?))
+}
+
+/// A file's name on one line, `attachment` when it has none.
+fn file_name(file: &Attachment) -> String {
+    let name = one_line(&file.name);
+    if name.is_empty() {
+        "attachment".into()
+    } else {
+        name
+    }
+}
+
+/// A file's bytes in base64, so they arrive exactly as they were whatever they hold.
+fn file_body(file: &Attachment) -> Result<Body, RenderError> {
+    Body::new_with_encoding(file.bytes.to_vec(), ContentTransferEncoding::Base64).map_err(|_| {
+        RenderError::Attachment {
+            name: file.name.clone(),
+            why: "cannot be encoded in base64".into(),
+        }
+    })
+}
+
+/// A text with a picture shown in its body (issue 27, point 5: "an HTML alternative with
+/// the image inline ... and keeps the plain text for text-only clients"):
+/// multipart/alternative of the text exactly as a mail without the picture has it, and
+/// multipart/related of an HTML page (the picture at the top, fitted to the window, then the
+/// same text, escaped, in a `<pre>`) with the PNG it names by `cid:`. The PNG part is
+/// `inline` with its file name, so a text-only client lists it as a file to open or save.
+fn shown_picture(picture: &Attachment, body: String, hex: &str) -> Result<MultiPart, RenderError> {
+    // No boundary begins with another (`herald-`, `herald_a_`, `herald_r_`): a reader may
+    // take a line that merely starts with an outer boundary for it (RFC 2046, 5.1.1).
+    let cid = format!("board-{hex}@herald");
+    let alt = picture.inline.as_deref().unwrap_or("");
+    let html = crlf_text(&page(&cid, alt, &body));
+    let content_type =
+        header::ContentType::parse(&one_line(&picture.content_type)).map_err(|e| {
+            RenderError::Attachment {
+                name: picture.name.clone(),
+                why: format!("content type '{}': {e}", picture.content_type),
+            }
+        })?;
+    let image = file_body(picture)?;
+    let related = MultiPart::builder()
+        .kind(lettre::message::MultiPartKind::Related)
+        .boundary(format!("herald_r_{hex}"))
+        .singlepart(
+            SinglePart::builder()
+                .header(header::ContentType::TEXT_HTML)
+                .body(html + "\r\n"),
+        )
+        .singlepart(
+            SinglePart::builder()
+                .header(content_type)
+                .header(header::ContentDisposition::inline_with_name(&file_name(
+                    picture,
+                )))
+                .header(header::ContentId::from(format!("<{cid}>")))
+                .body(image),
+        );
+    Ok(MultiPart::builder()
+        .kind(lettre::message::MultiPartKind::Alternative)
+        .boundary(format!("herald_a_{hex}"))
+        .singlepart(
+            SinglePart::builder()
+                .header(header::ContentType::TEXT_PLAIN)
+                .body(body + "\r\n"),
+        )
+        .multipart(related))
+}
+
+/// The HTML page of a mail with a picture: the picture, then the text. Everything from the
+/// mail is escaped: a player's press or name never becomes markup.
+fn page(cid: &str, alt: &str, text: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n\
+         <p><img src=\"cid:{}\" alt=\"{}\" style=\"max-width:100%;height:auto\"></p>\n\
+         <pre style=\"white-space:pre-wrap\">{}</pre>\n</body></html>",
+        escape(cid),
+        escape(alt),
+        escape(text)
+    )
+}
+
+/// Text made safe for HTML, in text and in a quoted attribute.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Header text on one line: line ends and tabs become spaces, other control characters go.
@@ -462,6 +588,151 @@ mod tests {
         assert_eq!(ct.attribute("method"), Some("PUBLISH"));
     }
 
+    /// A mail's MIME tree as `multipart-subtype(child,...)`, leaves as `type/subtype`.
+    fn shape(msg: &mail_parser::Message, part: &mail_parser::MessagePart) -> String {
+        use mail_parser::MimeHeaders;
+        let ct = part.content_type().unwrap();
+        match &part.body {
+            mail_parser::PartType::Multipart(ids) => format!(
+                "{}({})",
+                ct.subtype().unwrap(),
+                ids.iter()
+                    .map(|i| shape(msg, &msg.parts[*i as usize]))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+            _ => format!("{}/{}", ct.ctype(), ct.subtype().unwrap()),
+        }
+    }
+
+    const HOSTILE: &str =
+        "Press from <script>alert('x')</script> & \"Co\"\nA Par-Bur </pre><img src=x>\n";
+
+    /// The board shown in the body, with a calendar entry attached after it.
+    fn with_picture() -> Outgoing {
+        let mut m = with_files();
+        m.body = HOSTILE.into();
+        m.attachments[0].inline = Some("Standard — war <&>: results of Spring 1901".into());
+        m
+    }
+
+    /// "The results mail shows the picture in the mail body where the client can (an HTML
+    /// alternative with the image inline) and keeps the plain text for text-only clients"
+    /// (issue 27, point 5).
+    #[test]
+    fn a_shown_picture_is_an_html_alternative_with_the_png_inline() {
+        use mail_parser::MimeHeaders;
+        let m = with_picture();
+        let bytes = render(&m);
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        for line in text.split("\r\n") {
+            assert!(line.len() <= 998, "a line of {} octets", line.len());
+        }
+        let msg = mail_parser::MessageParser::default().parse(&bytes).unwrap();
+        assert_eq!(
+            shape(&msg, msg.root_part()),
+            "mixed(alternative(text/plain,related(text/html,image/png)),text/calendar)"
+        );
+        // The plain text is exactly what the mail without the picture shown carries.
+        let mut plain = m.clone();
+        plain.attachments[0].inline = None;
+        let before = render(&plain);
+        let before = mail_parser::MessageParser::default()
+            .parse(&before)
+            .unwrap();
+        assert_eq!(msg.body_text(0), before.body_text(0));
+        assert_eq!(msg.body_text(0).unwrap().replace("\r\n", "\n"), HOSTILE);
+        // The HTML names the PNG part by its Content-ID, and shows it fitted to the window.
+        let png = msg
+            .parts
+            .iter()
+            .find(|p| p.content_type().is_some_and(|c| c.ctype() == "image"))
+            .unwrap();
+        let cid = png.content_id().unwrap();
+        let html = msg.body_html(0).unwrap();
+        assert!(html.contains(&format!("<img src=\"cid:{cid}\"")), "{html}");
+        assert!(html.contains("max-width:100%"), "{html}");
+        assert!(
+            html.contains("alt=\"Standard — war &lt;&amp;&gt;: results of Spring 1901\""),
+            "{html}"
+        );
+        assert_eq!(png.contents(), &m.attachments[0].bytes[..]);
+        assert_eq!(png.content_disposition().unwrap().ctype(), "inline");
+        assert_eq!(png.attachment_name(), Some("board.png"));
+        // Nothing the text holds becomes markup: one <pre>, one <img>, no script.
+        assert!(!html.contains("<script"), "{html}");
+        assert_eq!(html.matches("<img").count(), 1, "{html}");
+        assert_eq!(html.matches("</pre>").count(), 1, "{html}");
+        assert!(html.contains(
+            "Press from &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;Co&quot;"
+        ));
+        // A text-only client lists the picture and the calendar as files.
+        let files: Vec<_> = msg
+            .attachments()
+            .map(|a| a.attachment_name().unwrap_or("").to_string())
+            .collect();
+        assert_eq!(files, ["board.png", "deadline.ics"]);
+    }
+
+    /// "The boundary delimiter MUST NOT appear inside any of the encapsulated parts" (RFC
+    /// 2046, 5.1.1): no boundary of the nested parts begins with another.
+    #[test]
+    fn no_boundary_begins_with_another() {
+        use mail_parser::MimeHeaders;
+        let bytes = render(&with_picture());
+        let msg = mail_parser::MessageParser::default().parse(&bytes).unwrap();
+        let bounds: Vec<String> = msg
+            .parts
+            .iter()
+            .filter_map(|p| p.content_type()?.attribute("boundary").map(String::from))
+            .collect();
+        assert_eq!(bounds.len(), 3, "{bounds:?}");
+        for a in &bounds {
+            for b in bounds.iter().filter(|b| *b != a) {
+                assert!(!b.starts_with(a.as_str()), "{b} begins with {a}");
+            }
+        }
+    }
+
+    /// A long line of the text stays within 998 octets in the HTML copy too, and reads back.
+    #[test]
+    fn a_shown_picture_with_long_lines_keeps_every_line_short() {
+        let mut m = with_picture();
+        m.body = format!("{}\n{}é\n", "x".repeat(2_500), "&<".repeat(700));
+        let bytes = render(&m);
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        for line in text.split("\r\n") {
+            assert!(line.len() <= 998, "a line of {} octets", line.len());
+        }
+        let msg = mail_parser::MessageParser::default().parse(&bytes).unwrap();
+        let html = msg.body_html(0).unwrap().replace("\r\n", "\n");
+        let escaped = format!("{}\n{}é</pre>", "x".repeat(2_500), "&amp;&lt;".repeat(700));
+        assert!(html.contains(&escaped), "{html}");
+    }
+
+    #[test]
+    fn a_shown_picture_alone_makes_the_mail_an_alternative() {
+        let mut m = with_picture();
+        m.attachments.truncate(1);
+        let bytes = render(&m);
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        let head = text.split_once("\r\n\r\n").unwrap().0;
+        assert!(
+            head.contains("Content-Type: multipart/alternative;"),
+            "{head}"
+        );
+        let msg = mail_parser::MessageParser::default().parse(&bytes).unwrap();
+        assert_eq!(
+            shape(&msg, msg.root_part()),
+            "alternative(text/plain,related(text/html,image/png))"
+        );
+        // Copies to two people differ in To alone.
+        let mut other = m.clone();
+        other.to = "b@x.org".into();
+        let two = String::from_utf8(render(&other)).unwrap();
+        assert_eq!(two.replace("To: b@x.org", "To: a@x.org"), text);
+    }
+
     #[test]
     fn an_attachment_name_is_one_line_and_read_back() {
         let mut m = mail("a@x.org", "s", "b");
@@ -542,6 +813,31 @@ mod tests {
         assert!(m
             .render_within(3_000, "herald", "herald@localhost", "1@h", date())
             .is_ok());
+    }
+
+    /// The HTML copy of the text counts towards the size of a mail herald sends: a text
+    /// of 2,000 `&` is 10,000 bytes in the page.
+    #[test]
+    fn the_page_of_a_shown_picture_counts_towards_the_limit() {
+        let mut m = mail("a@x.org", "s", &"&".repeat(2_000));
+        m.attachments = vec![Attachment::new("f.png", "image/png", vec![0; 1_000])];
+        let within = |m: &Outgoing, limit| {
+            m.render_within(limit, "herald", "herald@localhost", "1@h", date())
+        };
+        assert!(within(&m, 3_000).is_ok());
+        m.attachments[0].inline = Some("war".into());
+        let got = within(&m, 3_000);
+        assert!(
+            matches!(
+                got,
+                Err(RenderError::TooLarge {
+                    size: 13_000,
+                    limit: 3_000
+                })
+            ),
+            "{got:?}"
+        );
+        assert!(within(&m, 13_000).is_ok());
     }
 
     #[test]

@@ -283,7 +283,7 @@ impl Store {
         let mut links = Vec::new();
         for chunk in ids.chunks(500) {
             let mut q = QueryBuilder::<Sqlite>::new(
-                "SELECT outbox_id, name, content_type, hash FROM outbox_attachments WHERE outbox_id IN (",
+                "SELECT outbox_id, name, content_type, hash, inline FROM outbox_attachments WHERE outbox_id IN (",
             );
             let mut list = q.separated(", ");
             for id in chunk {
@@ -301,6 +301,7 @@ impl Store {
                     r.get::<String, _>(1),
                     r.get::<String, _>(2),
                     r.get::<String, _>(3),
+                    r.get::<Option<String>, _>(4),
                 )
             }));
         }
@@ -327,7 +328,7 @@ impl Store {
             );
         }
         let mut out: HashMap<i64, Vec<Attachment>> = HashMap::new();
-        for (id, name, content_type, hash) in links {
+        for (id, name, content_type, hash, inline) in links {
             // The foreign key keeps every file a link names; were one gone, the mail still
             // goes, without it, rather than holding up the outbox.
             let Some(bytes) = blobs.get(&hash) else {
@@ -343,6 +344,7 @@ impl Store {
                 name,
                 content_type,
                 bytes: Arc::clone(bytes),
+                inline,
             });
         }
         Ok(out)
@@ -675,14 +677,15 @@ impl Tx {
             }
             for part in links.chunks(200) {
                 let mut q = QueryBuilder::<Sqlite>::new(
-                    "INSERT INTO outbox_attachments (outbox_id, position, name, content_type, hash) ",
+                    "INSERT INTO outbox_attachments (outbox_id, position, name, content_type, hash, inline) ",
                 );
                 q.push_values(part, |mut b, (id, position, file, hash)| {
                     b.push_bind(*id)
                         .push_bind(*position as i64)
                         .push_bind(&file.name)
                         .push_bind(&file.content_type)
-                        .push_bind(hash);
+                        .push_bind(hash)
+                        .push_bind(&file.inline);
                 });
                 q.build()
                     .execute(&mut *self.conn)

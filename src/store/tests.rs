@@ -72,7 +72,7 @@ async fn a_database_made_by_the_old_migrator_opens_and_works() {
                 .fetch_all(&store.pool)
                 .await
                 .unwrap();
-        assert_eq!(versions, [1, 2, 3, 4, 5]);
+        assert_eq!(versions, [1, 2, 3, 4, 5, 6]);
         let old: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM sqlite_master WHERE name = 'schema_migrations'",
         )
@@ -128,7 +128,9 @@ async fn a_file_shared_by_many_mails_is_stored_once_and_read_back_shared() {
     let png = Attachment::new("board.png", "image/png", (0..=255u8).collect::<Vec<_>>());
     let ics = Attachment::new("due.ics", "text/calendar", b"BEGIN:VCALENDAR\r\n".to_vec());
     // The same picture again, in a buffer of its own: found by its digest.
-    let copy = Attachment::new("copy.png", "image/png", png.bytes.to_vec());
+    let mut copy = Attachment::new("copy.png", "image/png", png.bytes.to_vec());
+    // Shown in the body of its mail (issue 27, point 5), with its alt text.
+    copy.inline = Some("war: Spring 1901".into());
     let mut tx = store.begin().await.unwrap();
     tx.queue_many(
         &[
@@ -172,6 +174,14 @@ async fn a_file_shared_by_many_mails_is_stored_once_and_read_back_shared() {
             ("dan@x.org", vec!["copy.png"]),
             ("eve@x.org", vec!["due.ics", "board.png"]),
         ]
+    );
+    let shown: Vec<Option<&str>> = unsent
+        .iter()
+        .flat_map(|(_, m)| m.attachments.iter().map(|a| a.inline.as_deref()))
+        .collect();
+    assert_eq!(
+        shown,
+        [None, None, None, Some("war: Spring 1901"), None, None]
     );
     assert_eq!(unsent[0].1.attachments, [png.clone(), ics.clone()]);
     assert_eq!(unsent[3].1.attachments, [copy]);

@@ -6,7 +6,7 @@ use crate::judge::command::Command;
 use crate::judge::game::{SeatState, Status, Tenure};
 use crate::judge::preference::Preference;
 use crate::judge::privacy::{Entry, JOIN_WORD_CASE};
-use crate::judge::{deadline, process};
+use crate::judge::{deadline, pictures, process};
 
 impl Session<'_> {
     /// Applies a command of this family.
@@ -299,6 +299,9 @@ impl Session<'_> {
             "Sign on with SIGNON <letter>{} <your password>.",
             g.name
         ));
+        // "the start mail carries the opening picture" (issue 27, point 5): drawn once, the
+        // same bytes in every copy.
+        let opening = pictures::game_picture(judge, g, false);
         let notices: Vec<_> = judge
             .everyone(g)
             .iter()
@@ -324,7 +327,9 @@ impl Session<'_> {
                         ],
                     );
                 }
-                judge.notice(g, to, "Game Starting", &mine)
+                let mut notice = judge.notice(g, to, "Game Starting", &mine);
+                notice.attachments = opening.clone();
+                notice
             })
             .collect();
         self.effects.mails.extend(notices);
