@@ -12,7 +12,7 @@ use crate::support;
 use herald::game::map::{builtin, normalize, spellings, Map, MapSource};
 use herald::game::order::parse_order;
 use herald::game::variant::Variant;
-use herald::judge::command::{parse_command, Command};
+use herald::judge::cmd::{parse_command, Command, SignonCommand};
 use herald::judge::text::typed_lines;
 use support::{to, World};
 
@@ -294,7 +294,10 @@ fn a_byte_order_mark_before_signon_is_read_as_signon() {
     let body = "\u{FEFF}SIGNON Fgame pw\r\nA Par \u{2013} Bur\r\n";
     let lines = typed_lines(body);
     assert!(
-        matches!(parse_command(&lines[0].1), Command::Signon { .. }),
+        matches!(
+            parse_command(&lines[0].1),
+            Command::Signon(SignonCommand::Signon { .. })
+        ),
         "{lines:?}"
     );
     assert_eq!(lines[1].1, "A Par - Bur");

@@ -1,7 +1,7 @@
 //! The help herald mails (`templates/help/`) and the README tell the truth (issue 18, point
 //! 7): every command, spelling, rule switch and variant the judge reads is in them, and
 //! nothing they name as a command, a setting, a switch or a variant is unknown to it. The
-//! judge's side comes from its own tables: the command parser's `KEYWORDS`, the rule
+//! judge's side comes from its own tables: the commands' rows (`herald::judge::cmd::keywords`), the rule
 //! switches' `SWITCHES` and the built-in variants.
 
 // Test code throughout, helpers included: a panic is a failed test with its line.
@@ -9,7 +9,7 @@
 
 use herald::game::rules::{Rules, Scope, SWITCHES};
 use herald::game::variant::Variant;
-use herald::judge::command::KEYWORDS;
+use herald::judge::cmd::keywords;
 use herald::judge::render::TOPICS;
 
 use crate::support;
@@ -104,16 +104,14 @@ fn mentions(text: &str, words: &str) -> bool {
 }
 
 fn spellings() -> impl Iterator<Item = &'static str> {
-    KEYWORDS
-        .iter()
-        .flat_map(|k| std::iter::once(k.name).chain(k.aliases.iter().copied()))
+    keywords().flat_map(|k| k.spellings())
 }
 
 /// The spellings to look for: each command's name and the aliases that differ from it by
 /// more than spaces (`SET NO DRAW` is `SET NODRAW` as herald reads it).
 fn distinct_spellings() -> impl Iterator<Item = &'static str> {
     let squash = |s: &str| s.split_whitespace().collect::<String>();
-    KEYWORDS.iter().flat_map(move |k| {
+    keywords().flat_map(move |k| {
         let name = squash(k.name);
         std::iter::once(k.name).chain(k.aliases.iter().copied().filter(move |a| squash(a) != name))
     })

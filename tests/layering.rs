@@ -410,9 +410,9 @@ fn the_reader_sees_imports() {
     assert!(deps("judge::session").contains("envelope"));
     // `use crate::judge::cmd::context::{Role, Session};` in a command file.
     assert!(deps("judge::cmd::life").contains("judge::cmd::context"));
-    // `use super::command::Command;` in judge/cmd/mod.rs: `super` of a `mod.rs` is the
-    // parent of its directory's module.
-    assert!(deps("judge::cmd").contains("judge::command"));
+    // `use super::ids::{…};` in game/order/mod.rs: `super` of a `mod.rs` is the parent of
+    // its directory's module.
+    assert!(deps("game::order").contains("game::ids"));
     // judge/mod.rs is read past its `#[cfg(test)] pub mod testkit;`.
     assert!(deps("judge").contains("catalog"));
     assert!(deps("service").contains("store") && deps("service").contains("judge"));

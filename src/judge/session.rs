@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 
 use super::cmd;
 use super::cmd::context::{Role, Session};
-use super::command::{parse_command, Command};
+use super::cmd::{parse, parse_command, Command, PressCommand};
 use super::game::Status;
 use super::process;
 use super::text::{typed, typed_lines};
@@ -29,7 +29,7 @@ pub struct Needs {
 pub fn needed_games(body: &str) -> Needs {
     let mut needs = Needs::default();
     for (_, line) in typed_lines(body) {
-        match cmd::spec(&parse_command(&line)).names {
+        match parse_command(&line).names() {
             cmd::Names::Nothing => {}
             cmd::Names::All => needs.all = true,
             cmd::Names::Game(name) => {
@@ -148,7 +148,7 @@ impl Session<'_> {
             let line = typed.line;
             if let Some(press) = self.press.as_mut() {
                 match parse_command(&line) {
-                    Command::EndPress => {
+                    Command::Press(PressCommand::EndPress) => {
                         self.send_press();
                         continue;
                     }
@@ -166,12 +166,12 @@ impl Session<'_> {
             if line.is_empty() {
                 continue;
             }
-            let command = parse_command(&line);
-            if command == Command::Signoff {
+            let parsed = parse(&line);
+            if parsed.command == Command::Signoff {
                 self.recognised = true;
                 break;
             }
-            let go_on = self.command(&line, command);
+            let go_on = self.command(&line, parsed);
             self.budget.tally(&mut self.lines, self.judge.limits);
             if !go_on {
                 break;

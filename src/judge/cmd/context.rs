@@ -10,9 +10,8 @@ use chrono::{DateTime, Utc};
 use super::Seat;
 use crate::envelope::Letter;
 use crate::game::ids::PowerId;
-use crate::judge::command::Recipients;
 use crate::judge::game::Game;
-use crate::judge::{Action, Effects, Games, Judge};
+use crate::judge::{Effects, Games, Judge};
 
 /// Who the sender of a mail speaks as, once signed on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,55 +95,22 @@ pub(crate) struct Session<'a> {
     pub(crate) budget: crate::judge::budget::Budget,
 }
 
-/// A line as the reply may show it: the password of a SIGNON, CREATE, OBSERVE or SET
-/// PASSWORD, and a join word (after a SIGNON's or OBSERVE's password, or in SET PRIVATE),
-/// replaced by `****`, so that a mistyped one is neither mailed back nor stored in the
-/// outbox.
-pub(crate) fn without_password(line: &str) -> String {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let first = words
-        .first()
-        .map(|w| w.to_ascii_uppercase())
-        .unwrap_or_default();
-    let second = words
-        .get(1)
-        .map(|w| w.to_ascii_uppercase())
-        .unwrap_or_default();
-    // (first secret word, last + 1): after SIGNON and OBSERVE the password and a join word.
-    let all = words.len();
-    let secret = match (first.as_str(), second.as_str()) {
-        ("SIGNON" | "OBSERVE" | "WATCH", _) => Some((2, all)),
-        ("SIGN", "ON") => Some((3, all)),
-        ("CREATE", _) => Some((2, 3)),
-        ("SET", "PASSWORD" | "PRIVATE") => Some((2, 3)),
-        ("SETPASSWORD" | "SETPRIVATE", _) => Some((1, 2)),
-        _ => None,
-    };
-    match secret {
-        Some((i, end)) if all > i => {
-            let mut shown: Vec<&str> = words.clone();
-            for w in &mut shown[i..end.min(all)] {
-                *w = "****";
-            }
-            shown.join(" ")
-        }
-        _ => line.to_string(),
-    }
+/// Who press goes to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Recipients {
+    /// `PRESS` alone: nobody (a guard against accidental broadcasts).
+    Nobody,
+    /// `TO letters`.
+    To(String),
+    /// `TO ALL BUT letters`.
+    AllBut(String),
+    /// `BROADCAST`: everyone.
+    All,
 }
 
 impl Session<'_> {
-    pub(crate) fn error(&mut self, line: &str, why: impl Into<String>) {
-        self.lines.push(without_password(line));
-        self.lines.push(format!("  *** {}", why.into()));
-        self.errors = true;
-    }
-
-    pub(crate) fn say(&mut self, text: impl Into<String>) {
-        self.lines.push(text.into());
-    }
-
     /// The game signed on to. Only commands that need a sign-on call it (see
-    /// [`super::spec`]), or CREATE and SIGNON once they have set `game`, which they set
+    /// [`super::def::Who`]), or CREATE and SIGNON once they have set `game`, which they set
     /// only to a game of `games` (the one SIGNON or CREATE of the mail; a failed one ends it).
     #[allow(clippy::expect_used)]
     pub(crate) fn game(&self) -> &Game {
@@ -157,13 +123,5 @@ impl Session<'_> {
         let name = self.game.clone().expect("signed on");
         self.touched.insert(name.clone());
         self.games.get_mut(&name).expect("loaded")
-    }
-
-    pub(crate) fn log(&mut self, what: impl Into<String>) {
-        self.effects.actions.push(Action {
-            game: self.game.clone(),
-            actor: self.letter.from.clone(),
-            what: what.into(),
-        });
     }
 }

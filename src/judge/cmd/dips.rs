@@ -1,19 +1,44 @@
 //! Dip points spent by mail: INTERCEPT and PROTECT.
 
+use super::def::{Def, Who, POWER};
 use crate::game::ids::PowerId;
 use crate::game::map::Map;
 use crate::judge::cmd::context::{Role, Session};
-use crate::judge::command::Command;
 use crate::judge::dips;
 use crate::judge::game::Status;
 
+/// Dip points spent by mail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DipsCommand {
+    /// `INTERCEPT X Y`: buy the copies of all messages between two countries this turn. The
+    /// text after the keyword: country names may be several words (`Great Britain`), so
+    /// they are told apart against the game's powers when it is applied.
+    Intercept(String),
+    /// `PROTECT`: buy protection of all one's messages from interception this turn.
+    Protect,
+}
+
+use DipsCommand as C;
+
+const SPENDER: Who = Who::Signed(POWER, "only a power spends dip points");
+
+/// INTERCEPT and PROTECT.
+pub(super) const DEFS: &[Def] = &[
+    Def::args(
+        "INTERCEPT",
+        "INTERCEPT <power> <power>, e.g. INTERCEPT F G",
+        SPENDER,
+        |w| Some(C::Intercept(w.rest(0)).into()),
+    ),
+    Def::line("PROTECT", SPENDER, || C::Protect.into()),
+];
+
 impl Session<'_> {
     /// Applies a command of this family.
-    pub(in crate::judge) fn dips_command(&mut self, line: &str, command: Command) -> bool {
+    pub(in crate::judge) fn dips_command(&mut self, line: &str, command: DipsCommand) -> bool {
         match command {
-            Command::Intercept(countries) => self.intercept(line, &countries),
-            Command::Protect => self.protect(line),
-            _ => {}
+            C::Intercept(countries) => self.intercept(line, &countries),
+            C::Protect => self.protect(line),
         }
         true
     }

@@ -5,9 +5,9 @@
 
 use chrono::{DateTime, Utc};
 
+use super::def::Words;
 use crate::game::calendar::Phase;
 use crate::judge::cmd::context::Session;
-use crate::judge::command::Span;
 use crate::judge::game::{Archived, Game};
 use crate::judge::{deadline, Judge};
 
@@ -16,6 +16,49 @@ pub const DEFAULT_LINES: usize = 1000;
 
 /// The most lines LINES may ask for.
 pub const MOST_LINES: usize = 20_000;
+
+/// What part of a game's history HISTORY asks for, as written (checked when applied).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Span {
+    /// After FROM: the first phase.
+    pub from: Option<String>,
+    /// After TO: the last phase.
+    pub to: Option<String>,
+    /// After LINES: the most lines of the answer.
+    pub lines: Option<String>,
+    /// Words after the game that belong to none of these.
+    pub stray: Option<String>,
+}
+
+/// HISTORY's words after the game: FROM <phase>, TO <phase>, LINES <n>, in any order (a
+/// phase may be several words: `FROM Spring 1902 Movement`).
+pub(super) fn span(w: &Words) -> Span {
+    // The words after each keyword: stray ones, FROM, TO, LINES.
+    let mut parts: [Vec<&str>; 4] = Default::default();
+    let mut seen = [true, false, false, false];
+    let mut slot = 0;
+    for (i, word) in w.args().iter().enumerate().skip(1) {
+        let next = match w.upper(i) {
+            Some("FROM") => 1,
+            Some("TO") => 2,
+            Some("LINES") => 3,
+            _ => {
+                parts[slot].push(word);
+                continue;
+            }
+        };
+        slot = next;
+        seen[slot] = true;
+        parts[slot].clear();
+    }
+    let text = |k: usize| seen[k].then(|| parts[k].join(" "));
+    Span {
+        from: text(1),
+        to: text(2),
+        lines: text(3),
+        stray: text(0).filter(|t| !t.is_empty()),
+    }
+}
 
 /// Where a HISTORY starts or ends: at a phase, or (as njudge) at a time.
 #[derive(Clone, Copy)]

@@ -1,11 +1,96 @@
 //! HELP, GET, GET MAP, VERSION, LIST, HISTORY and SUMMARY: what anyone may ask, signed on or not.
 
+use super::def::{Def, Names, Who};
+use super::history::{span, Span};
 use super::listing::private;
 use crate::judge::budget::Picture;
 use crate::judge::cmd::context::Session;
-use crate::judge::command::Command;
 use crate::judge::pictures;
 use crate::judge::render::TOPICS;
+
+/// What anyone may ask, signed on or not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InfoCommand {
+    /// `HELP`
+    Help,
+    /// `GET topic`
+    Get(String),
+    /// `GET MAP <variant or game> [SVG]`: every space with its kind, coasts and neighbours,
+    /// and a picture of the board.
+    Map(Option<String>, bool),
+    /// `LIST [game]`: open games (forming and running apart), or one game.
+    List(Option<String>),
+    /// `LIST FULL`: every game the sender may see, finished ones too.
+    ListFull,
+    /// `HISTORY game [FROM phase] [TO phase] [LINES n]`
+    History(String, Span),
+    /// `SUMMARY game`
+    Summary(String),
+    /// `VERSION`
+    Version,
+}
+
+use InfoCommand as C;
+
+/// The information commands.
+pub(super) const DEFS: &[Def] = &[
+    Def::line("HELP", Who::Anyone, || C::Help.into()),
+    Def::args(
+        "GET MAP",
+        "GET MAP <variant or game> [SVG], e.g. GET MAP standard",
+        Who::Anyone,
+        |w| {
+            let svg = |a: Option<&str>| a == Some("SVG");
+            Some(
+                match (w.arg(0), w.upper(1)) {
+                    (_, _) if svg(w.upper(0)) => C::Map(None, true),
+                    (a, b) => C::Map(a, svg(b)),
+                }
+                .into(),
+            )
+        },
+    )
+    .aka(&["SEND MAP"]),
+    Def::args("GET", "GET <file>, e.g. GET master", Who::Anyone, |w| {
+        Some(
+            w.arg(0)
+                .map_or(C::Help, |t| C::Get(t.to_ascii_lowercase()))
+                .into(),
+        )
+    })
+    .aka(&["SEND"]),
+    Def::line("LIST FULL", Who::Anyone, || C::ListFull.into()),
+    Def::args("LIST", "LIST, LIST FULL or LIST <game>", Who::Anyone, |w| {
+        Some(C::List(w.arg(0)).into())
+    }),
+    Def::args(
+        "HISTORY",
+        "HISTORY <game> [FROM <phase or date>] [TO <phase or date>] [LINES <n>], e.g. HISTORY war FROM S1902M TO F1903M",
+        Who::Anyone,
+        |w| Some(C::History(w.arg(0)?, span(w)).into()),
+    ),
+    Def::args(
+        "SUMMARY",
+        "SUMMARY <game>, e.g. SUMMARY war",
+        Who::Anyone,
+        |w| w.arg(0).map(|g| C::Summary(g).into()),
+    ),
+    Def::line("VERSION", Who::Anyone, || C::Version.into()),
+];
+
+impl InfoCommand {
+    /// The game the command names, to be loaded before the mail is read: `GET MAP` may name
+    /// a game (its board as it stands) as well as a variant; a bare LIST every game.
+    pub fn names(&self) -> Names {
+        match self {
+            C::Help | C::Get(_) | C::Map(None, _) | C::Version => Names::Nothing,
+            C::List(None) | C::ListFull => Names::All,
+            C::Map(Some(g), _) | C::List(Some(g)) | C::History(g, _) | C::Summary(g) => {
+                Names::Game(g.clone())
+            }
+        }
+    }
+}
 
 impl Session<'_> {
     /// Whether an information command is to run: not when the same command was answered
@@ -24,17 +109,17 @@ impl Session<'_> {
     }
 
     /// Applies a command of this family.
-    pub(in crate::judge) fn info_command(&mut self, line: &str, command: Command) -> bool {
+    pub(in crate::judge) fn info_command(&mut self, line: &str, command: InfoCommand) -> bool {
         let _judge = self.judge;
         match command {
-            Command::Help => {
+            C::Help => {
                 let text = self.judge.templates.render(
                     "help/index.txt",
                     minijinja::context! { judge => &self.judge.address },
                 );
                 self.lines.extend(text.lines().map(str::to_string));
             }
-            Command::Get(topic) => {
+            C::Get(topic) => {
                 if TOPICS.contains(&topic.as_str()) {
                     let text = self.judge.templates.render(
                         &format!("help/{topic}.txt"),
@@ -48,7 +133,7 @@ impl Session<'_> {
                     );
                 }
             }
-            Command::Map(name, svg) => {
+            C::Map(name, svg) => {
                 let name = name.unwrap_or_else(|| "standard".into());
                 let judge = self.judge;
                 // A private game's board is for its members: to others the name is a variant's.
@@ -106,25 +191,24 @@ impl Session<'_> {
                     Err(why) => self.error(line, format!("GET MAP: {why}")),
                 }
             }
-            Command::Version => {
+            C::Version => {
                 self.say(format!(
                     "herald {} (a play-by-email Diplomacy judge)",
                     env!("CARGO_PKG_VERSION")
                 ));
             }
-            Command::List(name) => {
+            C::List(name) => {
                 self.list(line, name.as_deref(), false);
             }
-            Command::ListFull => self.list(line, None, true),
-            Command::History(name, span) => self.history(line, &name, span),
-            Command::Summary(name) => {
+            C::ListFull => self.list(line, None, true),
+            C::History(name, span) => self.history(line, &name, span),
+            C::Summary(name) => {
                 if let Some(key) = self.game_to_show(line, &name) {
                     let g = &self.games[&key];
                     let text = crate::judge::summary::summary_text(self.judge, g, &self.reader());
                     self.lines.extend(text);
                 }
             }
-            _ => {}
         }
         true
     }

@@ -1,23 +1,107 @@
 //! The Master's hand in a game's life: START, PROCESS, PREVIEW, BECOME, EJECT, ROLLBACK and TERMINATE.
 
+use super::def::{Def, Who, Words};
 use crate::game::ids::PowerId;
 use crate::judge::cmd::context::{Role, Session};
-use crate::judge::command::Command;
 use crate::judge::game::{SeatState, Status, Tenure};
 use crate::judge::preference::Preference;
 use crate::judge::privacy::{Entry, JOIN_WORD_CASE};
 use crate::judge::{deadline, pictures, process};
 
+/// A game's life, in the Master's hands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LifeCommand {
+    /// `START`
+    Start,
+    /// `FORCE BEGIN`: START with fewer players than powers; the powers nobody took are
+    /// dummies in civil disorder (see [`crate::judge::dummies`]).
+    ForceBegin,
+    /// `PROCESS [phase]`, `PROCESS!`
+    Process {
+        /// The phase named, if any.
+        phase: Option<String>,
+        /// `PROCESS!`: with default orders for missing ones.
+        force: bool,
+    },
+    /// `PREVIEW` (also njudge's `PREDICT`)
+    Preview,
+    /// `BECOME letter`
+    Become(char),
+    /// `EJECT letter`
+    Eject(char),
+    /// `ROLLBACK phase [AFRESH]`
+    Rollback(String),
+    /// `TERMINATE`
+    Terminate,
+}
+
+use LifeCommand as C;
+
+/// START, PROCESS, PREVIEW, BECOME, EJECT, ROLLBACK and TERMINATE.
+pub(super) const DEFS: &[Def] = &[
+    Def::line("START", Who::Master, || C::Start.into()),
+    Def::line("FORCE BEGIN", Who::Master, || C::ForceBegin.into()).aka(&["FORCE START"]),
+    Def::line("PROCESS!", Who::Master, || {
+        C::Process {
+            phase: None,
+            force: true,
+        }
+        .into()
+    }),
+    Def::args(
+        "PROCESS",
+        "PROCESS [<phase>], e.g. PROCESS S1901M",
+        Who::Master,
+        |w| {
+            Some(
+                C::Process {
+                    phase: w.least(1).map(|_| w.rest(0)),
+                    force: false,
+                }
+                .into(),
+            )
+        },
+    ),
+    Def::line("PREVIEW", Who::Master, || C::Preview.into()).aka(&["PREDICT"]),
+    Def::args(
+        "BECOME",
+        "BECOME <power letter>, e.g. BECOME F",
+        Who::Master,
+        |w| letter(w).map(|c| C::Become(c).into()),
+    ),
+    Def::args(
+        "EJECT",
+        "EJECT <power letter>, e.g. EJECT F",
+        Who::Master,
+        |w| letter(w).map(|c| C::Eject(c).into()),
+    ),
+    Def::args(
+        "ROLLBACK",
+        "ROLLBACK <phase> [AFRESH], e.g. ROLLBACK S1902M",
+        Who::Master,
+        |w| w.least(1).map(|_| C::Rollback(w.rest(0)).into()),
+    ),
+    Def::line("TERMINATE", Who::Master, || C::Terminate.into()),
+];
+
+/// BECOME and EJECT: one power letter.
+fn letter(w: &Words) -> Option<char> {
+    match w.args() {
+        [one] if one.len() == 1 => one.chars().next().map(|c| c.to_ascii_uppercase()),
+        _ => None,
+    }
+}
+
 impl Session<'_> {
     /// Applies a command of this family.
-    pub(in crate::judge) fn life_command(&mut self, line: &str, command: Command) -> bool {
+    pub(in crate::judge) fn life_command(&mut self, line: &str, command: LifeCommand) -> bool {
         let judge = self.judge;
         let now = self.now;
         let _role = self.role;
         match command {
-            Command::Start => self.start(line, false),
-            Command::ForceBegin => self.start(line, true),
-            Command::Process { phase, force } => {
+            C::Start => self.start(line, false),
+            C::ForceBegin => self.start(line, true),
+            C::Process { phase, force } => {
                 let g = self.game();
                 if g.status != Status::Running {
                     self.error(
@@ -66,7 +150,7 @@ impl Session<'_> {
                 self.effects.mails.extend(effects.mails);
                 self.say("Processed.");
             }
-            Command::Preview => {
+            C::Preview => {
                 if self.game().position.is_none() {
                     self.error(line, "the game has not started");
                     return true;
@@ -76,7 +160,7 @@ impl Session<'_> {
                 self.effects.mails.extend(mail);
                 self.say("A preview of the adjudication is on its way to you.");
             }
-            Command::Become(letter) => {
+            C::Become(letter) => {
                 let g = self.game();
                 let map = judge.map_of(g);
                 match map
@@ -107,7 +191,7 @@ impl Session<'_> {
                     _ => self.error(line, format!("no power with letter {letter} in this game")),
                 }
             }
-            Command::Eject(letter) => {
+            C::Eject(letter) => {
                 let g = self.game();
                 let map = judge.map_of(g);
                 match map
@@ -143,15 +227,14 @@ impl Session<'_> {
                     _ => self.error(line, format!("no player for letter {letter} in this game")),
                 }
             }
-            Command::Rollback(text) => self.rollback(line, &text),
-            Command::Terminate => {
+            C::Rollback(text) => self.rollback(line, &text),
+            C::Terminate => {
                 let g = self.game_mut();
                 g.finish("Terminated by the Master".into());
                 let mails = crate::judge::summary::summary_mails(judge, g, now);
                 self.effects.mails.extend(mails);
                 self.say("The game is terminated.");
             }
-            _ => {}
         }
         true
     }

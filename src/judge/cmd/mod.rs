@@ -1,14 +1,17 @@
-//! The mail commands, one file per family, and the one table that says for each command
-//! which family applies it, who may give it and which game it names. Dispatch, permissions
-//! and the loading of games (see [`crate::judge::session::needed_games`]) all read this
-//! table, so they cannot disagree.
+//! The mail commands. Each family's file (`info.rs`, `player.rs`, …) holds its commands
+//! whole: their typed values (an enum per family), their rows ([`def::Def`]: spellings,
+//! right form, secret words, who may give them, how the line is read) and the exhaustive
+//! match that applies them. This file joins the families: [`Command`], the list of rows the
+//! parser reads ([`keywords`]), the permission check and the dispatch, an exhaustive match
+//! with no catch-all, so a command cannot be read and then do nothing.
 //!
-//! To add a command: its grammar in [`crate::judge::command`], its row in [`spec`], its arm
-//! in the family's file.
+//! To add a command: its variant, its row in the family's `DEFS` and its arm, all in the
+//! family's file, and its line in the help file (`tests/help_truth.rs` checks).
 
 #[cfg(test)]
 mod absences;
 pub(crate) mod context;
+pub mod def;
 mod dips;
 mod draws;
 mod guard;
@@ -17,213 +20,142 @@ mod info;
 mod life;
 mod listing;
 mod orders;
+pub mod parse;
 mod player;
 mod press;
 mod privacy;
 mod rollback;
 mod settings;
 mod signon;
+mod speak;
 mod timing;
 
-use super::command::Command;
+pub use def::{Def, Names, Seat, Who};
+pub use dips::DipsCommand;
+pub use history::Span;
+pub use info::InfoCommand;
+pub use life::LifeCommand;
+pub use orders::OrdersCommand;
+pub use parse::{parse, parse_command, Parsed};
+pub use player::PlayerCommand;
+pub use press::PressCommand;
+pub use privacy::PrivacyCommand;
+pub use settings::SettingsCommand;
+pub use signon::{SignonAs, SignonCommand};
+pub use timing::TimingCommand;
+
 use context::{Role, Session};
 
-/// The family of commands that applies a command (one file each).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Family {
+/// A command line, by family: each family's file applies its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
     /// HELP, GET, GET MAP, VERSION, LIST, HISTORY, SUMMARY (`info.rs`).
-    Info,
+    Info(InfoCommand),
     /// CREATE, SIGNON, OBSERVE (`signon.rs`).
-    Signon,
+    Signon(SignonCommand),
     /// Order lines, CLEAR, PHASE (`orders.rs`).
-    Orders,
-    /// WAIT, PASSWORD, ADDRESS, ABSENCE, DRAW, PREFERENCE, RESIGN (`player.rs`).
-    Player,
+    Orders(OrdersCommand),
+    /// WAIT, MAP, MYZONE, PASSWORD, ADDRESS, ABSENCE, DRAW, CONCEDE, PREFERENCE, RESIGN
+    /// (`player.rs`).
+    Player(PlayerCommand),
     /// PRESS, BROADCAST, ENDPRESS (`press.rs`).
-    Press,
+    Press(PressCommand),
     /// INTERCEPT, PROTECT (`dips.rs`).
-    Dips,
+    Dips(DipsCommand),
     /// The Master's deadlines, timing, zone, PAUSE, RESUME (`timing.rs`).
-    Timing,
-    /// START, PROCESS, PREVIEW, BECOME, EJECT, ROLLBACK, TERMINATE (`life.rs`; ROLLBACK in
-    /// `rollback.rs`).
-    Life,
-    /// NMR, press policy, partial press, rule switches (`settings.rs`).
-    Settings,
+    Timing(TimingCommand),
+    /// START, PROCESS, PREVIEW, BECOME, EJECT, ROLLBACK, TERMINATE (`life.rs`; ROLLBACK's
+    /// work in `rollback.rs`).
+    Life(LifeCommand),
+    /// NMR, press policy, partial press, rule switches, an unknown SET (`settings.rs`).
+    Settings(SettingsCommand),
     /// Anonymity, listing, the join word, allow and deny lists (`privacy.rs`).
-    Privacy,
+    Privacy(PrivacyCommand),
     /// SIGNOFF: the end of the mail (read by the session itself).
-    End,
+    Signoff,
 }
 
-/// A role a signed-on sender can have.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seat {
-    /// A player of a forming game (`SIGNON ?game`).
-    Joiner,
-    /// A power.
-    Power,
-    /// The Master.
-    Master,
-    /// An observer.
-    Observer,
-}
-
-/// Who may give a command.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Who {
-    /// Anyone, signed on or not.
-    Anyone,
-    /// After SIGNON, in one of these roles; anyone else is told why not.
-    Signed(&'static [Seat], &'static str),
-    /// The Master (also while acting for a power through BECOME). Logged.
-    Master,
-}
-
-/// The game a command names, to be loaded before the mail is read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Names {
-    /// None: it acts on the game signed on to, if any.
-    Nothing,
-    /// This game.
-    Game(String),
-    /// Every game (a bare LIST).
-    All,
-}
-
-/// One row of the table.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Spec {
-    /// The family that applies it.
-    pub family: Family,
-    /// Who may give it.
-    pub who: Who,
-    /// The game it names.
-    pub names: Names,
-}
-
-const ANY_SEAT: &[Seat] = &[Seat::Joiner, Seat::Power, Seat::Master, Seat::Observer];
-const POWER: &[Seat] = &[Seat::Power];
-
-/// The table: for each command, its family, who may give it and the game it names.
-pub fn spec(command: &Command) -> Spec {
-    use Command as C;
-    use Family as F;
-    let (family, who, names) = match command {
-        C::Help | C::Get(_) | C::Map(None, _) | C::Version => {
-            (F::Info, Who::Anyone, Names::Nothing)
+macro_rules! family {
+    ($($variant:ident($ty:ty)),*) => {$(
+        impl From<$ty> for Command {
+            fn from(c: $ty) -> Command {
+                Command::$variant(c)
+            }
         }
-        C::List(None) | C::ListFull => (F::Info, Who::Anyone, Names::All),
-        // `GET MAP <name>` may name a game (its map as it stands) as well as a variant.
-        C::Map(Some(g), _) | C::List(Some(g)) | C::History(g, _) | C::Summary(g) => {
-            (F::Info, Who::Anyone, Names::Game(g.clone()))
+
+        impl PartialEq<$ty> for Command {
+            fn eq(&self, other: &$ty) -> bool {
+                matches!(self, Command::$variant(c) if c == other)
+            }
         }
-        C::Create { game, .. } | C::Signon { game, .. } | C::Observe { game, .. } => {
-            (F::Signon, Who::Anyone, Names::Game(game.clone()))
+    )*};
+}
+
+family!(
+    Info(InfoCommand),
+    Signon(SignonCommand),
+    Orders(OrdersCommand),
+    Player(PlayerCommand),
+    Press(PressCommand),
+    Dips(DipsCommand),
+    Timing(TimingCommand),
+    Life(LifeCommand),
+    Settings(SettingsCommand),
+    Privacy(PrivacyCommand)
+);
+
+/// SIGNOFF, which ends the mail.
+const END: &[Def] = &[
+    Def::line("SIGNOFF", Who::Anyone, || Command::Signoff),
+    Def::args("SIGN OFF", "SIGNOFF", Who::Anyone, |_| {
+        Some(Command::Signoff)
+    }),
+];
+
+/// Every family's rows.
+const FAMILIES: &[&[Def]] = &[
+    info::DEFS,
+    signon::DEFS,
+    END,
+    orders::DEFS,
+    press::DEFS,
+    dips::DEFS,
+    player::DEFS,
+    timing::DEFS,
+    life::DEFS,
+    settings::DEFS,
+    privacy::DEFS,
+];
+
+/// Every command herald reads: the parser knows no other words, so the help files and the
+/// guides are checked against these rows (`tests/help_truth.rs`).
+pub fn keywords() -> impl Iterator<Item = &'static Def> {
+    FAMILIES.iter().flat_map(|family| family.iter())
+}
+
+impl Command {
+    /// The game the command names, to be loaded before the mail is read (see
+    /// [`crate::judge::session::needed_games`]).
+    pub fn names(&self) -> Names {
+        match self {
+            Command::Info(c) => c.names(),
+            Command::Signon(c) => c.names(),
+            Command::Orders(_)
+            | Command::Player(_)
+            | Command::Press(_)
+            | Command::Dips(_)
+            | Command::Timing(_)
+            | Command::Life(_)
+            | Command::Settings(_)
+            | Command::Privacy(_)
+            | Command::Signoff => Names::Nothing,
         }
-        C::Signoff => (F::End, Who::Anyone, Names::Nothing),
-        C::Other(_) => (
-            F::Orders,
-            Who::Signed(POWER, "not a command (only players send orders)"),
-            Names::Nothing,
-        ),
-        C::Clear => (
-            F::Orders,
-            Who::Signed(POWER, "only a power has orders to clear"),
-            Names::Nothing,
-        ),
-        C::Phase(_) => (F::Orders, Who::Signed(ANY_SEAT, ""), Names::Nothing),
-        C::Wait(_) => (
-            F::Player,
-            Who::Signed(POWER, "only a power sets WAIT"),
-            Names::Nothing,
-        ),
-        C::MyZone(_) => (
-            F::Player,
-            Who::Signed(ANY_SEAT, "only a player sets a zone of their own"),
-            Names::Nothing,
-        ),
-        C::OrderMap(_) => (
-            F::Player,
-            Who::Signed(POWER, "only a power has orders to draw"),
-            Names::Nothing,
-        ),
-        C::Password(_) => (F::Player, Who::Signed(ANY_SEAT, ""), Names::Nothing),
-        C::Address(_) => (
-            F::Player,
-            Who::Signed(
-                &[Seat::Joiner, Seat::Power, Seat::Master],
-                "observers change their address by observing again from it",
-            ),
-            Names::Nothing,
-        ),
-        C::Absence(_) | C::NoAbsence => (
-            F::Player,
-            Who::Signed(POWER, "only a power sets absences"),
-            Names::Nothing,
-        ),
-        C::Draw(_) | C::Concede(_) => (
-            F::Player,
-            Who::Signed(POWER, "only a power votes for a draw or a concession"),
-            Names::Nothing,
-        ),
-        C::Preference(_) => (
-            F::Player,
-            Who::Signed(
-                &[Seat::Joiner],
-                "preferences are set before START, after SIGNON ?<game>",
-            ),
-            Names::Nothing,
-        ),
-        C::Resign => (
-            F::Player,
-            Who::Signed(
-                &[Seat::Joiner, Seat::Power],
-                "only a player resigns (the Master ends a game with TERMINATE)",
-            ),
-            Names::Nothing,
-        ),
-        C::Press { .. } | C::EndPress => (F::Press, Who::Signed(ANY_SEAT, ""), Names::Nothing),
-        C::Intercept(..) | C::Protect => (
-            F::Dips,
-            Who::Signed(POWER, "only a power spends dip points"),
-            Names::Nothing,
-        ),
-        C::Pause
-        | C::Resume
-        | C::Deadline(_)
-        | C::Grace(_)
-        | C::StartAfter(_)
-        | C::Timing(..)
-        | C::Zone(_) => (F::Timing, Who::Master, Names::Nothing),
-        C::Start
-        | C::ForceBegin
-        | C::Process { .. }
-        | C::Preview
-        | C::Become(_)
-        | C::Eject(_)
-        | C::Rollback(_)
-        | C::Terminate => (F::Life, Who::Master, Names::Nothing),
-        C::Nmr(_)
-        | C::PressPolicy(_)
-        | C::Partial(_)
-        | C::Comment(_)
-        | C::MinorPress(_)
-        | C::Warnings(_)
-        | C::Dias(_)
-        | C::Concessions(_)
-        | C::Rule(_) => (F::Settings, Who::Master, Names::Nothing),
-        // Named as unknown to whoever sent it, not refused as the Master's.
-        C::UnknownSet(_) => (F::Settings, Who::Anyone, Names::Nothing),
-        C::Anonymous(_)
-        | C::Reveal(_)
-        | C::Quiet(_)
-        | C::Listed(_)
-        | C::JoinWord(_)
-        | C::Public
-        | C::Invite { .. } => (F::Privacy, Who::Master, Names::Nothing),
-    };
-    Spec { family, who, names }
+    }
+
+    /// A line that is no command (read, after SIGNON, as an order).
+    fn is_other(&self) -> bool {
+        matches!(self, Command::Orders(OrdersCommand::Order(_)))
+    }
 }
 
 /// Whether a line reads like a unit's order (`A Par-Bur`, `F Nth C A Lon-Nwy`, `Build A
@@ -242,18 +174,20 @@ fn looks_like_order(line: &str) -> bool {
 
 impl Session<'_> {
     /// Applies one command line through the table; false stops reading the mail.
-    pub(in crate::judge) fn command(&mut self, line: &str, command: Command) -> bool {
+    pub(in crate::judge) fn command(&mut self, line: &str, parsed: Parsed) -> bool {
+        let Parsed { def, command } = parsed;
         // A line that starts with a command's words but does not fit it: its right form.
-        if matches!(command, Command::Other(_) | Command::UnknownSet(_)) {
-            if let Some((name, form)) = crate::judge::forms::misfit(line) {
+        if command.is_other()
+            || matches!(command, Command::Settings(SettingsCommand::UnknownSet(_)))
+        {
+            if let Some((name, form)) = parse::misfit(line) {
                 self.recognised = true;
                 self.error(line, format!("{name} did not read: write {form}"));
                 return true;
             }
         }
-        let spec = spec(&command);
-        if self.role == Role::Nobody && spec.who != Who::Anyone {
-            if matches!(command, Command::Other(_)) {
+        if self.role == Role::Nobody && def.who != Who::Anyone {
+            if command.is_other() {
                 // Before SIGNON, a line that is no command is only worth a word once the
                 // mail has shown it holds commands (so a stranger's chatter gets the help).
                 if looks_like_order(line) {
@@ -272,20 +206,20 @@ impl Session<'_> {
             return true;
         }
         self.recognised = true;
-        match spec.who {
+        match def.who {
             Who::Anyone => {}
             Who::Signed(seats, why) => {
                 if !self.role.seat().is_some_and(|seat| seats.contains(&seat)) {
-                    let why = match (&command, self.role) {
-                        (Command::Other(_), Role::Master) => {
+                    let why = match (command.is_other(), self.role) {
+                        (true, Role::Master) => {
                             "not a Master command; to order for a power, BECOME <letter> first"
                         }
                         // Someone who just joined is a player already: told when orders
                         // come, not that only players send them (issue 25).
-                        (Command::Other(_), Role::Joiner(_)) => {
+                        (true, Role::Joiner(_)) => {
                             "not a command; you have joined, and orders come once the Master starts the game and gives out the powers"
                         }
-                        (Command::Other(_), Role::Observer) => {
+                        (true, Role::Observer) => {
                             "not a command; observers send no orders"
                         }
                         _ => why,
@@ -314,75 +248,113 @@ impl Session<'_> {
                 self.log(line.to_string());
             }
         }
-        match spec.family {
+        match command {
             // Asked before in this mail, or the reply is full: not run again.
-            Family::Info => {
-                if self.info_may_run(line) {
-                    self.info_command(line, command)
-                } else {
-                    true
-                }
-            }
-            Family::Signon => self.signon_command(line, command),
-            Family::Orders => self.orders_command(line, command),
-            Family::Player => self.player_command(line, command),
-            Family::Press => self.press_command(line, command),
-            Family::Dips => self.dips_command(line, command),
-            Family::Timing => self.timing_command(line, command),
-            Family::Life => self.life_command(line, command),
-            Family::Settings => self.settings_command(line, command),
-            Family::Privacy => self.privacy_command(line, command),
-            Family::End => false,
+            Command::Info(c) => !self.info_may_run(line) || self.info_command(line, c),
+            Command::Signon(c) => self.signon_command(line, c),
+            Command::Orders(c) => self.orders_command(line, c),
+            Command::Player(c) => self.player_command(line, c),
+            Command::Press(c) => self.press_command(line, c),
+            Command::Dips(c) => self.dips_command(line, c),
+            Command::Timing(c) => self.timing_command(line, c),
+            Command::Life(c) => self.life_command(line, c),
+            Command::Settings(c) => self.settings_command(line, c),
+            Command::Privacy(c) => self.privacy_command(line, c),
+            Command::Signoff => false,
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::def::{Read, POWER};
+    use super::parse::{misfit, without_secrets};
     use super::*;
-    use crate::judge::command::parse_command;
 
     #[test]
-    fn the_table_names_the_games_to_load_and_who_may_act() {
-        for (line, family, who, names) in [
-            ("LIST", Family::Info, Who::Anyone, Names::All),
+    fn the_rows_name_the_games_to_load_and_who_may_act() {
+        for (line, who, names) in [
+            ("LIST", Who::Anyone, Names::All),
+            ("LIST war", Who::Anyone, Names::Game("war".into())),
             (
-                "LIST war",
-                Family::Info,
+                "GET MAP standard",
                 Who::Anyone,
-                Names::Game("war".into()),
+                Names::Game("standard".into()),
             ),
-            (
-                "SIGNON Fwar pw",
-                Family::Signon,
-                Who::Anyone,
-                Names::Game("war".into()),
-            ),
-            (
-                "CREATE ?war pw",
-                Family::Signon,
-                Who::Anyone,
-                Names::Game("war".into()),
-            ),
-            (
-                "SET DEADLINE 2026-12-24",
-                Family::Timing,
-                Who::Master,
-                Names::Nothing,
-            ),
-            ("PROCESS", Family::Life, Who::Master, Names::Nothing),
-            ("SET NMR", Family::Settings, Who::Master, Names::Nothing),
-            ("SIGNOFF", Family::End, Who::Anyone, Names::Nothing),
+            ("GET MAP", Who::Anyone, Names::Nothing),
+            ("SIGNON Fwar pw", Who::Anyone, Names::Game("war".into())),
+            ("CREATE ?war pw", Who::Anyone, Names::Game("war".into())),
+            ("SET DEADLINE 2026-12-24", Who::Master, Names::Nothing),
+            ("PROCESS", Who::Master, Names::Nothing),
+            ("SET NMR", Who::Master, Names::Nothing),
+            ("SET FROBNICATE", Who::Anyone, Names::Nothing),
+            ("SIGNOFF", Who::Anyone, Names::Nothing),
         ] {
-            let spec = spec(&parse_command(line));
-            assert_eq!(
-                (spec.family, spec.who, spec.names),
-                (family, who, names),
-                "{line}"
-            );
+            let Parsed { def, command } = parse(line);
+            assert_eq!((def.who, command.names()), (who, names), "{line}");
         }
-        let spec = spec(&parse_command("A Par-Bur"));
-        assert_eq!(spec.family, Family::Orders);
-        assert!(matches!(spec.who, Who::Signed(seats, _) if seats == [Seat::Power]));
+        let parsed = parse("A Par-Bur");
+        assert!(parsed.command.is_other());
+        assert!(matches!(parsed.def.who, Who::Signed(seats, _) if seats == POWER));
+    }
+
+    /// Each command's row is whole: a command that reads arguments has its right form, the
+    /// example in the form reads back as that command, and a name is never another row's.
+    #[test]
+    fn every_row_is_whole() {
+        for def in keywords() {
+            if let Read::Args(_) = def.read {
+                let Some(form) = def.form else {
+                    panic!("{} reads arguments but has no form", def.name);
+                };
+                if let Some((_, example)) = form.split_once("e.g. ") {
+                    let example = example.split(" (").next().unwrap_or(example);
+                    assert_eq!(parse(example).def.name, def.name, "{form}");
+                }
+            }
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for def in keywords() {
+            let kind = matches!(def.read, Read::Line(_));
+            for spelling in def.spellings() {
+                assert!(
+                    seen.insert((kind, spelling)),
+                    "{spelling} is spelled by two rows"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_line_that_does_not_fit_finds_its_command() {
+        assert_eq!(misfit("set address").map(|f| f.0), Some("SET ADDRESS"));
+        assert_eq!(
+            misfit("SET ADDRESS a@b.org c@d.org").map(|f| f.0),
+            Some("SET ADDRESS")
+        );
+        assert_eq!(misfit("become France").map(|f| f.0), Some("BECOME"));
+        assert_eq!(misfit("A Par-Bur"), None);
+        assert_eq!(misfit("SET FOO"), None);
+    }
+
+    /// The secret words come from the rows: passwords and join words never shown again.
+    #[test]
+    fn secrets_are_hidden_by_their_rows() {
+        for (line, shown) in [
+            ("SIGNON Fwar secret", "SIGNON Fwar ****"),
+            ("sign on Fwar secret word", "sign on Fwar **** ****"),
+            ("SIGNON Fwar secret Tuesdays", "SIGNON Fwar **** ****"),
+            ("OBSERVE war secret", "OBSERVE war ****"),
+            ("watch war secret", "watch war ****"),
+            ("CREATE ?war secret standard", "CREATE ?war **** standard"),
+            ("SET PASSWORD new", "SET PASSWORD ****"),
+            ("SETPASSWORD new", "SETPASSWORD ****"),
+            ("set private Tuesdays", "set private ****"),
+            ("SET PRIVATE", "SET PRIVATE"),
+            ("SIGNON Fwar", "SIGNON Fwar"),
+            ("A Par-Bur", "A Par-Bur"),
+        ] {
+            assert_eq!(without_secrets(line), shown, "{line}");
+        }
     }
 }

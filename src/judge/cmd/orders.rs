@@ -1,17 +1,55 @@
 //! A power's orders: order lines, CLEAR and PHASE, checked and filed once the mail is read.
 
+use super::def::{Def, Who, POWER};
 use crate::judge::cmd::context::{Role, Session};
-use crate::judge::command::Command;
 use crate::judge::game::Status;
 use crate::judge::{later, orders};
 
+/// A power's orders.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OrdersCommand {
+    /// A line that is no command: an order after SIGNON, refused before.
+    Order(String),
+    /// `CLEAR`
+    Clear,
+    /// `PHASE S1901M`: the orders below are for this phase.
+    Phase(String),
+}
+
+use OrdersCommand as C;
+
+/// The row of every line that is no command: after SIGNON, an order of a power.
+pub(super) static ORDER: Def = Def {
+    name: "<order>",
+    aliases: &[],
+    form: None,
+    secret: None,
+    who: Who::Signed(POWER, "not a command (only players send orders)"),
+    read: super::def::Read::Args(|_| None),
+};
+
+/// CLEAR and PHASE.
+pub(super) const DEFS: &[Def] = &[
+    Def::line(
+        "CLEAR",
+        Who::Signed(POWER, "only a power has orders to clear"),
+        || C::Clear.into(),
+    ),
+    Def::args(
+        "PHASE",
+        "PHASE <phase>, e.g. PHASE F1901M",
+        Who::Signed(super::def::ANY_SEAT, ""),
+        |w| w.least(1).map(|_| C::Phase(w.rest(0)).into()),
+    ),
+];
+
 impl Session<'_> {
     /// Applies a command of this family.
-    pub(in crate::judge) fn orders_command(&mut self, line: &str, command: Command) -> bool {
+    pub(in crate::judge) fn orders_command(&mut self, line: &str, command: OrdersCommand) -> bool {
         let judge = self.judge;
         let role = self.role;
         match command {
-            Command::Other(text) => match role {
+            C::Order(text) => match role {
                 Role::Power(_) => match self.later_phase {
                     Some(phase) => self.later_orders.push((phase, text)),
                     None => self.orders.push((text, self.wrong_phase.clone())),
@@ -22,7 +60,7 @@ impl Session<'_> {
                 ),
                 _ => self.error(line, "not a command (only players send orders)"),
             },
-            Command::Clear => match role {
+            C::Clear => match role {
                 Role::Power(p) if self.later_phase.is_some() => {
                     let Some(phase) = self.later_phase else {
                         return true;
@@ -40,7 +78,7 @@ impl Session<'_> {
                 }
                 _ => self.error(line, "only a power has orders to clear"),
             },
-            Command::Phase(text) => {
+            C::Phase(text) => {
                 self.later_phase = None;
                 let g = self.game();
                 let Some(pos) = &g.position else {
@@ -91,7 +129,6 @@ impl Session<'_> {
                     }
                 }
             }
-            _ => {}
         }
         true
     }

@@ -1,19 +1,139 @@
 //! A player's own settings: WAIT, MAP, PASSWORD, ADDRESS, ABSENCE, DRAW, PREFERENCE and RESIGN.
 
+use super::def::{Def, Seat as S, Who, ANY_SEAT, POWER};
 use crate::judge::cmd::context::{Role, Session};
-use crate::judge::command::Command;
 use crate::judge::game::{Seat, SeatState};
 use crate::judge::preference::Preference;
 use crate::judge::{absence, deadline};
 
+/// A player's own settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerCommand {
+    /// `SET WAIT` / `SET NOWAIT`
+    Wait(bool),
+    /// SET MAP ON|OFF (SET MAP, SET NOMAP): a picture of the player's own orders on file
+    /// with each order reply.
+    OrderMap(bool),
+    /// SET MYZONE <zone>: the time zone a player's own mails show dates in (none: the
+    /// game's).
+    MyZone(Option<String>),
+    /// `SET PASSWORD pw`
+    Password(String),
+    /// `SET ADDRESS addr`
+    Address(String),
+    /// `SET ABSENCE from TO to`
+    Absence(String),
+    /// `SET NOABSENCE`
+    NoAbsence,
+    /// `SET DRAW [powers]` (the powers to share it, empty for all survivors) / `SET
+    /// NODRAW` (`None`).
+    Draw(Option<String>),
+    /// `SET CONCEDE <power>` / `SET NOCONCEDE` (`None`).
+    Concede(Option<String>),
+    /// `SET PREFERENCE letters` as written: `E[FG]I`, `*` (see [`crate::judge::preference`]).
+    Preference(String),
+    /// `RESIGN` / `WITHDRAW`
+    Resign,
+}
+
+use PlayerCommand as C;
+
+const WAIT: Who = Who::Signed(POWER, "only a power sets WAIT");
+const DRAWN: Who = Who::Signed(POWER, "only a power has orders to draw");
+const ZONE: Who = Who::Signed(ANY_SEAT, "only a player sets a zone of their own");
+const ABSENT: Who = Who::Signed(POWER, "only a power sets absences");
+const VOTE: Who = Who::Signed(POWER, "only a power votes for a draw or a concession");
+
+/// The player's settings.
+pub(super) const DEFS: &[Def] = &[
+    Def::line("SET WAIT", WAIT, || C::Wait(true).into()),
+    Def::line("SET NOWAIT", WAIT, || C::Wait(false).into()),
+    Def::line("SET MAP ON", DRAWN, || C::OrderMap(true).into()).aka(&["SET MAP"]),
+    Def::line("SET MAP OFF", DRAWN, || C::OrderMap(false).into()).aka(&["SET NOMAP"]),
+    Def::args(
+        "SET MYZONE",
+        "SET MYZONE <zone>, e.g. SET MYZONE Europe/Paris",
+        ZONE,
+        |w| match w.args() {
+            [zone] => Some(C::MyZone(Some(zone.to_string())).into()),
+            [] => Some(C::MyZone(None).into()),
+            _ => None,
+        },
+    )
+    .aka(&["SET MYTIMEZONE", "SET MYTZ"]),
+    Def::line("SET NOMYZONE", ZONE, || C::MyZone(None).into()),
+    Def::args(
+        "SET PASSWORD",
+        "SET PASSWORD <new password>, one word",
+        Who::Signed(ANY_SEAT, ""),
+        |w| w.count(1).and_then(|_| w.arg(0)).map(|p| C::Password(p).into()),
+    )
+    .secret(0, Some(1)),
+    Def::args(
+        "SET ADDRESS",
+        "SET ADDRESS <address>, e.g. SET ADDRESS ann@example.org",
+        Who::Signed(
+            &[S::Joiner, S::Power, S::Master],
+            "observers change their address by observing again from it",
+        ),
+        |w| {
+            w.count(1)?;
+            Some(C::Address(w.arg(0)?.to_ascii_lowercase()).into())
+        },
+    ),
+    Def::args(
+        "SET ABSENCE",
+        "SET ABSENCE <date> TO <date>, e.g. SET ABSENCE 24 Dec TO 2 Jan",
+        ABSENT,
+        |w| Some(C::Absence(w.rest(0)).into()),
+    )
+    .aka(&["SET HOLIDAY", "SET VACATION"]),
+    Def::line("SET NOABSENCE", ABSENT, || C::NoAbsence.into())
+        .aka(&["SET NOHOLIDAY", "SET NOVACATION"]),
+    Def::args(
+        "SET DRAW",
+        "SET DRAW, or in a NODIAS game SET DRAW <powers>, e.g. SET DRAW AEF",
+        VOTE,
+        |w| Some(C::Draw(Some(w.rest(0))).into()),
+    ),
+    Def::line("SET NODRAW", VOTE, || C::Draw(None).into()),
+    Def::args(
+        "SET CONCEDE",
+        "SET CONCEDE <power>, e.g. SET CONCEDE Russia",
+        VOTE,
+        |w| w.least(1).map(|_| C::Concede(Some(w.rest(0))).into()),
+    )
+    .aka(&["SET CONC"]),
+    Def::line("SET NOCONCEDE", VOTE, || C::Concede(None).into()),
+    Def::args(
+        "SET PREFERENCE",
+        "SET PREFERENCE <letters>, best first, equally good ones in brackets, * for chance, e.g. SET PREFERENCE E[FG]I",
+        Who::Signed(
+            &[S::Joiner],
+            "preferences are set before START, after SIGNON ?<game>",
+        ),
+        |w| Some(C::Preference(w.rest(0)).into()),
+    )
+    .aka(&["SET PREFERENCES", "SET PREF"]),
+    Def::line(
+        "RESIGN",
+        Who::Signed(
+            &[S::Joiner, S::Power],
+            "only a player resigns (the Master ends a game with TERMINATE)",
+        ),
+        || C::Resign.into(),
+    )
+    .aka(&["WITHDRAW"]),
+];
+
 impl Session<'_> {
     /// Applies a command of this family.
-    pub(in crate::judge) fn player_command(&mut self, line: &str, command: Command) -> bool {
+    pub(in crate::judge) fn player_command(&mut self, line: &str, command: PlayerCommand) -> bool {
         let judge = self.judge;
         let _now = self.now;
         let role = self.role;
         match command {
-            Command::Wait(on) => match self.power_seat() {
+            C::Wait(on) => match self.power_seat() {
                 Some(seat) => {
                     seat.wait = on;
                     self.say(if on {
@@ -24,7 +144,7 @@ impl Session<'_> {
                 }
                 _ => self.error(line, "only a power sets WAIT"),
             },
-            Command::MyZone(zone) => {
+            C::MyZone(zone) => {
                 if let Some(name) = zone
                     .as_ref()
                     .filter(|n| n.parse::<chrono_tz::Tz>().is_err())
@@ -44,7 +164,7 @@ impl Session<'_> {
                     None => self.error(line, "only a player sets a zone of their own"),
                 }
             }
-            Command::OrderMap(on) => match self.power_seat() {
+            C::OrderMap(on) => match self.power_seat() {
                 Some(seat) => {
                     seat.map = on;
                     self.say(if on {
@@ -55,7 +175,7 @@ impl Session<'_> {
                 }
                 _ => self.error(line, "only a power has orders to draw"),
             },
-            Command::Password(pw) => {
+            C::Password(pw) => {
                 // From the sender's own allowance of argon2 runs, like every hash a mail asks.
                 let Some(hash) = self.new_hash(line, &pw) else {
                     return true;
@@ -83,7 +203,7 @@ impl Session<'_> {
                 }
                 self.say("Password changed.");
             }
-            Command::Address(addr) => {
+            C::Address(addr) => {
                 if !crate::envelope::is_address(&addr) {
                     self.error(
                         line,
@@ -116,17 +236,17 @@ impl Session<'_> {
                 }
                 self.say(format!("Your mail for this game now goes to {addr}."));
             }
-            Command::Absence(text) => self.absence(line, &text),
-            Command::NoAbsence => match self.power_seat() {
+            C::Absence(text) => self.absence(line, &text),
+            C::NoAbsence => match self.power_seat() {
                 Some(seat) => {
                     seat.absences.clear();
                     self.say("Your absences are cleared.");
                 }
                 _ => self.error(line, "only a power sets absences"),
             },
-            Command::Draw(with) => self.vote_draw(line, with.as_deref()),
-            Command::Concede(to) => self.vote_concede(line, to.as_deref()),
-            Command::Preference(list) => match role {
+            C::Draw(with) => self.vote_draw(line, with.as_deref()),
+            C::Concede(to) => self.vote_concede(line, to.as_deref()),
+            C::Preference(list) => match role {
                 Role::Joiner(i) => {
                     let map = self.judge.map_of(self.game());
                     match Preference::read(&list, map) {
@@ -146,8 +266,7 @@ impl Session<'_> {
                     "preferences are set before START, after SIGNON ?<game>",
                 ),
             },
-            Command::Resign => self.resign(line),
-            _ => {}
+            C::Resign => self.resign(line),
         }
         true
     }

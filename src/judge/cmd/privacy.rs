@@ -2,16 +2,128 @@
 //! SET QUIET / NOQUIET), listing (SET NOLIST / LIST, SET PRIVATE [word], SET PUBLIC) and
 //! the allow and deny lists (SET ALLOW / DENY address). Their rules are in [`crate::judge::privacy`].
 
+use super::def::{Def, Who};
 use crate::judge::cmd::context::Session;
-use crate::judge::command::Command;
 use crate::judge::game::Status;
 use crate::judge::privacy::{Entry, JOIN_WORD_CASE};
 
+/// Who may see and come into a game: the Master's privacy settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PrivacyCommand {
+    /// SET NOSHOW / SET ANONYMOUS (true), SET SHOW / SET NOANONYMOUS (false): whether the
+    /// game hides who plays which power and every address from all but the Master.
+    Anonymous(bool),
+    /// SET REVEAL / SET NOREVEAL: whether an anonymous game shows its players once over.
+    Reveal(bool),
+    /// SET QUIET / SET NOQUIET: whether the players are told who resigns, is ejected or
+    /// abandoned, falls into or leaves civil disorder, or takes over a power.
+    Quiet(bool),
+    /// SET LIST (true) / SET NOLIST, SET UNLISTED, SET PRIVATE (false): whether LIST shows
+    /// the game to strangers.
+    Listed(bool),
+    /// SET PRIVATE <word>: unlisted, and newcomers must give the word.
+    JoinWord(String),
+    /// SET PUBLIC: listed, and no join word.
+    Public,
+    /// SET ALLOW / SET DENY [PLAYER] [-]address…, SET NOALLOW / SET NODENY address…: the
+    /// Master's lists of who may and who may not come into the game.
+    Invite {
+        /// The deny list (true) or the allow list.
+        deny: bool,
+        /// Add (true) or remove (false) each address.
+        add: bool,
+        /// The addresses, lower case (a leading `-` removes that one).
+        addresses: Vec<String>,
+    },
+}
+
+use PrivacyCommand as C;
+
+/// The Master's privacy settings.
+pub(super) const DEFS: &[Def] = &[
+    Def::line("SET NOSHOW", Who::Master, || C::Anonymous(true).into())
+        .aka(&["SET ANONYMOUS", "SET ANON"]),
+    Def::line("SET SHOW", Who::Master, || C::Anonymous(false).into())
+        .aka(&["SET NOANONYMOUS", "SET NOANON"]),
+    Def::line("SET REVEAL", Who::Master, || C::Reveal(true).into()),
+    Def::line("SET NOREVEAL", Who::Master, || C::Reveal(false).into()),
+    Def::line("SET QUIET", Who::Master, || C::Quiet(true).into()),
+    Def::line("SET NOQUIET", Who::Master, || C::Quiet(false).into()),
+    Def::line("SET LIST", Who::Master, || C::Listed(true).into()),
+    Def::line("SET NOLIST", Who::Master, || C::Listed(false).into())
+        .aka(&["SET UNLISTED", "SET PRIVATE"]),
+    Def::args("SET PRIVATE", "SET PRIVATE <join word>", Who::Master, |w| {
+        w.count(1)
+            .and_then(|_| w.arg(0))
+            .map(|j| C::JoinWord(j).into())
+    })
+    .secret(0, Some(1)),
+    Def::line("SET PUBLIC", Who::Master, || C::Public.into()),
+    Def::args(
+        "SET ALLOW",
+        "SET ALLOW <address>, e.g. SET ALLOW ann@example.org",
+        Who::Master,
+        |w| Some(invite(w.all(), w.all_upper())),
+    ),
+    Def::args(
+        "SET DENY",
+        "SET DENY <address>, e.g. SET DENY spam@example.org",
+        Who::Master,
+        |w| Some(invite(w.all(), w.all_upper())),
+    ),
+    Def::args("SET NOALLOW", "SET NOALLOW <address>", Who::Master, |w| {
+        Some(invite(w.all(), w.all_upper()))
+    })
+    .aka(&["SET NO ALLOW"]),
+    Def::args("SET NODENY", "SET NODENY <address>", Who::Master, |w| {
+        Some(invite(w.all(), w.all_upper()))
+    })
+    .aka(&["SET NO DENY"]),
+];
+
+/// SET [NO] ALLOW|DENY [PLAYER] [-]address….
+fn invite(all: &[&str], upper: &[String]) -> super::Command {
+    let (key, mut words) = match upper.get(1..).unwrap_or(&[]) {
+        [no, key, ..] if no == "NO" => (format!("NO{key}"), all.get(3..).unwrap_or(&[])),
+        [key, ..] => (key.clone(), all.get(2..).unwrap_or(&[])),
+        [] => (String::new(), &[][..]),
+    };
+    if words
+        .first()
+        .is_some_and(|w| w.eq_ignore_ascii_case("player"))
+    {
+        words = &words[1..];
+    }
+    let (deny, add) = match key.as_str() {
+        "ALLOW" => (false, true),
+        "DENY" => (true, true),
+        "NOALLOW" => (false, false),
+        "NODENY" => (true, false),
+        _ => return super::settings::SettingsCommand::UnknownSet(all.join(" ")).into(),
+    };
+    let addresses: Vec<String> = words
+        .iter()
+        .flat_map(|w| w.split(','))
+        .filter(|a| !a.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    C::Invite {
+        deny,
+        add,
+        addresses,
+    }
+    .into()
+}
+
 impl Session<'_> {
     /// Applies a command of this family.
-    pub(in crate::judge) fn privacy_command(&mut self, line: &str, command: Command) -> bool {
+    pub(in crate::judge) fn privacy_command(
+        &mut self,
+        line: &str,
+        command: PrivacyCommand,
+    ) -> bool {
         match command {
-            Command::Anonymous(true) => {
+            C::Anonymous(true) => {
                 if self.game().status != Status::Forming {
                     self.error(line, "a game is made anonymous before START: the start notice has named its players already");
                     return true;
@@ -19,11 +131,11 @@ impl Session<'_> {
                 self.game_mut().settings.privacy.anonymous = true;
                 self.parameter_change("This game is anonymous: nobody but the Master learns who plays which power or any address until it ends.".into());
             }
-            Command::Anonymous(false) => {
+            C::Anonymous(false) => {
                 self.game_mut().settings.privacy.anonymous = false;
                 self.parameter_change("This game is no longer anonymous: its members may see who plays which power and their addresses.".into());
             }
-            Command::Reveal(on) => {
+            C::Reveal(on) => {
                 self.game_mut().settings.privacy.reveal = on;
                 let text = if on {
                     "If this game is anonymous, its players are shown when it ends."
@@ -32,7 +144,7 @@ impl Session<'_> {
                 };
                 self.parameter_change(text.into());
             }
-            Command::Quiet(on) => {
+            C::Quiet(on) => {
                 self.game_mut().settings.privacy.quiet = on;
                 let text = if on {
                     "This game is quiet: who resigns, is ejected or abandoned, falls into or leaves civil disorder, or takes over a power is told to the Master alone."
@@ -41,7 +153,7 @@ impl Session<'_> {
                 };
                 self.parameter_change(text.into());
             }
-            Command::Listed(on) => {
+            C::Listed(on) => {
                 self.game_mut().settings.privacy.unlisted = !on;
                 let text = if on {
                     "This game is listed: LIST shows it to everyone."
@@ -50,7 +162,7 @@ impl Session<'_> {
                 };
                 self.parameter_change(text.into());
             }
-            Command::JoinWord(word) => {
+            C::JoinWord(word) => {
                 let Some(hash) = self.new_hash(line, &word) else {
                     return true;
                 };
@@ -63,7 +175,7 @@ impl Session<'_> {
                     "This game is private: unlisted, and newcomers need its join word.".into(),
                 );
             }
-            Command::Public => {
+            C::Public => {
                 let p = &mut self.game_mut().settings.privacy;
                 p.unlisted = false;
                 p.join_word = None;
@@ -74,19 +186,18 @@ impl Session<'_> {
             // Everything after BECOME is copied to that power's player: the lists of
             // addresses stay the Master's.
             // (The line is echoed without its addresses, for the same reason.)
-            Command::Invite { .. } if self.became.is_some() => {
+            C::Invite { .. } if self.became.is_some() => {
                 let words: Vec<&str> = line.split_whitespace().take(2).collect();
                 self.error(
                     &format!("{} ****", words.join(" ")),
                     "SET ALLOW and SET DENY come before BECOME: what follows BECOME is copied to the power's player",
                 )
             }
-            Command::Invite {
+            C::Invite {
                 deny,
                 add,
                 addresses,
             } => self.invite(line, deny, add, addresses),
-            _ => {}
         }
         true
     }
@@ -211,30 +322,48 @@ mod tests {
 
     #[test]
     fn the_old_hands_spellings_are_read() {
-        use crate::judge::command::{parse_command, Command};
-        let invite = |deny, add, addresses: &[&str]| Command::Invite {
-            deny,
-            add,
-            addresses: addresses.iter().map(|a| a.to_string()).collect(),
+        use crate::judge::cmd::{parse_command, Command, InfoCommand, PrivacyCommand};
+        let invite = |deny, add, addresses: &[&str]| -> Command {
+            PrivacyCommand::Invite {
+                deny,
+                add,
+                addresses: addresses.iter().map(|a| a.to_string()).collect(),
+            }
+            .into()
         };
         for (line, command) in [
-            ("SET NOSHOW", Command::Anonymous(true)),
-            ("set no show", Command::Anonymous(true)),
-            ("SET ANONYMOUS", Command::Anonymous(true)),
-            ("SET SHOW", Command::Anonymous(false)),
-            ("SET NO ANONYMOUS", Command::Anonymous(false)),
-            ("SET NO REVEAL", Command::Reveal(false)),
-            ("SET REVEAL", Command::Reveal(true)),
-            ("SET QUIET", Command::Quiet(true)),
-            ("SET NO QUIET", Command::Quiet(false)),
-            ("SET NOLIST", Command::Listed(false)),
-            ("SET UNLISTED", Command::Listed(false)),
-            ("SET PRIVATE", Command::Listed(false)),
-            ("SET LIST", Command::Listed(true)),
-            ("SET PRIVATE Tuesdays", Command::JoinWord("Tuesdays".into())),
-            ("SET PUBLIC", Command::Public),
-            ("LIST FULL", Command::ListFull),
-            ("list full", Command::ListFull),
+            ("SET NOSHOW", Command::from(PrivacyCommand::Anonymous(true))),
+            (
+                "set no show",
+                Command::from(PrivacyCommand::Anonymous(true)),
+            ),
+            (
+                "SET ANONYMOUS",
+                Command::from(PrivacyCommand::Anonymous(true)),
+            ),
+            ("SET SHOW", Command::from(PrivacyCommand::Anonymous(false))),
+            (
+                "SET NO ANONYMOUS",
+                Command::from(PrivacyCommand::Anonymous(false)),
+            ),
+            (
+                "SET NO REVEAL",
+                Command::from(PrivacyCommand::Reveal(false)),
+            ),
+            ("SET REVEAL", Command::from(PrivacyCommand::Reveal(true))),
+            ("SET QUIET", Command::from(PrivacyCommand::Quiet(true))),
+            ("SET NO QUIET", Command::from(PrivacyCommand::Quiet(false))),
+            ("SET NOLIST", Command::from(PrivacyCommand::Listed(false))),
+            ("SET UNLISTED", Command::from(PrivacyCommand::Listed(false))),
+            ("SET PRIVATE", Command::from(PrivacyCommand::Listed(false))),
+            ("SET LIST", Command::from(PrivacyCommand::Listed(true))),
+            (
+                "SET PRIVATE Tuesdays",
+                Command::from(PrivacyCommand::JoinWord("Tuesdays".into())),
+            ),
+            ("SET PUBLIC", Command::from(PrivacyCommand::Public)),
+            ("LIST FULL", Command::from(InfoCommand::ListFull)),
+            ("list full", Command::from(InfoCommand::ListFull)),
             (
                 "SET ALLOW PLAYER Ann@x.org,b@x.org",
                 invite(false, true, &["ann@x.org", "b@x.org"]),

@@ -1,20 +1,113 @@
 //! The Master's settings: NMR, press policy, partial and minor press, the comment LIST
 //! shows, and rule switches.
 
+use super::def::{Def, Who};
 use crate::judge::cmd::context::Session;
-use crate::judge::command::Command;
 use crate::judge::game::{PressPolicy, Status};
 
 /// The longest comment SET COMMENT takes, in characters (one line of LIST).
 pub const COMMENT_LENGTH: usize = 100;
 
+/// The Master's settings of a game, and any SET herald does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SettingsCommand {
+    /// `SET NMR` / `SET NONMR`
+    Nmr(bool),
+    /// `SET PRESS WHITE|GREY|NONE`
+    PressPolicy(PressPolicy),
+    /// `SET PARTIAL` / `SET NOPARTIAL`
+    Partial(bool),
+    /// `SET COMMENT <text>` / `SET NOCOMMENT` (`None`): the Master's comment shown in LIST.
+    Comment(Option<String>),
+    /// `SET MINOR PRESS` / `SET NO MINOR PRESS`: press between players in retreats and
+    /// adjustments too, or then only to and from the Master.
+    MinorPress(bool),
+    /// SET WARNINGS ON|OFF: order replies list what looks like a mistake.
+    Warnings(bool),
+    /// `SET DIAS` / `SET NODIAS`: draws include all survivors, or the votes name them.
+    Dias(bool),
+    /// `SET CONCESSIONS` / `SET NOCONCESSIONS`: whether powers may concede.
+    Concessions(bool),
+    /// `SET RULE switch` (the Master, before START).
+    Rule(String),
+    /// A `SET` this judge does not know.
+    UnknownSet(String),
+}
+
+use SettingsCommand as C;
+
+/// The Master's settings, and the catch-all SET.
+pub(super) const DEFS: &[Def] = &[
+    Def::line("SET NMR", Who::Master, || C::Nmr(true).into()).aka(&["SET CD"]),
+    Def::line("SET NONMR", Who::Master, || C::Nmr(false).into()).aka(&["SET NOCD"]),
+    Def::line("SET PRESS WHITE", Who::Master, || {
+        C::PressPolicy(PressPolicy::White).into()
+    })
+    .aka(&["SET WHITE"]),
+    Def::line("SET PRESS GREY", Who::Master, || {
+        C::PressPolicy(PressPolicy::Grey).into()
+    })
+    .aka(&["SET PRESS GRAY", "SET GREY", "SET GRAY"]),
+    Def::line("SET PRESS NONE", Who::Master, || {
+        C::PressPolicy(PressPolicy::None).into()
+    })
+    .aka(&["SET PRESS NO", "SET NOPRESS"]),
+    Def::line("SET PARTIAL", Who::Master, || C::Partial(true).into()),
+    Def::line("SET NOPARTIAL", Who::Master, || C::Partial(false).into()),
+    Def::args(
+        "SET COMMENT",
+        "SET COMMENT <text>, e.g. SET COMMENT Gunboat league, round 2",
+        Who::Master,
+        |w| Some(C::Comment(Some(w.rest(0)).filter(|t| !t.is_empty())).into()),
+    ),
+    Def::line("SET NOCOMMENT", Who::Master, || C::Comment(None).into()),
+    Def::line("SET MINOR PRESS", Who::Master, || {
+        C::MinorPress(true).into()
+    }),
+    Def::line("SET NO MINOR PRESS", Who::Master, || {
+        C::MinorPress(false).into()
+    }),
+    Def::line("SET WARNINGS ON", Who::Master, || C::Warnings(true).into()).aka(&["SET WARNINGS"]),
+    Def::line("SET WARNINGS OFF", Who::Master, || {
+        C::Warnings(false).into()
+    })
+    .aka(&["SET NOWARNINGS"]),
+    Def::line("SET DIAS", Who::Master, || C::Dias(true).into()),
+    Def::line("SET NODIAS", Who::Master, || C::Dias(false).into()),
+    Def::line("SET CONCESSIONS", Who::Master, || {
+        C::Concessions(true).into()
+    }),
+    Def::line("SET NOCONCESSIONS", Who::Master, || {
+        C::Concessions(false).into()
+    }),
+    Def::args(
+        "SET RULE",
+        "SET RULE <switch>, e.g. SET RULE portage (GET master lists them)",
+        Who::Master,
+        |w| w.count(1).and_then(|_| w.arg(0)).map(|r| C::Rule(r).into()),
+    ),
+    // njudge's SET PORTAGE and DPjudge's RULE PORTAGE_CONVOY name the portage switch.
+    Def::line("SET PORTAGE", Who::Master, || {
+        C::Rule("portage".into()).into()
+    })
+    .aka(&["RULE PORTAGE_CONVOY", "SET RULE PORTAGE_CONVOY"]),
+    // Any other SET: named as unknown to whoever sent it, not refused as the Master's.
+    Def::args("SET", "SET <setting>", Who::Anyone, |w| {
+        Some(C::UnknownSet(w.all().join(" ")).into())
+    }),
+];
+
 impl Session<'_> {
     /// Applies a command of this family.
-    pub(in crate::judge) fn settings_command(&mut self, line: &str, command: Command) -> bool {
+    pub(in crate::judge) fn settings_command(
+        &mut self,
+        line: &str,
+        command: SettingsCommand,
+    ) -> bool {
         let judge = self.judge;
         let _now = self.now;
         match command {
-            Command::Nmr(on) => {
+            C::Nmr(on) => {
                 self.game_mut().settings.nmr = on;
                 let text = if on {
                     "NMR: at the end of grace, late powers go into civil disorder."
@@ -23,7 +116,7 @@ impl Session<'_> {
                 };
                 self.parameter_change(text.to_string());
             }
-            Command::PressPolicy(p) => {
+            C::PressPolicy(p) => {
                 self.game_mut().settings.press = p;
                 let text = format!(
                     "Press is now {}.",
@@ -35,7 +128,7 @@ impl Session<'_> {
                 );
                 self.parameter_change(text);
             }
-            Command::Partial(on) => {
+            C::Partial(on) => {
                 self.game_mut().settings.partial = on;
                 let text = if on {
                     "Partial press (to some powers) is allowed."
@@ -44,7 +137,7 @@ impl Session<'_> {
                 };
                 self.parameter_change(text.to_string());
             }
-            Command::Warnings(on) => {
+            C::Warnings(on) => {
                 self.game_mut().settings.warnings = on;
                 let text = if on {
                     "Order replies warn of what looks like a mistake in a player's orders."
@@ -53,7 +146,7 @@ impl Session<'_> {
                 };
                 self.parameter_change(text.to_string());
             }
-            Command::Comment(text) => {
+            C::Comment(text) => {
                 let text = text.map(|t| t.trim().to_string());
                 if text
                     .as_ref()
@@ -72,7 +165,7 @@ impl Session<'_> {
                 self.game_mut().settings.comment = text;
                 self.say(said);
             }
-            Command::MinorPress(on) => {
+            C::MinorPress(on) => {
                 self.game_mut().settings.minor_press = on;
                 let text = if on {
                     "Minor press: players may send press in retreats and adjustments too."
@@ -81,9 +174,9 @@ impl Session<'_> {
                 };
                 self.parameter_change(text.to_string());
             }
-            Command::Dias(on) => self.draw_rules(Some(on), None),
-            Command::Concessions(on) => self.draw_rules(None, Some(on)),
-            Command::Rule(switch) => {
+            C::Dias(on) => self.draw_rules(Some(on), None),
+            C::Concessions(on) => self.draw_rules(None, Some(on)),
+            C::Rule(switch) => {
                 let g = self.game();
                 if g.status != Status::Forming {
                     self.error(line, "rule switches are set before START");
@@ -98,11 +191,10 @@ impl Session<'_> {
                     Err(why) => self.error(line, why.to_string()),
                 }
             }
-            Command::UnknownSet(text) => self.error(
+            C::UnknownSet(text) => self.error(
                 line,
                 format!("'{text}' is not a setting herald knows (GET master lists them)"),
             ),
-            _ => {}
         }
         true
     }

@@ -2,24 +2,150 @@
 
 use chrono::Duration;
 
-use crate::game::ids::PowerId;
+use super::def::{Def, Names, Who, Words};
 use crate::judge::cmd::context::{Role, Session};
-use crate::judge::command::{Command, SignonAs};
-use crate::judge::deadline;
-use crate::judge::game::{
-    Game, Member, PressPolicy, Seat, SeatState, Settings, Status, Tenure, Timing,
-};
+use crate::judge::game::{Game, Member, PressPolicy, Settings, Status, Timing};
 use crate::judge::privacy::Entry;
 
-/// The subject of the notice that a newcomer took over a power (a player back from civil
-/// disorder is a "Returning Player Signon").
-const TAKEN_OVER: &str = "Power Taken Over";
+/// Who a SIGNON is for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SignonAs {
+    /// `SIGNON ?game pw`: join a forming game.
+    Join,
+    /// `SIGNON Fgame pw`: a power by letter.
+    Power(char),
+    /// `SIGNON Mgame pw`: the Master.
+    Master,
+    /// `SIGNON Ogame pw`: an observer.
+    Observer,
+}
+
+/// Who speaks for which game in this mail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SignonCommand {
+    /// `CREATE ?game password [variant] [switches]`
+    Create {
+        /// Game name.
+        game: String,
+        /// Master's password.
+        password: String,
+        /// Variant, standard if absent.
+        variant: Option<String>,
+        /// Rule switches after the variant (`remote_builds`, `victory=20`).
+        options: Vec<String>,
+    },
+    /// `SIGNON <who><game> <password> [join word]`
+    Signon {
+        /// Who.
+        who: SignonAs,
+        /// Game name.
+        game: String,
+        /// Password.
+        password: String,
+    },
+    /// `OBSERVE game password`
+    Observe {
+        /// Game name.
+        game: String,
+        /// Password.
+        password: String,
+    },
+}
+
+use SignonCommand as C;
+
+/// CREATE, SIGNON and OBSERVE.
+pub(super) const DEFS: &[Def] = &[
+    Def::args(
+        "CREATE",
+        "CREATE ?<game> <password> [<variant>], e.g. CREATE ?war secret standard",
+        Who::Anyone,
+        |w| {
+            w.least(2)?;
+            let a = w.args();
+            Some(
+                C::Create {
+                    game: a[0].trim_start_matches('?').to_string(),
+                    password: a[1].to_string(),
+                    variant: w.arg(2),
+                    options: a
+                        .get(3..)
+                        .unwrap_or(&[])
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect(),
+                }
+                .into(),
+            )
+        },
+    )
+    .secret(1, Some(2)),
+    Def::args(
+        "OBSERVE",
+        "OBSERVE <game> <password>, e.g. OBSERVE war secret",
+        Who::Anyone,
+        |w| {
+            w.least(2)?;
+            Some(
+                C::Observe {
+                    game: w.arg(0)?,
+                    password: w.arg(1)?,
+                }
+                .into(),
+            )
+        },
+    )
+    .aka(&["WATCH"])
+    .secret(1, None),
+    Def::args(
+        "SIGNON",
+        "SIGNON <power letter><game> <password>, e.g. SIGNON Fwar secret (SIGNON ?war secret joins, SIGNON Mwar secret as its Master)",
+        Who::Anyone,
+        signon,
+    )
+    .aka(&["SIGN ON"])
+    .secret(1, None),
+];
+
+/// SIGNON's two words: who and the game run together (`Fwar`), and the password.
+fn signon(w: &Words) -> Option<super::Command> {
+    w.least(2)?;
+    let (who_game, password) = (w.args()[0], w.args()[1]);
+    let mut chars = who_game.chars();
+    let first = chars.next()?;
+    let game: String = chars.collect();
+    let who = match first.to_ascii_uppercase() {
+        '?' => SignonAs::Join,
+        'M' => SignonAs::Master,
+        'O' => SignonAs::Observer,
+        c => SignonAs::Power(c),
+    };
+    Some(
+        C::Signon {
+            who,
+            game,
+            password: password.to_string(),
+        }
+        .into(),
+    )
+}
+
+impl SignonCommand {
+    /// The game the command names, to be loaded before the mail is read.
+    pub fn names(&self) -> Names {
+        match self {
+            C::Create { game, .. } | C::Signon { game, .. } | C::Observe { game, .. } => {
+                Names::Game(game.clone())
+            }
+        }
+    }
+}
 
 impl Session<'_> {
     /// Applies a command of this family.
-    pub(in crate::judge) fn signon_command(&mut self, line: &str, command: Command) -> bool {
+    pub(in crate::judge) fn signon_command(&mut self, line: &str, command: SignonCommand) -> bool {
         match command {
-            Command::Create {
+            C::Create {
                 game,
                 password,
                 variant,
@@ -31,7 +157,7 @@ impl Session<'_> {
                 }
                 self.create(line, &game, &password, variant.as_deref(), &options);
             }
-            Command::Signon {
+            C::Signon {
                 who,
                 game,
                 password,
@@ -42,14 +168,13 @@ impl Session<'_> {
                 }
                 return self.signon(line, who, &game, &password);
             }
-            Command::Observe { game, password } => {
+            C::Observe { game, password } => {
                 if self.signed_on {
                     self.error(line, "only one SIGNON, CREATE or OBSERVE per mail");
                     return false;
                 }
                 return self.signon(line, SignonAs::Observer, &game, &password);
             }
-            _ => {}
         }
         true
     }
@@ -161,6 +286,8 @@ impl Session<'_> {
             "Players join with SIGNON ?{key} <password>; START it when all have joined."
         ));
     }
+    /// SIGNON (and OBSERVE): the game named, then the seat's own step; a failed one names
+    /// no game for the rest of the mail, which is then not read.
     pub(in crate::judge) fn signon(
         &mut self,
         line: &str,
@@ -176,310 +303,70 @@ impl Session<'_> {
             );
             return false;
         }
-        self.game = Some(key.clone());
-        let from = self.letter.reply_to.clone();
-        let judge = self.judge;
-        match who {
-            SignonAs::Master => {
-                let g = self.game();
-                let (stored, holder) = (g.master.password.clone(), g.master.address.clone());
-                if !self.password_ok(line, "the Master", &holder, &stored, password) {
-                    self.game = None;
-                    return false;
-                }
-                self.role = Role::Master;
-            }
-            SignonAs::Observer => {
-                let g = self.game();
-                match g.observers.iter().position(|o| o.address == from) {
-                    Some(i) => {
-                        let stored = g.observers[i].password.clone();
-                        let seat = format!("the observer at {from}");
-                        if !self.password_ok(line, &seat, &from, &stored, password) {
-                            self.game = None;
-                            return false;
-                        }
-                    }
-                    None => {
-                        if !self.may_enter(line, Entry::Observe) {
-                            self.game = None;
-                            return false;
-                        }
-                        let Some(hash) = self.new_hash(line, password) else {
-                            self.game = None;
-                            return false;
-                        };
-                        let g = self.game_mut();
-                        g.observers.push(Member {
-                            address: from.clone(),
-                            password: hash,
-                        });
-                        let key = g.name.clone();
-                        self.say(format!(
-                            "You now observe '{key}': you will get its results and broadcasts."
-                        ));
-                    }
-                }
-                self.role = Role::Observer;
-            }
-            SignonAs::Join => {
-                let g = self.game();
-                if g.status != Status::Forming {
-                    self.error(line, format!("game '{}' has started: sign on with your power's letter, e.g. SIGNON F{}", g.name, g.name));
-                    self.game = None;
-                    return false;
-                }
-                let mine: Vec<(usize, String)> = (0..g.seats.len())
-                    .filter(|&i| g.seats[i].member.address == from)
-                    .map(|i| (i, g.seats[i].member.password.clone()))
-                    .collect();
-                let another = judge.rules(g).several_powers;
-                let seat_name = format!("the player at {from}");
-                let mut matching = None;
-                // The seats are this address's own: no lock refuses it (issue 24); its
-                // checks draw on its own allowance.
-                for (i, stored) in &mine {
-                    match self.check_password(line, stored, password, true) {
-                        None => {
-                            self.game = None;
-                            return false;
-                        }
-                        Some(true) => {
-                            matching = Some(*i);
-                            break;
-                        }
-                        Some(false) => {}
-                    }
-                }
-                if let Some(i) = matching {
-                    self.authenticated = true;
-                    self.role = Role::Joiner(i);
-                } else if !mine.is_empty() && !another {
-                    self.signon_failed(line, &seat_name, &from);
-                    self.game = None;
-                    return false;
-                } else {
-                    let g = self.game();
-                    if !mine.is_empty() {
-                        let text = format!(
-                            "You already hold {} seat(s) in '{}'; this password opens another (this game lets one player hold several powers). If you meant a seat you have, its password is different: RESIGN here (it gives this seat up) and send SIGNON again with that password.",
-                            mine.len(),
-                            g.name
-                        );
-                        self.say(text);
-                    }
-                    let g = self.game();
-                    let powers = judge.variant(g).map.powers.len();
-                    if g.seats.len() >= powers {
-                        self.error(line, format!("game '{}' is full", g.name));
-                        self.game = None;
-                        return false;
-                    }
-                    if !self.may_enter(line, Entry::Join) {
-                        self.game = None;
-                        return false;
-                    }
-                    let Some(hash) = self.new_hash(line, password) else {
-                        self.game = None;
-                        return false;
-                    };
-                    let seat = Seat {
-                        power: None,
-                        member: Member {
-                            address: from.clone(),
-                            password: hash,
-                        },
-                        preference: String::new(),
-                        state: SeatState::Playing,
-                        wait: false,
-                        vote: Default::default(),
-                        absences: Vec::new(),
-                        map: false,
-                        zone: None,
-                    };
-                    let g = self.game_mut();
-                    g.seats.push(seat);
-                    let (n, name) = (g.seats.len(), g.name.clone());
-                    self.role = Role::Joiner(n - 1);
-                    self.say(format!("You joined '{name}' as player {n} of {powers}. Powers are assigned at START."));
-                    let master = self.game().master.address.clone();
-                    let what = if n == powers {
-                        "Ready to Start".to_string()
-                    } else {
-                        let left = powers - n;
-                        format!(
-                            "Waiting for {left} more player{}",
-                            if left == 1 { "" } else { "s" }
-                        )
-                    };
-                    let notice = judge.notice(
-                        self.game(),
-                        &master,
-                        &what,
-                        &[format!("{from} joined '{name}' ({n} of {powers}).")],
-                    );
-                    self.effects.mails.push(notice);
-                }
-            }
-            SignonAs::Power(letter) => {
-                let g = self.game();
-                let map = judge.map_of(g);
-                let Some(power) = map
-                    .powers
-                    .iter()
-                    .position(|p| p.letter == letter.to_ascii_uppercase())
-                    .map(|i| PowerId(i as u8))
-                else {
-                    self.error(line, "Invalid password or power ID specified.");
-                    self.game = None;
-                    return false;
-                };
-                if g.status == Status::Forming {
-                    self.error(line, format!("game '{}' has not started: powers are assigned at START (sign on with SIGNON ?{} until then)", g.name, g.name));
-                    self.game = None;
-                    return false;
-                }
-                let Some(seat) = g.seat_or_dummy(power) else {
-                    self.error(line, "Invalid password or power ID specified.");
-                    self.game = None;
-                    return false;
-                };
-                let pname = map.power(power).name.clone();
-                match seat.state {
-                    SeatState::Abandoned => {
-                        // "One player holds one power unless `several_powers` is set, and a
-                        // takeover from an address already in the game is refused (or, with
-                        // the switch, announced to the Master as such)" (issue 24).
-                        let held = self.held_elsewhere(power, &from);
-                        let several = judge.rules(self.game()).several_powers;
-                        if !held.is_empty() && !several {
-                            let why = format!(
-                                "{from} already holds {} in game '{}', and one player holds one power here (the rule switch several_powers allows more): {pname} was not taken over",
-                                held.join(", "),
-                                self.game().name
-                            );
-                            self.error(line, why);
-                            self.game = None;
-                            return false;
-                        }
-                        if !self
-                            .may_enter(line, Entry::Power(&letter.to_ascii_uppercase().to_string()))
-                        {
-                            self.game = None;
-                            return false;
-                        }
-                        let Some(hash) = self.new_hash(line, password) else {
-                            self.game = None;
-                            return false;
-                        };
-                        let g = self.game();
-                        let code = g
-                            .position
-                            .as_ref()
-                            .map(|p| judge.variant(g).calendar.code(p.phase))
-                            .unwrap_or_default();
-                        let now = self.now;
-                        let gm = self.game_mut();
-                        let Some(s) = gm.seat_to_take(power) else {
-                            self.error(line, "Invalid password or power ID specified.");
-                            self.game = None;
-                            return false;
-                        };
-                        s.member = Member {
-                            address: from.clone(),
-                            password: hash,
-                        };
-                        s.state = SeatState::Playing;
-                        gm.tenures.push(Tenure {
-                            power,
-                            address: from.clone(),
-                            from: code,
-                        });
-                        // A replacement gets a day at least (njudge bug 437): the deadline
-                        // and grace move on if they are nearer, and the game stops waiting.
-                        gm.waiting = false;
-                        if gm.status == Status::Running && gm.position.is_some() {
-                            let day = deadline::later(now, Duration::days(1));
-                            let d = gm.deadline.map_or(day, |d| d.max(day));
-                            let grace = deadline::later(d, gm.grace_length());
-                            let grace = gm.grace.map_or(grace, |g| g.max(grace));
-                            gm.schedule(d, Some(grace));
-                        }
-                        // A newcomer is no returning player: the notice says the power
-                        // changed hands.
-                        if held.is_empty() {
-                            let notices = judge.notice_of_players(
-                                self.game(),
-                                TAKEN_OVER,
-                                &[format!("{pname} has been taken over by a new player.")],
-                            );
-                            self.effects.mails.extend(notices);
-                        } else {
-                            // Not a new player: the players are told only that the power
-                            // is played again, the Master by whom.
-                            let g = self.game();
-                            let mut notices = judge.notice_of_players(
-                                g,
-                                TAKEN_OVER,
-                                &[format!("{pname} has been taken over.")],
-                            );
-                            let master = g.master.address.clone();
-                            notices.retain(|m| !m.to.eq_ignore_ascii_case(&master));
-                            notices.push(judge.notice(
-                                g,
-                                &master,
-                                TAKEN_OVER,
-                                &[format!(
-                                    "{pname} has been taken over by {from}, who already holds {} in this game (several_powers allows it): not a new player.",
-                                    held.join(", ")
-                                )],
-                            ));
-                            self.effects.mails.extend(notices);
-                        }
-                        self.log(format!("took over {pname}"));
-                        self.say(format!("You have taken over {pname}. Your password is the one you signed on with."));
-                    }
-                    state => {
-                        let (holder, stored) = (&seat.member.address, &seat.member.password);
-                        if !self.password_ok(line, &pname, holder, stored, password) {
-                            self.game = None;
-                            return false;
-                        }
-                        if seat.member.address != from {
-                            // The seat's own player is told the address, even in an
-                            // anonymous game: it is their second account or an intruder
-                            // with their password, and only the address tells which. The
-                            // notice goes to them alone.
-                            let notice = judge.notice(
-                                self.game(),
-                                &seat.member.address,
-                                "Signon From Another Address",
-                                &[format!("Someone signed on as {pname} with the right password from {from}. If it was not you, change your password (SET PASSWORD).")],
-                            );
-                            self.effects.mails.push(notice);
-                        }
-                        if state == SeatState::Disorder {
-                            if let Some(s) = self.game_mut().seat_of_mut(power) {
-                                s.state = SeatState::Playing;
-                            }
-                            let notices = judge.notice_of_players(
-                                self.game(),
-                                "Returning Player Signon",
-                                &[format!("{pname} is no longer in civil disorder.")],
-                            );
-                            self.effects.mails.extend(notices);
-                        }
-                    }
-                }
-                self.role = Role::Power(power);
-            }
+        self.game = Some(key);
+        let entered = match who {
+            SignonAs::Master => self.signon_master(line, password),
+            SignonAs::Observer => self.signon_observer(line, password),
+            SignonAs::Join => self.signon_joiner(line, password),
+            SignonAs::Power(letter) => self.signon_power(line, letter, password),
+        };
+        if !entered {
+            self.game = None;
+            return false;
         }
         self.signed_on = true;
+        true
+    }
+
+    /// The Master's SIGNON: the password.
+    fn signon_master(&mut self, line: &str, password: &str) -> bool {
+        let g = self.game();
+        let (stored, holder) = (g.master.password.clone(), g.master.address.clone());
+        if !self.password_ok(line, "the Master", &holder, &stored, password) {
+            return false;
+        }
+        self.role = Role::Master;
+        true
+    }
+
+    /// An observer's SIGNON or OBSERVE: its password, or a newcomer let in.
+    fn signon_observer(&mut self, line: &str, password: &str) -> bool {
+        let from = self.letter.reply_to.clone();
+        let g = self.game();
+        match g.observers.iter().position(|o| o.address == from) {
+            Some(i) => {
+                let stored = g.observers[i].password.clone();
+                let seat = format!("the observer at {from}");
+                if !self.password_ok(line, &seat, &from, &stored, password) {
+                    return false;
+                }
+            }
+            None => {
+                if !self.may_enter(line, Entry::Observe) {
+                    return false;
+                }
+                let Some(hash) = self.new_hash(line, password) else {
+                    return false;
+                };
+                let g = self.game_mut();
+                g.observers.push(Member {
+                    address: from.clone(),
+                    password: hash,
+                });
+                let key = g.name.clone();
+                self.say(format!(
+                    "You now observe '{key}': you will get its results and broadcasts."
+                ));
+            }
+        }
+        self.role = Role::Observer;
         true
     }
 }
 
 mod held;
+mod join;
+mod power;
 
 #[cfg(test)]
 mod tests;

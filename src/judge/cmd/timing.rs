@@ -1,18 +1,96 @@
 //! The Master's timing: this phase's deadline, grace and START AFTER, later phases' timing, the zone, PAUSE and RESUME.
 
+use super::def::{Def, Who};
 use crate::game::calendar::PhaseKind;
 use crate::judge::cmd::context::Session;
-use crate::judge::command::Command;
 use crate::judge::deadline;
 use crate::judge::game::Status;
 
+/// The Master's timing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TimingCommand {
+    /// `PAUSE`
+    Pause,
+    /// `RESUME`
+    Resume,
+    /// `SET DEADLINE date`
+    Deadline(String),
+    /// `SET GRACE date`
+    Grace(String),
+    /// `SET START date`
+    StartAfter(String),
+    /// `SET MOVE|RETREAT|ADJUST …`: later phases' timing.
+    Timing(PhaseKind, Vec<String>),
+    /// `SET ZONE tz`
+    Zone(String),
+}
+
+use TimingCommand as C;
+
+/// The Master's timing commands.
+pub(super) const DEFS: &[Def] = &[
+    Def::line("PAUSE", Who::Master, || C::Pause.into()),
+    Def::line("RESUME", Who::Master, || C::Resume.into()),
+    Def::args(
+        "SET DEADLINE",
+        "SET DEADLINE <date> <time>, e.g. SET DEADLINE 2026-12-20 18:00",
+        Who::Master,
+        |w| Some(C::Deadline(w.rest(0)).into()),
+    ),
+    Def::args(
+        "SET GRACE",
+        "SET GRACE <date> <time>, e.g. SET GRACE 2026-12-22 18:00",
+        Who::Master,
+        |w| Some(C::Grace(w.rest(0)).into()),
+    ),
+    Def::args(
+        "SET START",
+        "SET START <date> <time>, e.g. SET START 2026-12-10 18:00",
+        Who::Master,
+        |w| Some(C::StartAfter(w.rest(0)).into()),
+    ),
+    Def::args(
+        "SET MOVE",
+        "SET MOVE [NEXT <dur>] [GRACE <dur>] [AT <hh:mm>] [DAYS <days>], e.g. SET MOVE NEXT 7d GRACE 2d",
+        Who::Master,
+        |w| Some(C::Timing(PhaseKind::Movement, w.owned()).into()),
+    )
+    .aka(&["SET MOVES", "SET MOVEMENT"]),
+    Def::args(
+        "SET RETREAT",
+        "SET RETREAT [NEXT <dur>] [GRACE <dur>] [AT <hh:mm>], e.g. SET RETREAT NEXT 36h",
+        Who::Master,
+        |w| Some(C::Timing(PhaseKind::Retreat, w.owned()).into()),
+    )
+    .aka(&["SET RETREATS"]),
+    Def::args(
+        "SET ADJUST",
+        "SET ADJUST [NEXT <dur>] [GRACE <dur>] [AT <hh:mm>], e.g. SET ADJUST NEXT 2d",
+        Who::Master,
+        |w| Some(C::Timing(PhaseKind::Adjustment, w.owned()).into()),
+    )
+    .aka(&[
+        "SET ADJUSTMENT",
+        "SET ADJUSTMENTS",
+        "SET BUILD",
+        "SET BUILDS",
+    ]),
+    Def::args(
+        "SET ZONE",
+        "SET ZONE <zone>, e.g. SET ZONE Europe/London",
+        Who::Master,
+        |w| w.count(1).and_then(|_| w.arg(0)).map(|z| C::Zone(z).into()),
+    )
+    .aka(&["SET TIMEZONE", "SET TZ"]),
+];
+
 impl Session<'_> {
     /// Applies a command of this family.
-    pub(in crate::judge) fn timing_command(&mut self, line: &str, command: Command) -> bool {
+    pub(in crate::judge) fn timing_command(&mut self, line: &str, command: TimingCommand) -> bool {
         let judge = self.judge;
         let now = self.now;
         match command {
-            Command::Pause => {
+            C::Pause => {
                 let g = self.game_mut();
                 if g.status != Status::Running {
                     self.error(line, "only a running game can be paused");
@@ -28,7 +106,7 @@ impl Session<'_> {
                 let notices = judge.notice_all(self.game(), "Game Paused", &[text]);
                 self.effects.mails.extend(notices);
             }
-            Command::Resume => {
+            C::Resume => {
                 let g = self.game_mut();
                 if g.status != Status::Paused {
                     self.error(line, "the game is not paused");
@@ -43,13 +121,13 @@ impl Session<'_> {
                 let notices = judge.notice_all(self.game(), "Game Resumed", &[text]);
                 self.effects.mails.extend(notices);
             }
-            Command::Deadline(text) | Command::Grace(text) | Command::StartAfter(text)
+            C::Deadline(text) | C::Grace(text) | C::StartAfter(text)
                 if self.game().position.is_none() =>
             {
                 let _ = text;
                 self.error(line, "the game has not started");
             }
-            Command::Deadline(text) => {
+            C::Deadline(text) => {
                 let tz = deadline::zone(&self.game().settings.zone);
                 match deadline::parse_hold(&text, now, tz, judge.durations.longest_pause) {
                     Err(e) => self.error(line, e.to_string()),
@@ -69,7 +147,7 @@ impl Session<'_> {
                     }
                 }
             }
-            Command::Grace(text) => {
+            C::Grace(text) => {
                 let tz = deadline::zone(&self.game().settings.zone);
                 match deadline::parse_hold(&text, now, tz, judge.durations.longest_pause) {
                     Err(e) => self.error(line, e.to_string()),
@@ -90,7 +168,7 @@ impl Session<'_> {
                     }
                 }
             }
-            Command::StartAfter(text) => {
+            C::StartAfter(text) => {
                 let tz = deadline::zone(&self.game().settings.zone);
                 match deadline::parse_hold(&text, now, tz, judge.durations.longest_pause) {
                     Err(e) => self.error(line, e.to_string()),
@@ -108,7 +186,7 @@ impl Session<'_> {
                     }
                 }
             }
-            Command::Timing(kind, words) => {
+            C::Timing(kind, words) => {
                 let words: Vec<&str> = words.iter().map(String::as_str).collect();
                 let g = self.game_mut();
                 let i = match kind {
@@ -128,7 +206,7 @@ impl Session<'_> {
                     Err(e) => self.error(line, e.to_string()),
                 }
             }
-            Command::Zone(name) => {
+            C::Zone(name) => {
                 if name.parse::<chrono_tz::Tz>().is_err() {
                     self.error(line, format!("'{name}' is not a time zone; write e.g. Europe/London or America/New_York"));
                     return true;
@@ -136,7 +214,6 @@ impl Session<'_> {
                 self.game_mut().settings.zone = name.clone();
                 self.say(format!("Dates in this game are now shown in {name}."));
             }
-            _ => {}
         }
         true
     }

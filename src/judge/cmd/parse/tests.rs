@@ -1,23 +1,27 @@
 //! The command parser's tests: each command's spellings.
 
-use super::*;
+use super::super::def::Read;
+use super::super::*;
+use crate::game::calendar::PhaseKind;
+use crate::judge::cmd::context::Recipients;
+use crate::judge::game::PressPolicy;
 
 #[test]
 fn keywords_any_case_and_spacing() {
-    assert_eq!(parse_command("set nowait"), Command::Wait(false));
-    assert_eq!(parse_command("SET NO WAIT"), Command::Wait(false));
-    assert_eq!(parse_command("setnowait"), Command::Wait(false));
+    assert_eq!(parse_command("set nowait"), PlayerCommand::Wait(false));
+    assert_eq!(parse_command("SET NO WAIT"), PlayerCommand::Wait(false));
+    assert_eq!(parse_command("setnowait"), PlayerCommand::Wait(false));
     assert_eq!(parse_command("Sign Off"), Command::Signoff);
     assert_eq!(
         parse_command("process!"),
-        Command::Process {
+        LifeCommand::Process {
             phase: None,
             force: true
         }
     );
     assert_eq!(
         parse_command("PROCESS S1901M"),
-        Command::Process {
+        LifeCommand::Process {
             phase: Some("S1901M".into()),
             force: false
         }
@@ -28,7 +32,7 @@ fn keywords_any_case_and_spacing() {
 fn signon_forms() {
     assert_eq!(
         parse_command("signon Fwar1901 secret"),
-        Command::Signon {
+        SignonCommand::Signon {
             who: SignonAs::Power('F'),
             game: "war1901".into(),
             password: "secret".into()
@@ -36,7 +40,7 @@ fn signon_forms() {
     );
     assert_eq!(
         parse_command("SIGNON ?war1901 pw"),
-        Command::Signon {
+        SignonCommand::Signon {
             who: SignonAs::Join,
             game: "war1901".into(),
             password: "pw".into()
@@ -44,7 +48,7 @@ fn signon_forms() {
     );
     assert_eq!(
         parse_command("signon mwar1901 pw"),
-        Command::Signon {
+        SignonCommand::Signon {
             who: SignonAs::Master,
             game: "war1901".into(),
             password: "pw".into()
@@ -52,7 +56,7 @@ fn signon_forms() {
     );
     assert_eq!(
         parse_command("CREATE ?war1901 pw classical"),
-        Command::Create {
+        SignonCommand::Create {
             game: "war1901".into(),
             password: "pw".into(),
             variant: Some("classical".into()),
@@ -61,7 +65,7 @@ fn signon_forms() {
     );
     assert_eq!(
         parse_command("create ?g pw standard remote_builds victory=20"),
-        Command::Create {
+        SignonCommand::Create {
             game: "g".into(),
             password: "pw".into(),
             variant: Some("standard".into()),
@@ -70,7 +74,7 @@ fn signon_forms() {
     );
     assert_eq!(
         parse_command("SET RULE remote_builds"),
-        Command::Rule("remote_builds".into())
+        SettingsCommand::Rule("remote_builds".into())
     );
 }
 
@@ -78,28 +82,28 @@ fn signon_forms() {
 fn press_headers() {
     assert_eq!(
         parse_command("PRESS"),
-        Command::Press {
+        PressCommand::Press {
             to: Recipients::Nobody,
             grey: None
         }
     );
     assert_eq!(
         parse_command("press to fg grey"),
-        Command::Press {
+        PressCommand::Press {
             to: Recipients::To("FG".into()),
             grey: Some(true)
         }
     );
     assert_eq!(
         parse_command("PRESS TO ALL BUT GO"),
-        Command::Press {
+        PressCommand::Press {
             to: Recipients::AllBut("GO".into()),
             grey: None
         }
     );
     assert_eq!(
         parse_command("broadcast"),
-        Command::Press {
+        PressCommand::Press {
             to: Recipients::All,
             grey: None
         }
@@ -110,23 +114,23 @@ fn press_headers() {
 fn master_settings_and_orders() {
     assert_eq!(
         parse_command("SET MOVE NEXT 3d AT 18:00"),
-        Command::Timing(
+        TimingCommand::Timing(
             PhaseKind::Movement,
             vec!["NEXT".into(), "3d".into(), "AT".into(), "18:00".into()]
         )
     );
     assert_eq!(
         parse_command("set press grey"),
-        Command::PressPolicy(PressPolicy::Grey)
+        SettingsCommand::PressPolicy(PressPolicy::Grey)
     );
-    assert_eq!(parse_command("BECOME f"), Command::Become('F'));
+    assert_eq!(parse_command("BECOME f"), LifeCommand::Become('F'));
     assert_eq!(
         parse_command("A Par-Bur"),
-        Command::Other("A Par-Bur".into())
+        OrdersCommand::Order("A Par-Bur".into())
     );
     assert_eq!(
         parse_command("SET COLOUR red"),
-        Command::UnknownSet("SET COLOUR red".into())
+        SettingsCommand::UnknownSet("SET COLOUR red".into())
     );
 }
 
@@ -134,7 +138,7 @@ fn master_settings_and_orders() {
 /// arguments with none, one or two of them.
 #[test]
 fn every_spelling_in_the_table_is_read() {
-    for k in KEYWORDS {
+    for k in keywords() {
         for spelling in std::iter::once(k.name).chain(k.aliases.iter().copied()) {
             match k.read {
                 Read::Line(command) => {
@@ -149,8 +153,11 @@ fn every_spelling_in_the_table_is_read() {
                 Read::Args(_) => {
                     let read = ["", " x", " x y"].map(|a| parse_command(&format!("{spelling}{a}")));
                     assert!(
-                        read.iter()
-                            .any(|c| !matches!(c, Command::Other(_) | Command::UnknownSet(_))),
+                        read.iter().any(|c| !matches!(
+                            c,
+                            Command::Orders(OrdersCommand::Order(_))
+                                | Command::Settings(SettingsCommand::UnknownSet(_))
+                        )),
                         "{spelling}: {read:?}"
                     );
                 }
@@ -159,11 +166,14 @@ fn every_spelling_in_the_table_is_read() {
     }
     assert_eq!(
         parse_command("SET FLY"),
-        Command::UnknownSet("SET FLY".into())
+        SettingsCommand::UnknownSet("SET FLY".into())
     );
-    assert_eq!(parse_command("HISTORY"), Command::Other("HISTORY".into()));
+    assert_eq!(
+        parse_command("HISTORY"),
+        OrdersCommand::Order("HISTORY".into())
+    );
     assert_eq!(
         parse_command("SET PASSWORD a b"),
-        Command::UnknownSet("SET PASSWORD a b".into())
+        SettingsCommand::UnknownSet("SET PASSWORD a b".into())
     );
 }
