@@ -302,7 +302,7 @@ fn every_word_in_capitals_in_the_help_is_a_command_or_an_argument_the_judge_read
 /// Words in capitals the guides to the mail language use that are no command: what
 /// results print (`SUPPORT`, `(DISBAND)`), a calendar file's fields, a name in the code.
 #[rustfmt::skip]
-const GUIDE_WORDS: &[&str] = &["SUPPORT", "DISBAND", "RFC", "UID", "SEQUENCE", "KEYWORDS"];
+const GUIDE_WORDS: &[&str] = &["SUPPORT", "DISBAND", "RFC", "UID", "SEQUENCE", "DEFS"];
 
 /// The guides name no command herald does not read: every word in capitals in the players'
 /// and the Masters' guides is a command's word, an argument, power letters, a province as
