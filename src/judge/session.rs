@@ -126,6 +126,7 @@ pub fn handle(judge: &Judge, letter: &Letter, games: &mut Games, now: DateTime<U
         rolled_back: false,
         authenticated: false,
         grey_to: Vec::new(),
+        changes: Vec::new(),
         attachments: Vec::new(),
         filed: Vec::new(),
         budget: Default::default(),
@@ -182,6 +183,7 @@ impl Session<'_> {
         }
         self.flush_orders();
         self.update_ready();
+        self.tell_changes();
         self.reply();
     }
 

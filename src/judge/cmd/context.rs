@@ -85,6 +85,8 @@ pub(crate) struct Session<'a> {
     /// Addresses that got grey press from this mail: nothing else from it may name the
     /// sender to them, as it would arrive together with the press.
     pub(crate) grey_to: Vec<String>,
+    /// The settings this mail changed, told to everyone in one notice when it is read.
+    pub(crate) changes: Vec<String>,
     /// Powers whose orders this mail has filed already (orders are filed at its end, and
     /// before each dip purchase in a game with dip points, so that purchases are paid in
     /// line order): a later filing keeps an earlier one's refused lines marked.

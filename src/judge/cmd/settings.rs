@@ -199,10 +199,23 @@ impl Session<'_> {
         true
     }
     /// Tells everyone in the game that a setting changed.
+    /// Notes a setting this mail changed, for the one notice [`Session::tell_changes`]
+    /// sends when the mail is read.
     pub(in crate::judge) fn parameter_change(&mut self, text: String) {
+        self.changes.push(text);
+    }
+
+    /// Tells everyone in the game the settings this mail changed, in one notice each
+    /// however many lines changed them (a Master's mail of twelve SET lines is one mail to
+    /// each player, not twelve).
+    pub(in crate::judge) fn tell_changes(&mut self) {
+        if self.changes.is_empty() || self.game.is_none() {
+            return;
+        }
+        let changes = std::mem::take(&mut self.changes);
         let notices = self
             .judge
-            .notice_all(self.game(), "Parameter Change", &[text]);
+            .notice_all(self.game(), "Parameter Change", &changes);
         self.effects.mails.extend(notices);
     }
 }
@@ -231,17 +244,26 @@ mod tests {
         assert!(text.contains("is not a setting herald knows"), "{text}");
         let g = &games["g"];
         assert!(g.settings.nmr && g.settings.press == PressPolicy::Grey);
-        let notices = h
+        let notices: Vec<_> = h
             .effects
             .mails
             .iter()
             .filter(|m| m.subject.contains("Parameter Change"))
-            .count();
+            .collect();
+        // A mail that changes several settings sends each player one notice naming them
+        // all, not one mail per line: no one is mailed more than the change needs.
         assert_eq!(
-            notices,
-            2 * 8,
-            "two changes, each to the seven players and the Master"
+            notices.len(),
+            8,
+            "two changes, in one notice to each of the seven players and the Master"
         );
+        for notice in notices {
+            assert!(
+                notice.body.contains("NMR") && notice.body.contains("grey"),
+                "{}",
+                notice.body
+            );
+        }
     }
 
     /// Issue 24: "bidi controls (U+202E) pass into LIST comments". No text a mail brings
