@@ -60,4 +60,7 @@ pub enum TimingError {
     /// A word that is not NEXT, GRACE, AT or DAYS.
     #[error("'{0}' is not a timing word: use NEXT, GRACE, AT or DAYS")]
     Word(String),
+    /// No word at all: nothing to change.
+    #[error("nothing to change: write NEXT, GRACE, AT or DAYS with its value, e.g. NEXT 7d")]
+    Empty,
 }

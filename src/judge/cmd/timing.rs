@@ -4,6 +4,8 @@ use super::def::{Def, Who};
 use crate::game::calendar::PhaseKind;
 use crate::judge::cmd::context::Session;
 use crate::judge::deadline;
+use crate::judge::deadline::TimingChange;
+use crate::judge::deadline_error::TimingError;
 use crate::judge::game::Status;
 
 /// The Master's timing.
@@ -19,8 +21,9 @@ pub enum TimingCommand {
     Grace(String),
     /// `SET START date`
     StartAfter(String),
-    /// `SET MOVE|RETREAT|ADJUST …`: later phases' timing.
-    Timing(PhaseKind, Vec<String>),
+    /// `SET MOVE|RETREAT|ADJUST …`: later phases' timing, read with the line (a line that
+    /// does not read is refused with the reason when applied).
+    Timing(PhaseKind, Result<TimingChange, TimingError>),
     /// `SET ZONE tz`
     Zone(String),
 }
@@ -53,21 +56,21 @@ pub(super) const DEFS: &[Def] = &[
         "SET MOVE",
         "SET MOVE [NEXT <dur>] [GRACE <dur>] [AT <hh:mm>] [DAYS <days>], e.g. SET MOVE NEXT 7d GRACE 2d",
         Who::Master,
-        |w| Some(C::Timing(PhaseKind::Movement, w.owned()).into()),
+        |w| Some(C::Timing(PhaseKind::Movement, TimingChange::read(w.args())).into()),
     )
     .aka(&["SET MOVES", "SET MOVEMENT"]),
     Def::args(
         "SET RETREAT",
         "SET RETREAT [NEXT <dur>] [GRACE <dur>] [AT <hh:mm>], e.g. SET RETREAT NEXT 36h",
         Who::Master,
-        |w| Some(C::Timing(PhaseKind::Retreat, w.owned()).into()),
+        |w| Some(C::Timing(PhaseKind::Retreat, TimingChange::read(w.args())).into()),
     )
     .aka(&["SET RETREATS"]),
     Def::args(
         "SET ADJUST",
         "SET ADJUST [NEXT <dur>] [GRACE <dur>] [AT <hh:mm>], e.g. SET ADJUST NEXT 2d",
         Who::Master,
-        |w| Some(C::Timing(PhaseKind::Adjustment, w.owned()).into()),
+        |w| Some(C::Timing(PhaseKind::Adjustment, TimingChange::read(w.args())).into()),
     )
     .aka(&[
         "SET ADJUSTMENT",
@@ -186,25 +189,24 @@ impl Session<'_> {
                     }
                 }
             }
-            C::Timing(kind, words) => {
-                let words: Vec<&str> = words.iter().map(String::as_str).collect();
-                let g = self.game_mut();
+            C::Timing(kind, change) => {
+                let change = match change {
+                    Ok(change) => change,
+                    Err(e) => {
+                        self.error(line, e.to_string());
+                        return true;
+                    }
+                };
                 let i = match kind {
                     PhaseKind::Movement => 0,
                     PhaseKind::Retreat => 1,
                     PhaseKind::Adjustment => 2,
                 };
-                let mut t = g.settings.timing[i].clone();
-                match deadline::parse_timing(&words, &mut t) {
-                    Ok(()) => {
-                        g.settings.timing[i] = t;
-                        self.say(format!(
-                            "Timing for {} phases changed; it applies from the next such phase.",
-                            kind.name().to_lowercase()
-                        ));
-                    }
-                    Err(e) => self.error(line, e.to_string()),
-                }
+                change.apply(&mut self.game_mut().settings.timing[i]);
+                self.say(format!(
+                    "Timing for {} phases changed; it applies from the next such phase.",
+                    kind.name().to_lowercase()
+                ));
             }
             C::Zone(name) => {
                 if name.parse::<chrono_tz::Tz>().is_err() {

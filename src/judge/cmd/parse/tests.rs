@@ -116,7 +116,11 @@ fn master_settings_and_orders() {
         parse_command("SET MOVE NEXT 3d AT 18:00"),
         TimingCommand::Timing(
             PhaseKind::Movement,
-            vec!["NEXT".into(), "3d".into(), "AT".into(), "18:00".into()]
+            Ok(crate::judge::deadline::TimingChange {
+                next: Some(3 * 24 * 60),
+                at: Some(18 * 60),
+                ..Default::default()
+            })
         )
     );
     assert_eq!(
