@@ -46,9 +46,34 @@ pub use timing::TimingCommand;
 
 use context::{Role, Session};
 
-/// A command line, by family: each family's file applies its own.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
+/// Declares [`Command`], one variant per family and SIGNOFF, with each family's value
+/// turned into a command (`From`) and compared with one (`PartialEq`).
+macro_rules! families {
+    ($($(#[$doc:meta])* $variant:ident($ty:ty),)*) => {
+        /// A command line, by family: each family's file applies its own.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub enum Command {
+            $($(#[$doc])* $variant($ty),)*
+            /// SIGNOFF: the end of the mail (read by the session itself).
+            Signoff,
+        }
+        $(
+            impl From<$ty> for Command {
+                fn from(c: $ty) -> Command {
+                    Command::$variant(c)
+                }
+            }
+
+            impl PartialEq<$ty> for Command {
+                fn eq(&self, other: &$ty) -> bool {
+                    matches!(self, Command::$variant(c) if c == other)
+                }
+            }
+        )*
+    };
+}
+
+families!(
     /// HELP, GET, GET MAP, VERSION, LIST, HISTORY, SUMMARY (`info.rs`).
     Info(InfoCommand),
     /// CREATE, SIGNON, OBSERVE (`signon.rs`).
@@ -71,37 +96,6 @@ pub enum Command {
     Settings(SettingsCommand),
     /// Anonymity, listing, the join word, allow and deny lists (`privacy.rs`).
     Privacy(PrivacyCommand),
-    /// SIGNOFF: the end of the mail (read by the session itself).
-    Signoff,
-}
-
-macro_rules! family {
-    ($($variant:ident($ty:ty)),*) => {$(
-        impl From<$ty> for Command {
-            fn from(c: $ty) -> Command {
-                Command::$variant(c)
-            }
-        }
-
-        impl PartialEq<$ty> for Command {
-            fn eq(&self, other: &$ty) -> bool {
-                matches!(self, Command::$variant(c) if c == other)
-            }
-        }
-    )*};
-}
-
-family!(
-    Info(InfoCommand),
-    Signon(SignonCommand),
-    Orders(OrdersCommand),
-    Player(PlayerCommand),
-    Press(PressCommand),
-    Dips(DipsCommand),
-    Timing(TimingCommand),
-    Life(LifeCommand),
-    Settings(SettingsCommand),
-    Privacy(PrivacyCommand)
 );
 
 /// SIGNOFF, which ends the mail.
