@@ -4,7 +4,7 @@
 //!
 //! # Layout
 //! - [`text`]: the lines a person typed in a mail.
-//! - [`command`]: one line read as a command.
+//! - [`cmd`]: the commands, one file per family, each with its rows and its code.
 //! - [`game`]: a game as kept between mails.
 //! - [`session`]: one mail applied to the games it names.
 //! - [`orders`]: a power's orders checked, stored and echoed.
