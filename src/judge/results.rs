@@ -7,18 +7,21 @@ use super::deadline::{self};
 use super::filed::all_stored;
 use super::game::{Game, Status};
 use super::Judge;
-use crate::game::calendar::PhaseKind;
 use crate::game::ids::{PowerId, ProvinceId, UnitKind};
 use crate::game::map::Map;
 use crate::game::order::Order;
 use crate::game::position::{Position, Unit};
-use crate::game::resolve::{retreat_options, Adjustment, RetreatOutcome};
 use crate::game::screen::Command;
-use crate::game::turn::{self, Report};
+use crate::game::turn;
 use crate::picture::marks::{self, Mark};
 
+mod centres;
 mod floods;
+mod report;
+
+use centres::centre_lines;
 use floods::flood_lines;
+use report::report_lines;
 
 /// A phase played: what [`adjudicate`] returns.
 pub(super) struct Played {
@@ -57,154 +60,7 @@ pub(super) fn adjudicate(judge: &Judge, game: &Game, pos: &Position) -> Played {
         game.history.len() + 1
     ));
     lines.push(String::new());
-    match &t.report {
-        Report::Movement {
-            orders,
-            result,
-            destroyed,
-            dip_supports,
-        } => {
-            // njudge's order: by power, then by the unit's province name.
-            let mut sorted: Vec<usize> = (0..orders.len()).collect();
-            sorted.sort_by_key(|&i| {
-                (
-                    orders[i].unit.power,
-                    map.province(orders[i].at).name.clone(),
-                )
-            });
-            for i in sorted {
-                let o = &orders[i];
-                let mut line = format!(
-                    "{}: {}",
-                    map.power(o.unit.power).name,
-                    unit_text(map, o.unit)
-                );
-                if given.take(map, o.unit.power, o.at) {
-                    line.push_str(&command_text(map, pos, o.command, o.unit.power));
-                } else {
-                    // njudge's words for a unit that held for want of an order (none sent,
-                    // or a power in civil disorder).
-                    line.push_str(", No Order Processed");
-                }
-                let mut notes = super::reasons::notes(map, orders, result, &t.position, i);
-                if destroyed.contains(&o.unit) {
-                    notes.push("(*destroyed*)".to_string());
-                }
-                line.push('.');
-                for n in notes {
-                    line.push_str("  ");
-                    line.push_str(&n);
-                }
-                lines.push(line);
-            }
-            for &(by, p, given) in dip_supports {
-                let Some(u) = pos.unit_at(p) else { continue };
-                let nation = if u.power == by {
-                    String::new()
-                } else {
-                    format!("{} ", map.power(u.power).adjective)
-                };
-                lines.push(format!(
-                    "{}: 4 DIPS SUPPORT {nation}{}.{}",
-                    map.power(by).name,
-                    unit_text(map, u),
-                    if given { "" } else { "  (*void: it moved*)" }
-                ));
-            }
-            for r in &t.rejections {
-                lines.push(format!(
-                    "{}: {} (*void*: {})",
-                    map.power(r.power).name,
-                    r.order,
-                    r.why
-                ));
-            }
-            let after = &t.position;
-            let dislodged: Vec<String> = after
-                .all_dislodged()
-                .map(|(p, d)| {
-                    let options: Vec<String> = retreat_options(map, after, p)
-                        .iter()
-                        .map(|&r| {
-                            map.region(r).coast.map_or_else(
-                                || map.province(map.province_of(r)).name.clone(),
-                                |_| map.region_abbr(r),
-                            )
-                        })
-                        .collect();
-                    format!(
-                        "The {} {} in {} can retreat to {}.",
-                        map.power(d.unit.power).adjective,
-                        super::board::kind_name(d.unit.kind),
-                        map.province(p).name,
-                        options.join(" or ")
-                    )
-                })
-                .chain(destroyed.iter().map(|u| {
-                    format!(
-                        "The {} {} in {} has no place to retreat and is destroyed.",
-                        map.power(u.power).adjective,
-                        super::board::kind_name(u.kind),
-                        map.province(map.province_of(u.region)).name
-                    )
-                }))
-                .collect();
-            if !dislodged.is_empty() {
-                lines.push(String::new());
-                lines.push("The following units were dislodged:".into());
-                lines.extend(dislodged);
-            }
-        }
-        Report::Retreat(outcomes) => {
-            for &(p, outcome) in outcomes {
-                let Some(d) = pos.dislodged[p.index()] else {
-                    // The engine reports only units that were dislodged.
-                    continue;
-                };
-                let who = format!(
-                    "{}: {}",
-                    map.power(d.unit.power).name,
-                    unit_text(map, d.unit)
-                );
-                lines.push(match outcome {
-                    RetreatOutcome::Retreated(r) => format!("{who} -> {}.", place(map, r)),
-                    RetreatOutcome::Bounced(q) => {
-                        format!("{who} -> {}.  (*bounce, destroyed*)", map.province(q).name)
-                    }
-                    RetreatOutcome::Disbanded if !given.take(map, d.unit.power, p) => {
-                        format!("{who}, No Order Processed (DISBAND).")
-                    }
-                    RetreatOutcome::Disbanded => format!("{who} DISBAND."),
-                });
-            }
-        }
-        Report::Adjustment(done) => {
-            for a in done {
-                lines.push(match a {
-                    Adjustment::Built(u) => format!(
-                        "{}: Builds {} {} in {}.",
-                        map.power(u.power).name,
-                        article(u.kind),
-                        super::board::kind_name(u.kind).to_lowercase(),
-                        place(map, u.region)
-                    ),
-                    Adjustment::Removed(u) => format!(
-                        "{}: Removes the {} in {}.",
-                        map.power(u.power).name,
-                        super::board::kind_name(u.kind).to_lowercase(),
-                        place(map, u.region)
-                    ),
-                    Adjustment::RemovedInDisorder(u) => format!(
-                        "{}: Removes the {} in {} (civil disorder).",
-                        map.power(u.power).name,
-                        super::board::kind_name(u.kind).to_lowercase(),
-                        place(map, u.region)
-                    ),
-                    Adjustment::Waived(p) => format!("{}: Build waived.", map.power(*p).name),
-                });
-            }
-        }
-    }
+    lines.extend(report_lines(map, pos, &t, &mut given));
     // Centres are listed as they stand after the phase (a flood may have changed them).
     let after_map = judge.map_of_phase(game, t.position.phase);
     if !t.events.is_empty() {
@@ -212,74 +68,7 @@ pub(super) fn adjudicate(judge: &Judge, game: &Game, pos: &Position) -> Played {
         lines.extend(flood_lines(map, after_map, &t.events));
     }
     let map = after_map;
-    let after = &t.position;
-    let took_centres = after.owners != pos.owners
-        || (pos.phase.kind != PhaseKind::Adjustment && after.phase.kind == PhaseKind::Adjustment);
-    if took_centres || after.phase.kind == PhaseKind::Adjustment {
-        lines.push(String::new());
-        lines.push("Ownership of supply centers:".into());
-        lines.push(String::new());
-        for p in map.power_ids() {
-            let owned: Vec<&str> = map
-                .centres()
-                .filter(|c| after.owners[c.index()] == Some(p))
-                .map(|c| map.province(c).name.as_str())
-                .collect();
-            if !owned.is_empty() {
-                lines.push(format!("{}: {}.", map.power(p).name, owned.join(", ")));
-            }
-        }
-        let free: Vec<&str> = map
-            .centres()
-            .filter(|c| after.owners[c.index()].is_none())
-            .map(|c| map.province(c).name.as_str())
-            .collect();
-        if !free.is_empty() {
-            lines.push(format!("Unowned: {}.", free.join(", ")));
-        }
-        let changes = super::gains::gains_and_losses(map, pos, after);
-        if !changes.is_empty() {
-            lines.push(String::new());
-            lines.push("Supply centers gained and lost:".into());
-            lines.push(String::new());
-            lines.extend(changes);
-        }
-        lines.push(String::new());
-        // After the adjustments the count would announce builds nobody can make now.
-        let counts = if pos.phase.kind == PhaseKind::Adjustment {
-            Vec::new()
-        } else {
-            map.power_ids().collect()
-        };
-        // Builds and removals are announced only when an adjustment phase comes next: when
-        // nobody had any and the winter was skipped, the board may still have changed after
-        // it (a Deluge flood, a new centre), and what that leaves is settled next winter.
-        let adjusting = after.phase.kind == PhaseKind::Adjustment;
-        let shown = counts.len();
-        for p in counts {
-            let (c, u) = (after.centre_count(p), after.unit_count(p));
-            if c == 0 && u == 0 {
-                continue;
-            }
-            let diff = c as i32 - u as i32;
-            let what = match diff {
-                _ if !adjusting => String::new(),
-                d if d > 0 => format!(": Builds {d} unit{}", if d == 1 { "" } else { "s" }),
-                d if d < 0 => format!(": Removes {} unit{}", -d, if d == -1 { "" } else { "s" }),
-                _ => ": Builds 0 units".into(),
-            };
-            lines.push(format!(
-                "{}: {c} Supply centers, {u} Units{what}.",
-                map.power(p).name
-            ));
-        }
-        if shown > 0 && !adjusting {
-            lines.push(String::new());
-            lines.push(
-                "Nobody had builds or removals, so there is no adjustment phase this year.".into(),
-            );
-        }
-    }
+    lines.extend(centre_lines(map, pos, &t.position));
     let winners = if t.winners.is_empty() && t.survivors.len() == 1 {
         t.survivors.clone()
     } else {
