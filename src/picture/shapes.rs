@@ -23,11 +23,14 @@ use crate::game::map::Map;
 
 /// The standard map's shapes (drawn for the standard and Portage games).
 const STANDARD: &str = include_str!("../../maps/standard.shapes");
+/// Classical's shapes (the ancient Mediterranean).
+const CLASSICAL: &str = include_str!("../../maps/classical.shapes");
 
 /// The shapes text of a built-in map, by the map's name.
 pub fn builtin(map_name: &str) -> Option<&'static str> {
     match map_name.to_ascii_lowercase().as_str() {
         "standard" => Some(STANDARD),
+        "classical" => Some(CLASSICAL),
         _ => None,
     }
 }

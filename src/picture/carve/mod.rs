@@ -43,9 +43,27 @@ fn project(centre: (f64, f64), lon: f64, lat: f64) -> (f64, f64) {
     )
 }
 
+/// A lens in projected units: its centre (after the lenses before it), its radius and its
+/// factor.
+type Warp = ((f64, f64), f64, f64);
+
+/// Moves a projected point by a lens: magnified `factor` times at the centre, the
+/// magnification fading with distance (radial growth `1 + (factor - 1) / (1 + (r/a)²)`), so
+/// the rest of the board moves outwards unshrunk and nothing folds.
+fn warp(((cx, cy), a, factor): Warp, (x, y): (f64, f64)) -> (f64, f64) {
+    let (dx, dy) = (x - cx, y - cy);
+    let r = dx.hypot(dy);
+    if r == 0.0 {
+        return (x, y);
+    }
+    let grown = r + (factor - 1.0) * a * (r / a).atan();
+    (cx + dx * grown / r, cy + dy * grown / r)
+}
+
 /// Degrees to grid units, for one plan.
 struct Frame {
     centre: (f64, f64),
+    warps: Vec<Warp>,
     x0: f64,
     y1: f64,
     k: f64,
@@ -55,6 +73,12 @@ struct Frame {
 
 impl Frame {
     fn new(plan: &Plan) -> Frame {
+        let mut warps: Vec<Warp> = Vec::new();
+        for lens in &plan.lenses {
+            let c = project(plan.centre, lens.at.0, lens.at.1);
+            let c = warps.iter().fold(c, |p, &w| warp(w, p));
+            warps.push((c, lens.radius.to_radians(), lens.factor));
+        }
         let (west, east, south, north) = plan.frame;
         let mut xs = Vec::new();
         let mut ys = Vec::new();
@@ -66,7 +90,9 @@ impl Frame {
                 (west, south + t * (north - south)),
                 (east, south + t * (north - south)),
             ] {
-                let (x, y) = project(plan.centre, lon, lat);
+                let (x, y) = warps
+                    .iter()
+                    .fold(project(plan.centre, lon, lat), |p, &w| warp(w, p));
                 xs.push(x);
                 ys.push(y);
             }
@@ -77,6 +103,7 @@ impl Frame {
         let k = f64::from(plan.width) / (x1 - x0);
         Frame {
             centre: plan.centre,
+            warps,
             x0,
             y1,
             k,
@@ -86,7 +113,10 @@ impl Frame {
     }
 
     fn at(&self, lon: f64, lat: f64) -> (f64, f64) {
-        let (x, y) = project(self.centre, lon, lat);
+        let (x, y) = self
+            .warps
+            .iter()
+            .fold(project(self.centre, lon, lat), |p, &w| warp(w, p));
         ((x - self.x0) * self.k, (self.y1 - y) * self.k)
     }
 
@@ -94,7 +124,7 @@ impl Frame {
     fn fill(&self, rings: &[Vec<(f64, f64)>]) -> Result<Vec<bool>, CarveError> {
         let mut pb = tiny_skia::PathBuilder::new();
         for ring in rings {
-            for (i, &(lon, lat)) in ring.iter().enumerate() {
+            for (i, (lon, lat)) in dense(ring).into_iter().enumerate() {
                 let (x, y) = self.at(lon, lat);
                 if i == 0 {
                     pb.move_to(x as f32, y as f32);
@@ -150,6 +180,23 @@ impl Frame {
         out.dedup();
         out
     }
+}
+
+/// A ring with points added along its long sides (at most a quarter degree apart), so that
+/// it stays true to its degrees through a curved projection and the lenses.
+fn dense(ring: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let mut out = Vec::with_capacity(ring.len());
+    for (i, &a) in ring.iter().enumerate() {
+        out.push(a);
+        if let Some(&b) = ring.get(i + 1).or(ring.first().filter(|_| ring.len() > 2)) {
+            let steps = ((b.0 - a.0).hypot(b.1 - a.1) * 4.0).ceil().min(4000.0) as usize;
+            for s in 1..steps {
+                let t = s as f64 / steps as f64;
+                out.push((a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1)));
+            }
+        }
+    }
+    out
 }
 
 /// Land components smaller than this many cells with no seed become water.
