@@ -94,6 +94,75 @@ fn a_map_with_one_border_removed_fails_the_check() {
 }
 
 #[test]
+fn classicals_borders_equal_its_adjacency() {
+    // "herald map check proves, for every built-in map and for any map with shapes, that
+    // two spaces share a visible border ... exactly when the map file makes them adjacent,
+    // and that every special link ... has its own drawn mark" (issue 27, point 2).
+    let map = parse_map(builtin::CLASSICAL).unwrap();
+    let text = shapes::builtin("classical").unwrap();
+    assert_eq!(picture::check_shapes(&map, text), Vec::<String>::new());
+    let shapes = shapes::Shapes::read(text, &map).unwrap();
+    assert!(borders::shared(&shapes).len() > 250);
+    // Rule 8's land bridges are drawn, each its own mark.
+    for pair in [
+        "Mau Sag", "Kyr Sar", "Cap Mam", "Bru Epi", "Bit Thr", "Thr Tro", "Che Tan", "Cor Del",
+    ] {
+        assert!(
+            text.contains(&format!("\nlink {pair} ")),
+            "no mark for {pair}"
+        );
+    }
+}
+
+#[test]
+fn classical_with_one_border_removed_or_one_bridge_undrawn_fails_the_check() {
+    // Etruria and Roma no longer neighbours.
+    let text = builtin::CLASSICAL
+        .replace(
+            "army  Etr: Cap Cis Ins Rom Sam",
+            "army  Etr: Cap Cis Ins Sam",
+        )
+        .replace("army  Rom: Bru Cap Etr Sam", "army  Rom: Bru Cap Sam");
+    assert_ne!(text, builtin::CLASSICAL);
+    let map = parse_map(&text).unwrap();
+    let problems = picture::check_shapes(&map, shapes::builtin("classical").unwrap());
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert!(
+        problems[0].contains("Etr and Rom share") && problems[0].contains("not neighbours"),
+        "{problems:?}"
+    );
+    // The land bridge Kyrnos-Sardo with its mark taken out of the shapes.
+    let map = parse_map(builtin::CLASSICAL).unwrap();
+    let shapes: String = shapes::builtin("classical")
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("link Kyr Sar "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let problems = picture::check_shapes(&map, &shapes);
+    assert_eq!(
+        problems,
+        vec!["shapes: Kyr and Sar are neighbours on the map but share no border in the shapes"]
+    );
+}
+
+#[test]
+fn a_link_too_short_to_see_fails_the_check() {
+    // "every special link ... has its own drawn mark" (issue 27, point 2): a mark of a
+    // cell or two is no mark.
+    let map = parse_map(builtin::CLASSICAL).unwrap();
+    let text = shapes::builtin("classical").unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("link Kyr Sar "))
+        .unwrap();
+    let short = text.replace(line, "link Kyr Sar 520 420 521 421");
+    let problems = picture::check_shapes(&map, &short);
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert!(problems[0].contains("Kyr and Sar"), "{problems:?}");
+}
+
+#[test]
 fn herald_map_check_fails_on_a_map_with_one_border_removed() {
     let dir = std::env::temp_dir().join(format!("herald-shapes-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -247,6 +316,41 @@ fn the_keepers_tool_carves_shapes_whose_borders_equal_the_adjacency() {
     let problems = borders::check(&map, &shapes);
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(problems[0].contains("Aaa and Bbb share"), "{problems:?}");
+}
+
+/// The area of an outline (grid units squared).
+fn area(path: &str) -> f64 {
+    shapes::rings(path)
+        .iter()
+        .map(|r| {
+            (0..r.len())
+                .map(|k| {
+                    let (a, b) = (r[k], r[(k + 1) % r.len()]);
+                    f64::from(a.0) * f64::from(b.1) - f64::from(b.0) * f64::from(a.1)
+                })
+                .sum::<f64>()
+                .abs()
+                / 2.0
+        })
+        .sum()
+}
+
+#[test]
+fn a_lens_magnifies_its_part_of_the_board() {
+    // "Classical's crowded seas spread out" (issue 27, point 5): a lens on Aland makes it
+    // larger beside Bland, and the borders still equal the adjacency.
+    let map = parse_map(TINY).unwrap();
+    let ratio = |plan: &str| {
+        let text = carve::carve(&map, plan, ISLAND, "a test").unwrap();
+        let shapes = shapes::Shapes::read(&text, &map).unwrap();
+        assert_eq!(borders::check(&map, &shapes), Vec::<String>::new());
+        area(&shapes.spaces[0].path) / area(&shapes.spaces[1].path)
+    };
+    let plain = ratio(PLAN);
+    let magnified = ratio(&format!("{PLAN}lens 5 48 2 3\n"));
+    assert!(magnified > 1.5 * plain, "{plain} -> {magnified}");
+    let e = carve::carve(&map, &format!("{PLAN}lens 5 48 2 0\n"), ISLAND, "t").unwrap_err();
+    assert!(e.to_string().contains("lens"), "{e}");
 }
 
 #[test]

@@ -385,8 +385,16 @@ pub fn carve(
         let (Some(pa), Some(pb)) = (find(a), find(b)) else {
             return Err(CarveError::Map(format!("strait {a} {b}: unknown space")));
         };
-        let ((x1, y1), (x2, y2)) = closest(&labels, w, h, pa.index() as u16, pb.index() as u16)
+        let ends = closest(&labels, w, h, pa.index() as u16, pb.index() as u16)
             .ok_or_else(|| CarveError::Map(format!("strait {a} {b}: a space has no cells")))?;
+        let deepest =
+            |p: crate::game::ids::ProvinceId| best[p.index()].map(|(_, i)| (i % w, i / w));
+        let ((x1, y1), (x2, y2)) = lengthen(
+            ends,
+            deepest(pa).zip(deepest(pb)),
+            MIN_LINK_PX / plan.scale,
+            (w, h),
+        );
         let _ = writeln!(
             text,
             "link {} {} {x1} {y1} {x2} {y2}",
@@ -395,6 +403,43 @@ pub fn carve(
         );
     }
     Ok(text)
+}
+
+/// The shortest drawn mark of a link across water, in pixels of the picture: two spaces a
+/// cell apart would otherwise be joined by an invisible dot.
+const MIN_LINK_PX: f64 = 14.0;
+
+/// A link's mark made at least `min` cells long, about its middle, along the line between
+/// its ends (or, when they meet, between the two spaces' deepest cells), kept in the grid.
+fn lengthen(
+    (a, b): (Cell, Cell),
+    towards: Option<(Cell, Cell)>,
+    min: f64,
+    (w, h): (usize, usize),
+) -> (Cell, Cell) {
+    let f = |c: Cell| (c.0 as f64, c.1 as f64);
+    let (pa, pb) = (f(a), f(b));
+    let len = (pb.0 - pa.0).hypot(pb.1 - pa.1);
+    if len >= min {
+        return (a, b);
+    }
+    let (dx, dy) = match towards {
+        _ if len > 0.0 => ((pb.0 - pa.0) / len, (pb.1 - pa.1) / len),
+        Some((p, q)) => {
+            let (p, q) = (f(p), f(q));
+            let d = (q.0 - p.0).hypot(q.1 - p.1).max(1.0);
+            ((q.0 - p.0) / d, (q.1 - p.1) / d)
+        }
+        None => (1.0, 0.0),
+    };
+    let mid = ((pa.0 + pb.0) / 2.0, (pa.1 + pb.1) / 2.0);
+    let at = |t: f64| -> Cell {
+        (
+            (mid.0 + t * dx).round().clamp(0.0, w as f64) as usize,
+            (mid.1 + t * dy).round().clamp(0.0, h as f64) as usize,
+        )
+    };
+    (at(-min / 2.0), at(min / 2.0))
 }
 
 /// An outline as SVG path data, integer grid units.
