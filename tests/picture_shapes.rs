@@ -163,6 +163,72 @@ fn a_link_too_short_to_see_fails_the_check() {
 }
 
 #[test]
+fn deluges_borders_equal_its_adjacency_in_every_year() {
+    // "Deluge's floods and new land re-colour spaces per year from the same shapes" (issue
+    // 27, point 2): one set of outlines, checked against the map after every winter.
+    assert_eq!(
+        picture::check_drawing(builtin::DELUGE, None),
+        Vec::<String>::new()
+    );
+}
+
+/// Deluge II with Iceland no neighbour of the North Atlantic once it opens.
+fn deluge_without_ice_nao() -> String {
+    builtin::DELUGE
+        .replace("  fleet Ice: Nao Nwg", "  fleet Ice: Nwg")
+        .replace(
+            "  fleet Nao: Cly Ice Iri Lvp Mao Nwg",
+            "  fleet Nao: Cly Iri Lvp Mao Nwg",
+        )
+}
+
+#[test]
+fn a_deluge_year_with_one_border_removed_fails_the_check() {
+    // Iceland opens after Winter 1901 with fleets to the North Atlantic and the Norwegian
+    // Sea; without the North Atlantic the shapes differ in that year (Iceland is shut, and
+    // left out of the check, before).
+    let text = deluge_without_ice_nao();
+    assert_ne!(text, builtin::DELUGE);
+    let problems = picture::check_drawing(&text, None);
+    assert!(!problems.is_empty());
+    assert!(
+        problems[0].starts_with("after Winter 1901: shapes: Ice and Nao share"),
+        "{problems:#?}"
+    );
+    assert!(
+        problems.iter().all(|p| p.contains("Ice and Nao")),
+        "{problems:#?}"
+    );
+}
+
+#[test]
+fn deluges_floods_re_colour_the_same_shapes() {
+    use herald::game::calendar::{Phase, PhaseKind};
+    let v = Variant::builtin("deluge").unwrap();
+    let text = picture::builtin_map_text(v).unwrap();
+    let opening = v.opening();
+    let mut later = opening.clone();
+    later.phase = Phase {
+        year: 1902,
+        season: 0,
+        kind: PhaseKind::Movement,
+    };
+    let before = picture::draw(v, text, &opening).unwrap();
+    let after = picture::draw(v, text, &later).unwrap();
+    // London floods in Winter 1901: the same outline, drawn as sea.
+    let (b, a) = (tag(&before, "space-Lon"), tag(&after, "space-Lon"));
+    assert_eq!(attr(b, "data-terrain"), Some("coast"), "{b}");
+    assert_eq!(attr(a, "data-terrain"), Some("sea"), "{a}");
+    assert_eq!(attr(b, "d"), attr(a, "d"));
+    assert_eq!(attr(a, "fill"), Some("none"));
+    // Iceland, shut at first, has its own outline.
+    assert_eq!(
+        attr(tag(&before, "space-Ice"), "data-terrain"),
+        Some("shut")
+    );
+}
+
+#[test]
 fn herald_map_check_fails_on_a_map_with_one_border_removed() {
     let dir = std::env::temp_dir().join(format!("herald-shapes-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -187,6 +253,44 @@ fn herald_map_check_fails_on_a_map_with_one_border_removed() {
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(!out.status.success(), "{said}");
     assert!(said.contains("Bur and Mar share"), "{said}");
+    // The same for Classical and Deluge II, each with one border removed (Etruria-Roma; the
+    // North Atlantic-Iceland once Iceland opens), and each whole map passing.
+    let cases = [
+        (
+            "classical",
+            builtin::CLASSICAL,
+            builtin::CLASSICAL
+                .replace(
+                    "army  Etr: Cap Cis Ins Rom Sam",
+                    "army  Etr: Cap Cis Ins Sam",
+                )
+                .replace("army  Rom: Bru Cap Etr Sam", "army  Rom: Bru Cap Sam"),
+            "Etr and Rom share",
+        ),
+        (
+            "deluge",
+            builtin::DELUGE,
+            deluge_without_ice_nao(),
+            "after Winter 1901: shapes: Ice and Nao share",
+        ),
+    ];
+    for (name, whole, cut, said_what) in cases {
+        assert_ne!(whole, cut);
+        let good = dir.join(format!("{name}.map"));
+        let bad = dir.join(format!("{name}-cut.map"));
+        std::fs::write(&good, whole).unwrap();
+        std::fs::write(&bad, cut).unwrap();
+        let ok = run(&good);
+        assert!(
+            ok.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&ok.stdout)
+        );
+        let out = run(&bad);
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(!out.status.success(), "{name}: {said}");
+        assert!(said.contains(said_what), "{name}: {said}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -117,19 +117,28 @@ pub fn check_drawing(text: &str, shapes: Option<&str>) -> Vec<String> {
     let Ok(variant) = variant_of_map_text(text) else {
         return Vec::new();
     };
-    let maps = std::iter::once(("".to_string(), &variant.map)).chain(variant.schedule.iter().map(
-        |((year, season), m)| {
-            let name = variant
-                .calendar
-                .seasons
-                .get(*season as usize)
-                .map_or("", |s| s.name.as_str());
-            (format!("after {name} {year}: "), m)
-        },
-    ));
+    let maps: Vec<(String, &crate::game::map::Map)> =
+        std::iter::once(("".to_string(), &variant.map))
+            .chain(variant.schedule.iter().map(|((year, season), m)| {
+                let name = variant
+                    .calendar
+                    .seasons
+                    .get(*season as usize)
+                    .map_or("", |s| s.name.as_str());
+                (format!("after {name} {year}: "), m)
+            }))
+            .collect();
     let mut out = Vec::new();
+    // "Deluge's floods and new land re-colour spaces per year from the same shapes" (issue
+    // 27): the same shapes are checked against the map of every year.
     if let Some(shapes) = shapes.or_else(|| shapes::builtin(&variant.map.name)) {
-        out.extend(check_shapes(&variant.map, shapes));
+        for (when, map) in &maps {
+            out.extend(
+                check_shapes(map, shapes)
+                    .into_iter()
+                    .map(|p| format!("{when}{p}")),
+            );
+        }
     }
     for (when, map) in maps {
         match Layout::read(text, map) {

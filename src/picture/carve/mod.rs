@@ -124,7 +124,7 @@ impl Frame {
     fn fill(&self, rings: &[Vec<(f64, f64)>]) -> Result<Vec<bool>, CarveError> {
         let mut pb = tiny_skia::PathBuilder::new();
         for ring in rings {
-            for (i, (lon, lat)) in dense(ring).into_iter().enumerate() {
+            for (i, &(lon, lat)) in ring.iter().enumerate() {
                 let (x, y) = self.at(lon, lat);
                 if i == 0 {
                     pb.move_to(x as f32, y as f32);
@@ -182,8 +182,10 @@ impl Frame {
     }
 }
 
-/// A ring with points added along its long sides (at most a quarter degree apart), so that
-/// it stays true to its degrees through a curved projection and the lenses.
+/// A polygon of the plan with points added along its long sides (at most a quarter degree
+/// apart), so that it stays true to its degrees through a curved projection and the
+/// lenses. (Not for the land: its rings are dense already, and a side along the date line
+/// would be drawn round the globe.)
 fn dense(ring: &[(f64, f64)]) -> Vec<(f64, f64)> {
     let mut out = Vec::with_capacity(ring.len());
     for (i, &a) in ring.iter().enumerate() {
@@ -218,7 +220,13 @@ pub fn carve(
     let rings = topojson::rings(land_json, "land")?;
     let mut land = frame.fill(&rings)?;
     for (to_land, polygon) in &plan.force {
-        let inside = frame.fill(std::slice::from_ref(polygon))?;
+        // A plan's polygon has few corners: through lenses its sides follow their degrees.
+        let ring = if plan.lenses.is_empty() {
+            polygon.clone()
+        } else {
+            dense(polygon)
+        };
+        let inside = frame.fill(&[ring])?;
         for (l, i) in land.iter_mut().zip(inside) {
             if i {
                 *l = *to_land;
