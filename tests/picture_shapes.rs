@@ -229,6 +229,32 @@ fn deluges_floods_re_colour_the_same_shapes() {
 }
 
 #[test]
+fn a_fleet_on_a_coast_a_flood_made_stands_on_that_coast() {
+    use herald::game::calendar::{Phase, PhaseKind};
+    // Marseilles has a west coast on flooded Gascony from Winter 1901 (maps/deluge.map):
+    // the shapes place its fleet there, west of the Gulf of Lyon's south coast.
+    let v = Variant::builtin("deluge").unwrap();
+    let map = v.map_at(Phase {
+        year: 1902,
+        season: 0,
+        kind: PhaseKind::Movement,
+    });
+    let shapes = shapes::Shapes::read(shapes::builtin("deluge").unwrap(), map).unwrap();
+    let coast = |name: &str| {
+        let r = (0..map.regions.len())
+            .map(|r| herald::game::ids::RegionId(r as u16))
+            .find(|&r| map.region_abbr(r) == name)
+            .unwrap();
+        shapes.coasts[r.index()].unwrap_or_else(|| panic!("no place for {name}"))
+    };
+    let (wc, sc) = (coast("Mar/wc"), coast("Mar/sc"));
+    assert!(wc.0 + 20.0 < sc.0, "wc {wc:?}, sc {sc:?}");
+    let mar = map.province_ids().find(|&p| map.abbr(p) == "Mar").unwrap();
+    let rings = shapes::rings(&shapes.spaces[mar.index()].path);
+    assert!(inside(&rings, wc) && inside(&rings, sc));
+}
+
+#[test]
 fn herald_map_check_fails_on_a_map_with_one_border_removed() {
     let dir = std::env::temp_dir().join(format!("herald-shapes-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -93,6 +93,9 @@ pub enum PictureError {
     /// The PNG could not be made.
     #[error(transparent)]
     Png(#[from] png::PngError),
+    /// The shapes could not be carved.
+    #[error(transparent)]
+    Carve(#[from] carve::CarveError),
 }
 
 /// The variant a map file's text is played as: the built-in variant on a map of that name
@@ -164,6 +167,26 @@ pub fn check_shapes(map: &crate::game::map::Map, shapes_text: &str) -> Vec<Strin
         Ok(shapes) => borders::check(map, &shapes),
         Err(errors) => errors,
     }
+}
+
+/// `herald map shapes`: the shapes of a map file's text carved by a keeper's plan from a
+/// TopoJSON land ([`carve::carve_years`]), with a fleet's place on every coast the map has
+/// in any year (Deluge's floods make new coasts).
+pub fn carve_map_text(
+    text: &str,
+    plan: &str,
+    land: &str,
+    made_by: &str,
+) -> Result<String, PictureError> {
+    let variant = variant_of_map_text(text)?;
+    let later: Vec<&crate::game::map::Map> = variant.schedule.iter().map(|(_, m)| m).collect();
+    Ok(carve::carve_years(
+        &variant.map,
+        &later,
+        plan,
+        land,
+        made_by,
+    )?)
 }
 
 /// The opening board of a map file's text as SVG (see [`variant_of_map_text`]).

@@ -214,6 +214,19 @@ pub fn carve(
     land_json: &str,
     made_by: &str,
 ) -> Result<String, CarveError> {
+    carve_years(map, &[], plan_text, land_json, made_by)
+}
+
+/// [`carve`] for a map whose coasts change with the years (Deluge's floods): `later` are
+/// the map after each scheduled change, the same spaces; each coast any of them has gets
+/// its fleet's place, facing the waters of the first year that has it.
+pub fn carve_years(
+    map: &Map,
+    later: &[&Map],
+    plan_text: &str,
+    land_json: &str,
+    made_by: &str,
+) -> Result<String, CarveError> {
     let plan = Plan::read(plan_text)?;
     let frame = Frame::new(&plan);
     let (w, h) = (frame.w, frame.h);
@@ -377,11 +390,24 @@ pub fn carve(
         );
     }
     let _ = writeln!(text, "none {}", path(&trace::rings(&arcs, none)));
-    for p in map.province_ids() {
-        for &r in &map.province(p).coasts {
-            if let Some(shore) = coast_point(map, &labels, w, h, p, r) {
-                let (x, y) = inland(&labels, &depth, w, shore);
-                let _ = writeln!(text, "coast {} {x} {y}", map.region_abbr(r));
+    let mut placed: Vec<String> = Vec::new();
+    for year in std::iter::once(map).chain(later.iter().copied()) {
+        if year.province_count() != n {
+            return Err(CarveError::Map(
+                "a later year of the map has other spaces".into(),
+            ));
+        }
+        for p in year.province_ids() {
+            for &r in &year.province(p).coasts {
+                let name = year.region_abbr(r);
+                if placed.iter().any(|c| c.eq_ignore_ascii_case(&name)) {
+                    continue;
+                }
+                if let Some(shore) = coast_point(year, &labels, w, h, p, r) {
+                    let (x, y) = inland(&labels, &depth, w, shore);
+                    let _ = writeln!(text, "coast {name} {x} {y}");
+                    placed.push(name.to_string());
+                }
             }
         }
     }
