@@ -380,16 +380,6 @@ fn map_shapes(file: &Path, seeds: &Path, land: &Path, out: &Path) -> Result<Exit
     let read =
         |p: &Path| std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()));
     let (text, plan, topo) = (read(file)?, read(seeds)?, read(land)?);
-    let map = herald::game::map::parse_map(&text).map_err(|e| {
-        anyhow::anyhow!(
-            "{}: {}",
-            file.display(),
-            e.iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("; ")
-        )
-    })?;
     let made_by = format!(
         "herald map shapes {} --seeds {} --land {}",
         file.display(),
@@ -397,7 +387,8 @@ fn map_shapes(file: &Path, seeds: &Path, land: &Path, out: &Path) -> Result<Exit
         land.file_name()
             .map_or(String::new(), |n| n.to_string_lossy().into_owned())
     );
-    let shapes = herald::picture::carve::carve(&map, &plan, &topo, &made_by)?;
+    let shapes = herald::picture::carve_map_text(&text, &plan, &topo, &made_by)
+        .with_context(|| format!("carving {}", file.display()))?;
     std::fs::write(out, shapes).with_context(|| format!("writing {}", out.display()))?;
     println!("{}: written", out.display());
     Ok(ExitCode::SUCCESS)

@@ -346,7 +346,8 @@ fn deluge_draws_the_board_as_it_stands_after_the_floods() {
     let (v, text) = variant_and_text("deluge");
     let opening = v.opening();
     let svg = picture::draw(v, text, &opening).unwrap();
-    assert!(svg.contains(r#"<g id="space-Ice" data-terrain="shut">"#));
+    // Deluge is drawn from its shapes: each space one outline carrying its terrain.
+    assert!(svg.contains(r#"<path id="space-Ice" data-terrain="shut""#));
     // After Winter 1901 Iceland is a coast; in Spring 1902 the picture shows it.
     let later = Phase {
         year: 1902,
@@ -363,7 +364,7 @@ fn deluge_draws_the_board_as_it_stands_after_the_floods() {
         "coast"
     );
     assert!(
-        svg.contains(r#"<g id="space-Ice" data-terrain="coast">"#),
+        svg.contains(r#"<path id="space-Ice" data-terrain="coast""#),
         "Iceland after W1901"
     );
 }
@@ -425,9 +426,10 @@ fn draw_lines_are_checked_and_the_rules_parser_skips_them() {
 fn map_draw_writes_svg_and_png_of_a_map_file() {
     let svg = picture::opening_of_map_text(herald::game::map::builtin::STANDARD).unwrap();
     assert!(svg.starts_with("<svg "));
-    // A map file without draw lines (and without shapes) is refused with the reason.
-    let classical = picture::builtin_map_text(Variant::builtin("classical").unwrap()).unwrap();
-    let bare: String = classical
+    // A map file without draw lines (and without shapes: the world of 1880's) is refused
+    // with the reason.
+    let world = picture::builtin_map_text(Variant::builtin("world1880").unwrap()).unwrap();
+    let bare: String = world
         .lines()
         .filter(|l| !l.starts_with("draw "))
         .map(|l| format!("{l}\n"))

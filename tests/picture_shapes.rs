@@ -94,6 +94,167 @@ fn a_map_with_one_border_removed_fails_the_check() {
 }
 
 #[test]
+fn classicals_borders_equal_its_adjacency() {
+    // "herald map check proves, for every built-in map and for any map with shapes, that
+    // two spaces share a visible border ... exactly when the map file makes them adjacent,
+    // and that every special link ... has its own drawn mark" (issue 27, point 2).
+    let map = parse_map(builtin::CLASSICAL).unwrap();
+    let text = shapes::builtin("classical").unwrap();
+    assert_eq!(picture::check_shapes(&map, text), Vec::<String>::new());
+    let shapes = shapes::Shapes::read(text, &map).unwrap();
+    assert!(borders::shared(&shapes).len() > 250);
+    // Rule 8's land bridges are drawn, each its own mark.
+    for pair in [
+        "Mau Sag", "Kyr Sar", "Cap Mam", "Bru Epi", "Bit Thr", "Thr Tro", "Che Tan", "Cor Del",
+    ] {
+        assert!(
+            text.contains(&format!("\nlink {pair} ")),
+            "no mark for {pair}"
+        );
+    }
+}
+
+#[test]
+fn classical_with_one_border_removed_or_one_bridge_undrawn_fails_the_check() {
+    // Etruria and Roma no longer neighbours.
+    let text = builtin::CLASSICAL
+        .replace(
+            "army  Etr: Cap Cis Ins Rom Sam",
+            "army  Etr: Cap Cis Ins Sam",
+        )
+        .replace("army  Rom: Bru Cap Etr Sam", "army  Rom: Bru Cap Sam");
+    assert_ne!(text, builtin::CLASSICAL);
+    let map = parse_map(&text).unwrap();
+    let problems = picture::check_shapes(&map, shapes::builtin("classical").unwrap());
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert!(
+        problems[0].contains("Etr and Rom share") && problems[0].contains("not neighbours"),
+        "{problems:?}"
+    );
+    // The land bridge Kyrnos-Sardo with its mark taken out of the shapes.
+    let map = parse_map(builtin::CLASSICAL).unwrap();
+    let shapes: String = shapes::builtin("classical")
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("link Kyr Sar "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let problems = picture::check_shapes(&map, &shapes);
+    assert_eq!(
+        problems,
+        vec!["shapes: Kyr and Sar are neighbours on the map but share no border in the shapes"]
+    );
+}
+
+#[test]
+fn a_link_too_short_to_see_fails_the_check() {
+    // "every special link ... has its own drawn mark" (issue 27, point 2): a mark of a
+    // cell or two is no mark.
+    let map = parse_map(builtin::CLASSICAL).unwrap();
+    let text = shapes::builtin("classical").unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("link Kyr Sar "))
+        .unwrap();
+    let short = text.replace(line, "link Kyr Sar 520 420 521 421");
+    let problems = picture::check_shapes(&map, &short);
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert!(problems[0].contains("Kyr and Sar"), "{problems:?}");
+}
+
+#[test]
+fn deluges_borders_equal_its_adjacency_in_every_year() {
+    // "Deluge's floods and new land re-colour spaces per year from the same shapes" (issue
+    // 27, point 2): one set of outlines, checked against the map after every winter.
+    assert_eq!(
+        picture::check_drawing(builtin::DELUGE, None),
+        Vec::<String>::new()
+    );
+}
+
+/// Deluge II with Iceland no neighbour of the North Atlantic once it opens.
+fn deluge_without_ice_nao() -> String {
+    builtin::DELUGE
+        .replace("  fleet Ice: Nao Nwg", "  fleet Ice: Nwg")
+        .replace(
+            "  fleet Nao: Cly Ice Iri Lvp Mao Nwg",
+            "  fleet Nao: Cly Iri Lvp Mao Nwg",
+        )
+}
+
+#[test]
+fn a_deluge_year_with_one_border_removed_fails_the_check() {
+    // Iceland opens after Winter 1901 with fleets to the North Atlantic and the Norwegian
+    // Sea; without the North Atlantic the shapes differ in that year (Iceland is shut, and
+    // left out of the check, before).
+    let text = deluge_without_ice_nao();
+    assert_ne!(text, builtin::DELUGE);
+    let problems = picture::check_drawing(&text, None);
+    assert!(!problems.is_empty());
+    assert!(
+        problems[0].starts_with("after Winter 1901: shapes: Ice and Nao share"),
+        "{problems:#?}"
+    );
+    assert!(
+        problems.iter().all(|p| p.contains("Ice and Nao")),
+        "{problems:#?}"
+    );
+}
+
+#[test]
+fn deluges_floods_re_colour_the_same_shapes() {
+    use herald::game::calendar::{Phase, PhaseKind};
+    let v = Variant::builtin("deluge").unwrap();
+    let text = picture::builtin_map_text(v).unwrap();
+    let opening = v.opening();
+    let mut later = opening.clone();
+    later.phase = Phase {
+        year: 1902,
+        season: 0,
+        kind: PhaseKind::Movement,
+    };
+    let before = picture::draw(v, text, &opening).unwrap();
+    let after = picture::draw(v, text, &later).unwrap();
+    // London floods in Winter 1901: the same outline, drawn as sea.
+    let (b, a) = (tag(&before, "space-Lon"), tag(&after, "space-Lon"));
+    assert_eq!(attr(b, "data-terrain"), Some("coast"), "{b}");
+    assert_eq!(attr(a, "data-terrain"), Some("sea"), "{a}");
+    assert_eq!(attr(b, "d"), attr(a, "d"));
+    assert_eq!(attr(a, "fill"), Some("none"));
+    // Iceland, shut at first, has its own outline.
+    assert_eq!(
+        attr(tag(&before, "space-Ice"), "data-terrain"),
+        Some("shut")
+    );
+}
+
+#[test]
+fn a_fleet_on_a_coast_a_flood_made_stands_on_that_coast() {
+    use herald::game::calendar::{Phase, PhaseKind};
+    // Marseilles has a west coast on flooded Gascony from Winter 1901 (maps/deluge.map):
+    // the shapes place its fleet there, west of the Gulf of Lyon's south coast.
+    let v = Variant::builtin("deluge").unwrap();
+    let map = v.map_at(Phase {
+        year: 1902,
+        season: 0,
+        kind: PhaseKind::Movement,
+    });
+    let shapes = shapes::Shapes::read(shapes::builtin("deluge").unwrap(), map).unwrap();
+    let coast = |name: &str| {
+        let r = (0..map.regions.len())
+            .map(|r| herald::game::ids::RegionId(r as u16))
+            .find(|&r| map.region_abbr(r) == name)
+            .unwrap();
+        shapes.coasts[r.index()].unwrap_or_else(|| panic!("no place for {name}"))
+    };
+    let (wc, sc) = (coast("Mar/wc"), coast("Mar/sc"));
+    assert!(wc.0 + 20.0 < sc.0, "wc {wc:?}, sc {sc:?}");
+    let mar = map.province_ids().find(|&p| map.abbr(p) == "Mar").unwrap();
+    let rings = shapes::rings(&shapes.spaces[mar.index()].path);
+    assert!(inside(&rings, wc) && inside(&rings, sc));
+}
+
+#[test]
 fn herald_map_check_fails_on_a_map_with_one_border_removed() {
     let dir = std::env::temp_dir().join(format!("herald-shapes-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -118,6 +279,44 @@ fn herald_map_check_fails_on_a_map_with_one_border_removed() {
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(!out.status.success(), "{said}");
     assert!(said.contains("Bur and Mar share"), "{said}");
+    // The same for Classical and Deluge II, each with one border removed (Etruria-Roma; the
+    // North Atlantic-Iceland once Iceland opens), and each whole map passing.
+    let cases = [
+        (
+            "classical",
+            builtin::CLASSICAL,
+            builtin::CLASSICAL
+                .replace(
+                    "army  Etr: Cap Cis Ins Rom Sam",
+                    "army  Etr: Cap Cis Ins Sam",
+                )
+                .replace("army  Rom: Bru Cap Etr Sam", "army  Rom: Bru Cap Sam"),
+            "Etr and Rom share",
+        ),
+        (
+            "deluge",
+            builtin::DELUGE,
+            deluge_without_ice_nao(),
+            "after Winter 1901: shapes: Ice and Nao share",
+        ),
+    ];
+    for (name, whole, cut, said_what) in cases {
+        assert_ne!(whole, cut);
+        let good = dir.join(format!("{name}.map"));
+        let bad = dir.join(format!("{name}-cut.map"));
+        std::fs::write(&good, whole).unwrap();
+        std::fs::write(&bad, cut).unwrap();
+        let ok = run(&good);
+        assert!(
+            ok.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&ok.stdout)
+        );
+        let out = run(&bad);
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(!out.status.success(), "{name}: {said}");
+        assert!(said.contains(said_what), "{name}: {said}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -247,6 +446,41 @@ fn the_keepers_tool_carves_shapes_whose_borders_equal_the_adjacency() {
     let problems = borders::check(&map, &shapes);
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(problems[0].contains("Aaa and Bbb share"), "{problems:?}");
+}
+
+/// The area of an outline (grid units squared).
+fn area(path: &str) -> f64 {
+    shapes::rings(path)
+        .iter()
+        .map(|r| {
+            (0..r.len())
+                .map(|k| {
+                    let (a, b) = (r[k], r[(k + 1) % r.len()]);
+                    f64::from(a.0) * f64::from(b.1) - f64::from(b.0) * f64::from(a.1)
+                })
+                .sum::<f64>()
+                .abs()
+                / 2.0
+        })
+        .sum()
+}
+
+#[test]
+fn a_lens_magnifies_its_part_of_the_board() {
+    // "Classical's crowded seas spread out" (issue 27, point 5): a lens on Aland makes it
+    // larger beside Bland, and the borders still equal the adjacency.
+    let map = parse_map(TINY).unwrap();
+    let ratio = |plan: &str| {
+        let text = carve::carve(&map, plan, ISLAND, "a test").unwrap();
+        let shapes = shapes::Shapes::read(&text, &map).unwrap();
+        assert_eq!(borders::check(&map, &shapes), Vec::<String>::new());
+        area(&shapes.spaces[0].path) / area(&shapes.spaces[1].path)
+    };
+    let plain = ratio(PLAN);
+    let magnified = ratio(&format!("{PLAN}lens 5 48 2 3\n"));
+    assert!(magnified > 1.5 * plain, "{plain} -> {magnified}");
+    let e = carve::carve(&map, &format!("{PLAN}lens 5 48 2 0\n"), ISLAND, "t").unwrap_err();
+    assert!(e.to_string().contains("lens"), "{e}");
 }
 
 #[test]

@@ -66,7 +66,15 @@ pub fn check(map: &Map, shapes: &Shapes) -> Vec<String> {
             .iter()
             .any(|&(a, b, ..)| (a, b) == (p, q) || (a, b) == (q, p))
     };
-    for (a, b, ..) in &shapes.links {
+    for (a, b, (x1, y1), (x2, y2)) in &shapes.links {
+        let px = (x2 - x1).hypot(y2 - y1) * shapes.scale;
+        if px < MIN_BORDER_PX {
+            out.push(format!(
+                "shapes: the mark linking {} and {} is only {px:.1} px long",
+                map.abbr(*a),
+                map.abbr(*b)
+            ));
+        }
         if !neighbours(map, *a, *b) {
             out.push(format!(
                 "shapes: {} and {} are linked across water but are not neighbours on the map",

@@ -93,6 +93,9 @@ pub enum PictureError {
     /// The PNG could not be made.
     #[error(transparent)]
     Png(#[from] png::PngError),
+    /// The shapes could not be carved.
+    #[error(transparent)]
+    Carve(#[from] carve::CarveError),
 }
 
 /// The variant a map file's text is played as: the built-in variant on a map of that name
@@ -117,19 +120,28 @@ pub fn check_drawing(text: &str, shapes: Option<&str>) -> Vec<String> {
     let Ok(variant) = variant_of_map_text(text) else {
         return Vec::new();
     };
-    let maps = std::iter::once(("".to_string(), &variant.map)).chain(variant.schedule.iter().map(
-        |((year, season), m)| {
-            let name = variant
-                .calendar
-                .seasons
-                .get(*season as usize)
-                .map_or("", |s| s.name.as_str());
-            (format!("after {name} {year}: "), m)
-        },
-    ));
+    let maps: Vec<(String, &crate::game::map::Map)> =
+        std::iter::once(("".to_string(), &variant.map))
+            .chain(variant.schedule.iter().map(|((year, season), m)| {
+                let name = variant
+                    .calendar
+                    .seasons
+                    .get(*season as usize)
+                    .map_or("", |s| s.name.as_str());
+                (format!("after {name} {year}: "), m)
+            }))
+            .collect();
     let mut out = Vec::new();
+    // "Deluge's floods and new land re-colour spaces per year from the same shapes" (issue
+    // 27): the same shapes are checked against the map of every year.
     if let Some(shapes) = shapes.or_else(|| shapes::builtin(&variant.map.name)) {
-        out.extend(check_shapes(&variant.map, shapes));
+        for (when, map) in &maps {
+            out.extend(
+                check_shapes(map, shapes)
+                    .into_iter()
+                    .map(|p| format!("{when}{p}")),
+            );
+        }
     }
     for (when, map) in maps {
         match Layout::read(text, map) {
@@ -155,6 +167,26 @@ pub fn check_shapes(map: &crate::game::map::Map, shapes_text: &str) -> Vec<Strin
         Ok(shapes) => borders::check(map, &shapes),
         Err(errors) => errors,
     }
+}
+
+/// `herald map shapes`: the shapes of a map file's text carved by a keeper's plan from a
+/// TopoJSON land ([`carve::carve_years`]), with a fleet's place on every coast the map has
+/// in any year (Deluge's floods make new coasts).
+pub fn carve_map_text(
+    text: &str,
+    plan: &str,
+    land: &str,
+    made_by: &str,
+) -> Result<String, PictureError> {
+    let variant = variant_of_map_text(text)?;
+    let later: Vec<&crate::game::map::Map> = variant.schedule.iter().map(|(_, m)| m).collect();
+    Ok(carve::carve_years(
+        &variant.map,
+        &later,
+        plan,
+        land,
+        made_by,
+    )?)
 }
 
 /// The opening board of a map file's text as SVG (see [`variant_of_map_text`]).

@@ -23,11 +23,17 @@ use crate::game::map::Map;
 
 /// The standard map's shapes (drawn for the standard and Portage games).
 const STANDARD: &str = include_str!("../../maps/standard.shapes");
+/// Classical's shapes (the ancient Mediterranean).
+const CLASSICAL: &str = include_str!("../../maps/classical.shapes");
+/// Deluge II's shapes: the standard board's outlines and Iceland; the floods re-colour them.
+const DELUGE: &str = include_str!("../../maps/deluge.shapes");
 
 /// The shapes text of a built-in map, by the map's name.
 pub fn builtin(map_name: &str) -> Option<&'static str> {
     match map_name.to_ascii_lowercase().as_str() {
         "standard" => Some(STANDARD),
+        "classical" => Some(CLASSICAL),
+        "deluge" => Some(DELUGE),
         _ => None,
     }
 }
@@ -120,8 +126,15 @@ impl Shapes {
                     let region = (0..map.regions.len())
                         .map(|r| crate::game::ids::RegionId(r as u16))
                         .find(|&r| map.region_abbr(r).eq_ignore_ascii_case(abbr));
+                    // A coast the map has in other years only (Deluge's floods join or part
+                    // a province's waters): its place is not needed this year.
+                    let elsewhen = region.is_none()
+                        && abbr
+                            .split_once('/')
+                            .is_some_and(|(p, _)| by_abbr.contains_key(&p.to_ascii_lowercase()));
                     match (region, num(words.next()), num(words.next())) {
                         (Some(r), Some(x), Some(y)) => coasts[r.index()] = Some((x, y)),
+                        (None, Some(_), Some(_)) if elsewhen => {}
                         _ => bad(&format!("coast '{abbr}': unknown coast or bad place")),
                     }
                 }

@@ -43,9 +43,27 @@ fn project(centre: (f64, f64), lon: f64, lat: f64) -> (f64, f64) {
     )
 }
 
+/// A lens in projected units: its centre (after the lenses before it), its radius and its
+/// factor.
+type Warp = ((f64, f64), f64, f64);
+
+/// Moves a projected point by a lens: magnified `factor` times at the centre, the
+/// magnification fading with distance (radial growth `1 + (factor - 1) / (1 + (r/a)²)`), so
+/// the rest of the board moves outwards unshrunk and nothing folds.
+fn warp(((cx, cy), a, factor): Warp, (x, y): (f64, f64)) -> (f64, f64) {
+    let (dx, dy) = (x - cx, y - cy);
+    let r = dx.hypot(dy);
+    if r == 0.0 {
+        return (x, y);
+    }
+    let grown = r + (factor - 1.0) * a * (r / a).atan();
+    (cx + dx * grown / r, cy + dy * grown / r)
+}
+
 /// Degrees to grid units, for one plan.
 struct Frame {
     centre: (f64, f64),
+    warps: Vec<Warp>,
     x0: f64,
     y1: f64,
     k: f64,
@@ -55,6 +73,12 @@ struct Frame {
 
 impl Frame {
     fn new(plan: &Plan) -> Frame {
+        let mut warps: Vec<Warp> = Vec::new();
+        for lens in &plan.lenses {
+            let c = project(plan.centre, lens.at.0, lens.at.1);
+            let c = warps.iter().fold(c, |p, &w| warp(w, p));
+            warps.push((c, lens.radius.to_radians(), lens.factor));
+        }
         let (west, east, south, north) = plan.frame;
         let mut xs = Vec::new();
         let mut ys = Vec::new();
@@ -66,7 +90,9 @@ impl Frame {
                 (west, south + t * (north - south)),
                 (east, south + t * (north - south)),
             ] {
-                let (x, y) = project(plan.centre, lon, lat);
+                let (x, y) = warps
+                    .iter()
+                    .fold(project(plan.centre, lon, lat), |p, &w| warp(w, p));
                 xs.push(x);
                 ys.push(y);
             }
@@ -77,6 +103,7 @@ impl Frame {
         let k = f64::from(plan.width) / (x1 - x0);
         Frame {
             centre: plan.centre,
+            warps,
             x0,
             y1,
             k,
@@ -86,7 +113,10 @@ impl Frame {
     }
 
     fn at(&self, lon: f64, lat: f64) -> (f64, f64) {
-        let (x, y) = project(self.centre, lon, lat);
+        let (x, y) = self
+            .warps
+            .iter()
+            .fold(project(self.centre, lon, lat), |p, &w| warp(w, p));
         ((x - self.x0) * self.k, (self.y1 - y) * self.k)
     }
 
@@ -152,6 +182,25 @@ impl Frame {
     }
 }
 
+/// A polygon of the plan with points added along its long sides (at most a quarter degree
+/// apart), so that it stays true to its degrees through a curved projection and the
+/// lenses. (Not for the land: its rings are dense already, and a side along the date line
+/// would be drawn round the globe.)
+fn dense(ring: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let mut out = Vec::with_capacity(ring.len());
+    for (i, &a) in ring.iter().enumerate() {
+        out.push(a);
+        if let Some(&b) = ring.get(i + 1).or(ring.first().filter(|_| ring.len() > 2)) {
+            let steps = ((b.0 - a.0).hypot(b.1 - a.1) * 4.0).ceil().min(4000.0) as usize;
+            for s in 1..steps {
+                let t = s as f64 / steps as f64;
+                out.push((a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1)));
+            }
+        }
+    }
+    out
+}
+
 /// Land components smaller than this many cells with no seed become water.
 const SPECK: usize = 40;
 /// How far (grid units) a simplified border may stray from the cells' border.
@@ -165,13 +214,32 @@ pub fn carve(
     land_json: &str,
     made_by: &str,
 ) -> Result<String, CarveError> {
+    carve_years(map, &[], plan_text, land_json, made_by)
+}
+
+/// [`carve`] for a map whose coasts change with the years (Deluge's floods): `later` are
+/// the map after each scheduled change, the same spaces; each coast any of them has gets
+/// its fleet's place, facing the waters of the first year that has it.
+pub fn carve_years(
+    map: &Map,
+    later: &[&Map],
+    plan_text: &str,
+    land_json: &str,
+    made_by: &str,
+) -> Result<String, CarveError> {
     let plan = Plan::read(plan_text)?;
     let frame = Frame::new(&plan);
     let (w, h) = (frame.w, frame.h);
     let rings = topojson::rings(land_json, "land")?;
     let mut land = frame.fill(&rings)?;
     for (to_land, polygon) in &plan.force {
-        let inside = frame.fill(std::slice::from_ref(polygon))?;
+        // A plan's polygon has few corners: through lenses its sides follow their degrees.
+        let ring = if plan.lenses.is_empty() {
+            polygon.clone()
+        } else {
+            dense(polygon)
+        };
+        let inside = frame.fill(&[ring])?;
         for (l, i) in land.iter_mut().zip(inside) {
             if i {
                 *l = *to_land;
@@ -322,11 +390,24 @@ pub fn carve(
         );
     }
     let _ = writeln!(text, "none {}", path(&trace::rings(&arcs, none)));
-    for p in map.province_ids() {
-        for &r in &map.province(p).coasts {
-            if let Some(shore) = coast_point(map, &labels, w, h, p, r) {
-                let (x, y) = inland(&labels, &depth, w, shore);
-                let _ = writeln!(text, "coast {} {x} {y}", map.region_abbr(r));
+    let mut placed: Vec<String> = Vec::new();
+    for year in std::iter::once(map).chain(later.iter().copied()) {
+        if year.province_count() != n {
+            return Err(CarveError::Map(
+                "a later year of the map has other spaces".into(),
+            ));
+        }
+        for p in year.province_ids() {
+            for &r in &year.province(p).coasts {
+                let name = year.region_abbr(r);
+                if placed.iter().any(|c| c.eq_ignore_ascii_case(&name)) {
+                    continue;
+                }
+                if let Some(shore) = coast_point(year, &labels, w, h, p, r) {
+                    let (x, y) = inland(&labels, &depth, w, shore);
+                    let _ = writeln!(text, "coast {name} {x} {y}");
+                    placed.push(name.to_string());
+                }
             }
         }
     }
@@ -338,8 +419,16 @@ pub fn carve(
         let (Some(pa), Some(pb)) = (find(a), find(b)) else {
             return Err(CarveError::Map(format!("strait {a} {b}: unknown space")));
         };
-        let ((x1, y1), (x2, y2)) = closest(&labels, w, h, pa.index() as u16, pb.index() as u16)
+        let ends = closest(&labels, w, h, pa.index() as u16, pb.index() as u16)
             .ok_or_else(|| CarveError::Map(format!("strait {a} {b}: a space has no cells")))?;
+        let deepest =
+            |p: crate::game::ids::ProvinceId| best[p.index()].map(|(_, i)| (i % w, i / w));
+        let ((x1, y1), (x2, y2)) = lengthen(
+            ends,
+            deepest(pa).zip(deepest(pb)),
+            MIN_LINK_PX / plan.scale,
+            (w, h),
+        );
         let _ = writeln!(
             text,
             "link {} {} {x1} {y1} {x2} {y2}",
@@ -348,6 +437,43 @@ pub fn carve(
         );
     }
     Ok(text)
+}
+
+/// The shortest drawn mark of a link across water, in pixels of the picture: two spaces a
+/// cell apart would otherwise be joined by an invisible dot.
+const MIN_LINK_PX: f64 = 14.0;
+
+/// A link's mark made at least `min` cells long, about its middle, along the line between
+/// its ends (or, when they meet, between the two spaces' deepest cells), kept in the grid.
+fn lengthen(
+    (a, b): (Cell, Cell),
+    towards: Option<(Cell, Cell)>,
+    min: f64,
+    (w, h): (usize, usize),
+) -> (Cell, Cell) {
+    let f = |c: Cell| (c.0 as f64, c.1 as f64);
+    let (pa, pb) = (f(a), f(b));
+    let len = (pb.0 - pa.0).hypot(pb.1 - pa.1);
+    if len >= min {
+        return (a, b);
+    }
+    let (dx, dy) = match towards {
+        _ if len > 0.0 => ((pb.0 - pa.0) / len, (pb.1 - pa.1) / len),
+        Some((p, q)) => {
+            let (p, q) = (f(p), f(q));
+            let d = (q.0 - p.0).hypot(q.1 - p.1).max(1.0);
+            ((q.0 - p.0) / d, (q.1 - p.1) / d)
+        }
+        None => (1.0, 0.0),
+    };
+    let mid = ((pa.0 + pb.0) / 2.0, (pa.1 + pb.1) / 2.0);
+    let at = |t: f64| -> Cell {
+        (
+            (mid.0 + t * dx).round().clamp(0.0, w as f64) as usize,
+            (mid.1 + t * dy).round().clamp(0.0, h as f64) as usize,
+        )
+    };
+    (at(-min / 2.0), at(min / 2.0))
 }
 
 /// An outline as SVG path data, integer grid units.

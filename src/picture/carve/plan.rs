@@ -16,6 +16,9 @@
 //! strait <Abbr> <Abbr>             # neighbours across water: drawn as their own mark
 //! label <Abbr> <lon> <lat>         # where the space's name and units go (default: its
 //!                                  # deepest point)
+//! lens <lon> <lat> <radius> <factor>   # magnify a crowded part of the board: `factor`
+//!                                  # times at its centre, fading out over about `radius`
+//!                                  # degrees; the rest of the board moves outwards
 //! ```
 
 use super::CarveError;
@@ -44,6 +47,20 @@ pub struct Plan {
     pub straits: Vec<(String, String)>,
     /// Where a space's name goes, when not at its deepest point.
     pub labels: Vec<(String, (f64, f64))>,
+    /// Lenses magnifying crowded parts: centre (degrees), radius (degrees), factor.
+    pub lenses: Vec<Lens>,
+}
+
+/// A lens of the plan: its centre (longitude, latitude), its radius in degrees and how many
+/// times it magnifies at its centre.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lens {
+    /// The centre, degrees.
+    pub at: (f64, f64),
+    /// About how far the magnification reaches, degrees.
+    pub radius: f64,
+    /// The magnification at the centre (1: none).
+    pub factor: f64,
 }
 
 fn numbers(line: usize, words: &[&str]) -> Result<Vec<f64>, CarveError> {
@@ -127,6 +144,23 @@ impl Plan {
                     plan.labels
                         .push(((*abbr).to_string(), points(n, rest, 1)?[0]));
                 }
+                "lens" => match numbers(n, rest)?[..] {
+                    [lon, lat, radius, factor]
+                        if radius > 0.0 && radius <= 90.0 && (1.0..=10.0).contains(&factor) =>
+                    {
+                        plan.lenses.push(Lens {
+                            at: (lon, lat),
+                            radius,
+                            factor,
+                        });
+                    }
+                    _ => {
+                        return Err(CarveError::Plan(
+                            n,
+                            "lens <lon> <lat> <radius 0..90> <factor 1..10>".into(),
+                        ))
+                    }
+                },
                 "none" => plan.seeds.push((None, points(n, rest, 1)?)),
                 "land" | "water" => plan.force.push((key == "land", points(n, rest, 3)?)),
                 "strait" => match rest {
