@@ -55,6 +55,7 @@ pub mod summary;
 pub mod testkit;
 pub mod text;
 pub mod tick;
+pub mod timing_change;
 pub mod volume;
 pub mod votes;
 pub mod warnings;

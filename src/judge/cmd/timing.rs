@@ -4,9 +4,9 @@ use super::def::{Def, Who};
 use crate::game::calendar::PhaseKind;
 use crate::judge::cmd::context::Session;
 use crate::judge::deadline;
-use crate::judge::deadline::TimingChange;
 use crate::judge::deadline_error::TimingError;
 use crate::judge::game::Status;
+use crate::judge::timing_change::TimingChange;
 
 /// The Master's timing.
 #[derive(Clone, Debug, PartialEq, Eq)]

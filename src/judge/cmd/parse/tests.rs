@@ -116,7 +116,7 @@ fn master_settings_and_orders() {
         parse_command("SET MOVE NEXT 3d AT 18:00"),
         TimingCommand::Timing(
             PhaseKind::Movement,
-            Ok(crate::judge::deadline::TimingChange {
+            Ok(crate::judge::timing_change::TimingChange {
                 next: Some(3 * 24 * 60),
                 at: Some(18 * 60),
                 ..Default::default()
