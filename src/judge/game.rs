@@ -314,9 +314,10 @@ pub struct Game {
     /// events mailed with the deadline.
     #[serde(default)]
     pub calendar_seq: u32,
-    /// Rule switches the Master chose at creation (`CREATE ?g pw standard remote_builds`).
+    /// Rule switches the Master chose at creation (`CREATE ?g pw standard remote_builds`)
+    /// or with SET RULE, read and checked there; stored as their text.
     #[serde(default)]
-    pub rules: Vec<String>,
+    pub rules: Vec<crate::game::rules::Setting>,
     /// The dip-point ledger of the current turn (games with dip points).
     #[serde(default)]
     pub dips: super::ledger::Ledger,

@@ -52,6 +52,8 @@ pub mod render;
 mod reply;
 pub mod results;
 pub mod session;
+#[cfg(test)]
+mod stored_types;
 pub mod summary;
 #[cfg(test)]
 pub mod testkit;
@@ -139,9 +141,8 @@ impl Judge {
     /// which powers together ([`partners`]).
     pub fn rules(&self, game: &Game) -> crate::game::rules::Rules {
         let mut rules = self.variant(game).rules.clone();
-        for switch in &game.rules {
-            // Switches were checked when they were set; one that no longer applies is skipped.
-            let _ = rules.apply_switch(switch);
+        for &setting in &game.rules {
+            rules.apply(setting);
         }
         rules.partners = partners::of(self, game);
         rules

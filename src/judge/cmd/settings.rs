@@ -11,7 +11,6 @@ pub const COMMENT_LENGTH: usize = 100;
 impl Session<'_> {
     /// Applies a command of this family.
     pub(in crate::judge) fn settings_command(&mut self, line: &str, command: Command) -> bool {
-        let judge = self.judge;
         let _now = self.now;
         match command {
             Command::Nmr(on) => {
@@ -89,10 +88,9 @@ impl Session<'_> {
                     self.error(line, "rule switches are set before START");
                     return true;
                 }
-                let mut rules = judge.rules(g);
-                match rules.apply_switch(&switch) {
-                    Ok(()) => {
-                        self.game_mut().rules.push(switch.clone());
+                match crate::game::rules::Setting::read(&switch) {
+                    Ok(setting) => {
+                        self.game_mut().rules.push(setting);
                         self.say(format!("Rule switch set: {switch}."));
                     }
                     Err(why) => self.error(line, why.to_string()),

@@ -71,17 +71,18 @@ impl Session<'_> {
             return;
         }
         let variant_name = variant.unwrap_or("standard").to_ascii_lowercase();
-        let mut rules = match self.judge.catalog.variant(&variant_name) {
-            Ok(v) => v.rules.clone(),
-            Err(e) => {
-                self.error(line, e.to_string());
-                return;
-            }
-        };
+        if let Err(e) = self.judge.catalog.variant(&variant_name) {
+            self.error(line, e.to_string());
+            return;
+        }
+        let mut settings = Vec::new();
         for switch in options {
-            if let Err(why) = rules.apply_switch(switch) {
-                self.error(line, format!("{why}; the game was not created"));
-                return;
+            match crate::game::rules::Setting::read(switch) {
+                Ok(setting) => settings.push(setting),
+                Err(why) => {
+                    self.error(line, format!("{why}; the game was not created"));
+                    return;
+                }
             }
         }
         // A new game's password is an argon2 run of its sender's (issue 24).
@@ -138,7 +139,7 @@ impl Session<'_> {
             outcome: None,
             waiting: false,
             calendar_seq: 0,
-            rules: options.to_vec(),
+            rules: settings,
             dips: Default::default(),
             signon_guard: Default::default(),
             later: Vec::new(),
