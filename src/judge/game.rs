@@ -77,8 +77,12 @@ pub struct Seat {
     #[serde(default)]
     pub map: bool,
     /// SET MYZONE: the time zone this player's mails show dates in (the game's if none).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub zone: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "super::zone_name::option"
+    )]
+    pub zone: Option<chrono_tz::Tz>,
 }
 
 /// A power's orders for the current phase.
@@ -123,8 +127,9 @@ pub struct Settings {
     pub press: PressPolicy,
     /// Press to some powers only is allowed.
     pub partial: bool,
-    /// The time zone every date is shown in (IANA name).
-    pub zone: String,
+    /// The time zone every date is shown in (stored as its IANA name).
+    #[serde(with = "super::zone_name")]
+    pub zone: chrono_tz::Tz,
     /// Timing per phase kind: movement, retreat, adjustment.
     pub timing: [Timing; 3],
     /// Order replies list what looks like a mistake in the player's own orders (SET

@@ -62,6 +62,7 @@ pub mod tick;
 pub mod volume;
 pub mod votes;
 pub mod warnings;
+pub mod zone_name;
 
 use std::collections::BTreeMap;
 
@@ -174,8 +175,8 @@ impl Judge {
             .seats
             .iter()
             .find(|s| !to.is_empty() && s.member.address.eq_ignore_ascii_case(to))
-            .and_then(|s| s.zone.as_deref());
-        deadline::zone(own.unwrap_or(&game.settings.zone))
+            .and_then(|s| s.zone);
+        own.unwrap_or(game.settings.zone)
     }
 
     /// [`Judge::header`] for a mail to `to`, its dates in that player's zone.

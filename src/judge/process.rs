@@ -161,7 +161,7 @@ pub fn set_deadline(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Vec<O
     let Some(kind) = game.phase_kind() else {
         return Vec::new();
     };
-    let tz = deadline::zone(&game.settings.zone);
+    let tz = game.settings.zone;
     let timing = game.timing(kind).clone();
     let d = next_deadline(now, &timing, tz);
     let acting = must_act(judge, game);

@@ -30,7 +30,10 @@ fn a_stored_game_with_an_unknown_switch_is_refused_by_name() {
     let err = load(stored_with("rules", json!(["dip_points", "frobnicate"]))).unwrap_err();
     assert!(err.to_string().contains("'frobnicate'"), "{err}");
     let err = load(stored_with("rules", json!(["victory=many"]))).unwrap_err();
-    assert!(err.to_string().contains("victory=N needs a number"), "{err}");
+    assert!(
+        err.to_string().contains("victory=N needs a number"),
+        "{err}"
+    );
 }
 
 /// Switches as today's herald stores them (as the Master wrote them, any case, `-` or `_`)
@@ -81,9 +84,88 @@ fn set_rule_stores_only_a_switch_it_read() {
     assert!(text.contains("victory needs at least one centre"), "{text}");
     assert_eq!(games["g"].status, Status::Forming);
     assert!(games["g"].rules.is_empty(), "{:?}", games["g"].rules);
-    mail(&j, &mut games, GM, "SIGNON Mg gmpass\nSET RULE Portage", start());
+    mail(
+        &j,
+        &mut games,
+        GM,
+        "SIGNON Mg gmpass\nSET RULE Portage",
+        start(),
+    );
     assert_eq!(games["g"].rules, [Setting::Portage]);
-    let created = mail(&j, &mut games, GM, "CREATE ?h pw standard victory=x", start());
-    assert!(reply(&created, GM).body.contains("the game was not created"));
+    let created = mail(
+        &j,
+        &mut games,
+        GM,
+        "CREATE ?h pw standard victory=x",
+        start(),
+    );
+    assert!(reply(&created, GM)
+        .body
+        .contains("the game was not created"));
     assert!(!games.contains_key("h"));
+}
+
+/// Issue 26: "time zones re-parsed with a silent UTC fallback". A stored zone is read when
+/// the game loads: a name this herald does not know (only a hand-edited game can hold one)
+/// fails the load with an error naming it, where dates were shown in UTC without a word.
+#[test]
+fn a_stored_game_with_an_unknown_zone_is_refused_by_name() {
+    let mut v = stored_with("rules", json!([]));
+    v["settings"]["zone"] = json!("Mars/Olympus");
+    let err = load(v).unwrap_err();
+    assert!(err.to_string().contains("'Mars/Olympus'"), "{err}");
+    let mut v = stored_with("rules", json!([]));
+    v["seats"][0]["zone"] = json!("Europe/Atlantis");
+    let err = load(v).unwrap_err();
+    assert!(err.to_string().contains("'Europe/Atlantis'"), "{err}");
+}
+
+/// Zones as today's herald stores them load as zones and are written back by the same name.
+#[test]
+fn stored_zones_load_and_are_written_back_by_name() {
+    let mut v = stored_with("rules", json!([]));
+    v["settings"]["zone"] = json!("US/Eastern");
+    v["seats"][0]["zone"] = json!("Europe/Paris");
+    let g = load(v.clone()).unwrap();
+    assert_eq!(g.settings.zone, chrono_tz::US::Eastern);
+    assert_eq!(g.seats[0].zone, Some(chrono_tz::Europe::Paris));
+    assert_eq!(g.seats[1].zone, None);
+    let address = g.seats[0].member.address.clone();
+    assert_eq!(judge().zone_for(&g, &address), chrono_tz::Europe::Paris);
+    assert_eq!(judge().zone_for(&g, GM), chrono_tz::US::Eastern);
+    let back = serde_json::to_value(&g).unwrap();
+    assert_eq!(back["settings"]["zone"], json!("US/Eastern"));
+    assert_eq!(back["seats"][0]["zone"], json!("Europe/Paris"));
+    assert!(back["seats"][1].get("zone").is_none());
+}
+
+/// SET ZONE and SET MYZONE store only a zone they read; a wrong name changes nothing.
+#[test]
+fn set_zone_stores_only_a_zone_it_read() {
+    let j = judge();
+    let mut games = super::testkit::started(&j);
+    let h = mail(
+        &j,
+        &mut games,
+        GM,
+        "SIGNON Mg gmpass\nSET ZONE Mars/Olympus\nSET ZONE Asia/Tokyo",
+        start(),
+    );
+    assert!(reply(&h, GM)
+        .body
+        .contains("'Mars/Olympus' is not a time zone"));
+    assert_eq!(games["g"].settings.zone, chrono_tz::Asia::Tokyo);
+    let (ann, letter) = super::testkit::SEVEN[0];
+    let body =
+        format!("SIGNON {letter}g pw{letter}\nSET MYZONE Nowhere/Else\nSET MYZONE Europe/Rome");
+    let h = mail(&j, &mut games, ann, &body, start());
+    assert!(reply(&h, ann)
+        .body
+        .contains("'Nowhere/Else' is not a time zone"));
+    let seat = games["g"]
+        .seats
+        .iter()
+        .find(|s| s.member.address == ann)
+        .unwrap();
+    assert_eq!(seat.zone, Some(chrono_tz::Europe::Rome));
 }

@@ -238,7 +238,7 @@ impl Session<'_> {
         let moved = process::set_deadline(judge, g, now);
         self.effects.mails.extend(moved);
         let g = self.game();
-        let tz = deadline::zone(&g.settings.zone);
+        let tz = g.settings.zone;
         let mut lines = vec![
             format!(
                 "Game '{}' has started: {}.",

@@ -1,10 +1,10 @@
 //! A player's own settings: WAIT, MAP, PASSWORD, ADDRESS, ABSENCE, DRAW, PREFERENCE and RESIGN.
 
+use crate::judge::absence;
 use crate::judge::cmd::context::{Role, Session};
 use crate::judge::command::Command;
 use crate::judge::game::{Seat, SeatState};
 use crate::judge::preference::Preference;
-use crate::judge::{absence, deadline};
 
 impl Session<'_> {
     /// Applies a command of this family.
@@ -25,17 +25,15 @@ impl Session<'_> {
                 _ => self.error(line, "only a power sets WAIT"),
             },
             Command::MyZone(zone) => {
-                if let Some(name) = zone
-                    .as_ref()
-                    .filter(|n| n.parse::<chrono_tz::Tz>().is_err())
-                {
+                let own: Option<chrono_tz::Tz> = zone.as_deref().and_then(|n| n.parse().ok());
+                if let Some(name) = zone.as_ref().filter(|_| own.is_none()) {
                     self.error(line, format!("'{name}' is not a time zone; write e.g. Europe/Paris or America/New_York, or SET MYZONE alone for the game's"));
                     return true;
                 }
-                let game_zone = self.game().settings.zone.clone();
+                let game_zone = self.game().settings.zone;
                 match self.any_seat() {
                     Some(seat) => {
-                        seat.zone = zone.clone();
+                        seat.zone = own;
                         self.say(match zone {
                             Some(z) => format!("SET MYZONE: dates in your mails from this game are shown in {z}."),
                             None => format!("SET MYZONE: dates in your mails are shown in the game's zone, {game_zone}."),
@@ -177,7 +175,7 @@ impl Session<'_> {
             return;
         };
         let (now, by_master) = (self.now, self.became.is_some());
-        let tz = deadline::zone(&self.game().settings.zone);
+        let tz = self.game().settings.zone;
         let span = match absence::parse(text, now, tz) {
             Ok(span) => span,
             Err(e) => {

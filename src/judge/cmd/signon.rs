@@ -112,7 +112,7 @@ impl Session<'_> {
                 nmr: false,
                 press: PressPolicy::White,
                 partial: true,
-                zone: "UTC".into(),
+                zone: chrono_tz::Tz::UTC,
                 timing: [
                     timing(d.phases[0]),
                     timing(d.phases[1]),
