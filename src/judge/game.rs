@@ -309,8 +309,8 @@ pub struct Game {
     /// Centre counts at the end of each year: (shown year, count per power, phases played
     /// when recorded — a ROLLBACK drops the counts of the phases it undoes).
     pub centre_counts: Vec<(String, Vec<usize>, usize)>,
-    /// How the game ended.
-    pub outcome: Option<String>,
+    /// How the game ended (stored as its words).
+    pub outcome: Option<super::ending::Ending>,
     /// Past grace in a NONMR game with abandoned late powers: the game waits for a
     /// replacement or the Master, and the clock has nothing to do.
     #[serde(default)]

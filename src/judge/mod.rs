@@ -31,6 +31,7 @@ pub mod deadline_error;
 pub mod dips;
 pub mod draws;
 pub mod dummies;
+pub mod ending;
 pub mod filed;
 pub mod forms;
 pub mod gains;

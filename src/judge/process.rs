@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 
 use super::absence;
 use super::deadline::{self, next_deadline};
+use super::ending::Ending;
 use super::game::{Archived, Game, PhaseRecord, Status};
 use super::orders::must_act;
 use super::results::{adjudicate, results_mail};
@@ -55,13 +56,10 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     let mut effects = Effects::default();
     if !winners.is_empty() {
         let names: Vec<String> = winners.iter().map(|&p| map.power(p).name.clone()).collect();
-        game.finish(format!("Victory for {}", names.join(" and ")));
+        game.finish(Ending::Victory(names));
     } else if !drawn.is_empty() {
         let names: Vec<String> = drawn.iter().map(|&p| map.power(p).name.clone()).collect();
-        game.finish(format!(
-            "Draw shared by the survivors: {}",
-            names.join(", ")
-        ));
+        game.finish(Ending::SurvivorsShare(names));
     } else if let Some(pos) = game.position.as_ref().filter(|p| {
         judge
             .rules(game)
@@ -69,20 +67,16 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
             .is_some_and(|y| p.phase.year > y)
     }) {
         let outcome = if judge.rules(game).survivors_share {
-            "No power survived the last year: the game ends without a winner".into()
+            Ending::NoSurvivor
         } else {
             // No winner by then: the supply centres rank the powers.
-            let mut rank: Vec<(usize, String)> = map
+            let mut rank: Vec<(String, usize)> = map
                 .power_ids()
-                .map(|p| (pos.centre_count(p), map.power(p).name.clone()))
-                .filter(|(c, _)| *c > 0)
+                .map(|p| (map.power(p).name.clone(), pos.centre_count(p)))
+                .filter(|(_, c)| *c > 0)
                 .collect();
-            rank.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-            let list: Vec<String> = rank.iter().map(|(c, n)| format!("{n} {c}")).collect();
-            format!(
-                "The game reached its last year; ranked by supply centres: {}",
-                list.join(", ")
-            )
+            rank.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            Ending::Ranked(rank)
         };
         game.finish(outcome);
     }

@@ -169,3 +169,18 @@ fn set_zone_stores_only_a_zone_it_read() {
         .unwrap();
     assert_eq!(seat.zone, Some(chrono_tz::Europe::Rome));
 }
+
+/// Issue 26: "outcomes ... as types (text only at the serde boundary)". An ending as today's
+/// herald stores it loads as an [`Ending`] and is written back in the same words; words it
+/// never wrote fail the load, naming them.
+#[test]
+fn stored_endings_load_as_endings_and_others_are_refused() {
+    use super::ending::Ending;
+    let g = load(stored_with("outcome", json!("Conceded to Italy"))).unwrap();
+    assert_eq!(g.outcome, Some(Ending::Conceded("Italy".into())));
+    let back = serde_json::to_value(&g).unwrap();
+    assert_eq!(back["outcome"], json!("Conceded to Italy"));
+    assert_eq!(load(stored_with("outcome", Value::Null)).unwrap().outcome, None);
+    let err = load(stored_with("outcome", json!("Won by default"))).unwrap_err();
+    assert!(err.to_string().contains("'Won by default'"), "{err}");
+}

@@ -146,7 +146,7 @@ impl Session<'_> {
             Command::Rollback(text) => self.rollback(line, &text),
             Command::Terminate => {
                 let g = self.game_mut();
-                g.finish("Terminated by the Master".into());
+                g.finish(crate::judge::ending::Ending::Terminated);
                 let mails = crate::judge::summary::summary_mails(judge, g, now);
                 self.effects.mails.extend(mails);
                 self.say("The game is terminated.");
@@ -391,6 +391,6 @@ mod tests {
         mail(&j, &mut games, GM, "SIGNON Mg gmpass\nTERMINATE", start());
         let g = &games["g"];
         assert_eq!((g.status, g.deadline), (Status::Finished, None));
-        assert_eq!(g.outcome.as_deref(), Some("Terminated by the Master"));
+        assert_eq!(g.outcome, Some(crate::judge::ending::Ending::Terminated));
     }
 }

@@ -339,8 +339,9 @@ mod tests {
         assert_eq!(games["g"].status, Status::Finished);
         assert!(games["g"]
             .outcome
-            .as_deref()
+            .as_ref()
             .unwrap()
+            .to_string()
             .starts_with("Draw among Austria, England"));
         assert_eq!(games["g"].deadline, None);
     }
