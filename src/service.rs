@@ -10,6 +10,7 @@ use tracing::{info, instrument, warn};
 
 use crate::catalog::Catalog;
 use crate::config::{Config, ConfigError, InboxKind, OutboxKind};
+use crate::envelope::MailKind;
 use crate::judge::render::Templates;
 use crate::judge::{self, Games, Judge};
 use crate::mail::imap::{ImapInbox, ImapSettings};
@@ -843,14 +844,13 @@ impl Service {
         ts: i64,
     ) -> Result<(), ServiceError> {
         let mut tx = self.store.begin().await?;
-        tx.mark_failed(id, why).await?;
-        if !mail.subject.contains(judge::incidents::UNDELIVERABLE) {
+        if tx.mark_failed(id, why).await? == MailKind::Ordinary {
             tx.record_bounce(&mail.to, why, ts).await?;
             let all = every_game(&mut tx).await?;
             let reports =
                 judge::incidents::refused(&self.judge, &all, &mail.to, &mail.subject, why);
             let reports = self.gate(&mut tx, reports, Default::default(), ts).await?;
-            tx.queue_many(&reports, ts).await?;
+            tx.queue_kind(&reports, MailKind::Undeliverable, ts).await?;
         }
         tx.commit().await?;
         Ok(())
