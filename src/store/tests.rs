@@ -72,7 +72,7 @@ async fn a_database_made_by_the_old_migrator_opens_and_works() {
                 .fetch_all(&store.pool)
                 .await
                 .unwrap();
-        assert_eq!(versions, [1, 2, 3, 4, 5, 6]);
+        assert_eq!(versions, [1, 2, 3, 4, 5, 6, 7]);
         let old: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM sqlite_master WHERE name = 'schema_migrations'",
         )
