@@ -401,14 +401,23 @@ impl Service {
             .flat_map(|l| [l.message_id.clone(), reused_id_key(l)])
             .collect();
         let mut seen = tx.seen_among(&ids).await?;
+        // Each mail's lines read once into commands: the games to load, the reply counts
+        // and the session below all use them.
+        let mut parsed: Vec<Option<judge::session::Parsed>> = letters
+            .iter()
+            .map(|l| l.as_ref().map(|l| judge::session::parse(&l.body)))
+            .collect();
+        let needs: Vec<judge::Needs> = parsed
+            .iter()
+            .map(|p| p.as_ref().map(|p| p.needs()).unwrap_or_default())
+            .collect();
         let mut names: Vec<String> = Vec::new();
         let mut all = false;
-        for l in letters.iter().flatten() {
-            let needs = judge::needed_games(&l.body);
+        for needs in &needs {
             all |= needs.all;
-            for n in needs.names {
-                if !names.contains(&n) {
-                    names.push(n);
+            for n in &needs.names {
+                if !names.contains(n) {
+                    names.push(n.clone());
                 }
             }
         }
@@ -426,12 +435,12 @@ impl Service {
         let signed_on_key = |to: &str, game: &str| format!("{to} signed on to {game}");
         let repliers: Vec<String> = letters
             .iter()
-            .flatten()
-            .flat_map(|l| {
-                let games = judge::needed_games(&l.body).names;
+            .zip(&needs)
+            .filter_map(|(l, needs)| l.as_ref().map(|l| (l, needs)))
+            .flat_map(|(l, needs)| {
                 [l.reply_to.clone(), told_key(&l.reply_to)]
                     .into_iter()
-                    .chain(games.into_iter().map(|g| signed_on_key(&l.reply_to, &g)))
+                    .chain(needs.names.iter().map(|g| signed_on_key(&l.reply_to, g)))
             })
             .collect();
         let mut replies = tx.replies_counts(&repliers, ts - 3600).await?;
@@ -476,7 +485,11 @@ impl Service {
             mails.push(mail);
             true
         };
-        for ((raw, size), letter) in sized.iter().zip(&letters) {
+        for (((raw, size), letter), (parsed, needs)) in sized
+            .iter()
+            .zip(&letters)
+            .zip(parsed.iter_mut().zip(&needs))
+        {
             let size = (*size).max(raw.len());
             let Some(letter) = letter else {
                 tx.quarantine(raw, "not a readable mail", ts).await?;
@@ -571,15 +584,15 @@ impl Service {
             self.confirm_sender(&mut tx, letter, &mut answers, ts)
                 .await?;
             // The games this mail may change, kept aside so a failure leaves them untouched.
-            let needs = judge::needed_games(&letter.body);
             let backup: Vec<(String, judge::Game)> = needs
                 .names
                 .iter()
                 .filter_map(|n| games.get(n).map(|g| (n.clone(), g.clone())))
                 .collect();
             let runs = self.judge.passwords.runs();
+            let parsed = parsed.take().unwrap_or_default();
             let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                judge::session::handle(&self.judge, letter, &mut games, now)
+                judge::session::handle_parsed(&self.judge, letter, parsed, &mut games, now)
             }));
             let handled = match result {
                 Ok(h) => h,

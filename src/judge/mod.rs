@@ -36,6 +36,7 @@ pub mod filed;
 pub mod forms;
 pub mod gains;
 pub mod game;
+pub mod game_ctx;
 pub mod incidents;
 pub mod later;
 pub mod ledger;
@@ -142,6 +143,8 @@ impl Judge {
     /// The game's rules: its variant's, with the switches chosen at creation and who plays
     /// which powers together ([`partners`]).
     pub fn rules(&self, game: &Game) -> crate::game::rules::Rules {
+        #[cfg(test)]
+        game_ctx::RULES_BUILT.with(|n| n.set(n.get() + 1));
         let mut rules = self.variant(game).rules.clone();
         for &setting in &game.rules {
             rules.apply(setting);

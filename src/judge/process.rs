@@ -22,7 +22,9 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     let Some(before) = game.position.clone() else {
         return Effects::default();
     };
-    let played = adjudicate(judge, game, &before);
+    // The game's variant, map and rules, for the whole step (the seating does not change).
+    let ctx = judge.context(game);
+    let played = adjudicate(judge, &ctx, game, &before);
     let picture = super::pictures::results_picture(judge, game, &before, &played);
     let super::results::Played {
         next,
@@ -31,10 +33,10 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
         drawn,
         ..
     } = played;
-    let variant = judge.variant(game);
+    let variant = ctx.variant;
     let map = &variant.map;
     let code = variant.calendar.code(before.phase);
-    let closes_turn = before.phase.kind == PhaseKind::Movement && super::dips::played(judge, game);
+    let closes_turn = before.phase.kind == PhaseKind::Movement && ctx.rules.dip_points;
     game.history.push(PhaseRecord {
         code: code.clone(),
         before: before.clone(),
@@ -60,13 +62,12 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     } else if !drawn.is_empty() {
         let names: Vec<String> = drawn.iter().map(|&p| map.power(p).name.clone()).collect();
         game.finish(Ending::SurvivorsShare(names));
-    } else if let Some(pos) = game.position.as_ref().filter(|p| {
-        judge
-            .rules(game)
-            .last_year
-            .is_some_and(|y| p.phase.year > y)
-    }) {
-        let outcome = if judge.rules(game).survivors_share {
+    } else if let Some(pos) = game
+        .position
+        .as_ref()
+        .filter(|p| ctx.rules.last_year.is_some_and(|y| p.phase.year > y))
+    {
+        let outcome = if ctx.rules.survivors_share {
             Ending::NoSurvivor
         } else {
             // No winner by then: the supply centres rank the powers.
@@ -132,10 +133,11 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
 /// game is unchanged.
 pub fn preview(judge: &Judge, game: &Game) -> Option<Outgoing> {
     let pos = game.position.as_ref()?;
-    let played = adjudicate(judge, game, pos);
+    let ctx = judge.context(game);
+    let played = adjudicate(judge, &ctx, game, pos);
     let picture = super::pictures::results_picture(judge, game, pos, &played);
     let text = played.text;
-    let variant = judge.variant(game);
+    let variant = ctx.variant;
     let code = variant.calendar.code(pos.phase);
     let mut lines = vec![
         format!("PREVIEW of {code}: a trial adjudication of the orders on file now. Nothing was processed."),

@@ -180,7 +180,10 @@ fn stored_endings_load_as_endings_and_others_are_refused() {
     assert_eq!(g.outcome, Some(Ending::Conceded("Italy".into())));
     let back = serde_json::to_value(&g).unwrap();
     assert_eq!(back["outcome"], json!("Conceded to Italy"));
-    assert_eq!(load(stored_with("outcome", Value::Null)).unwrap().outcome, None);
+    assert_eq!(
+        load(stored_with("outcome", Value::Null)).unwrap().outcome,
+        None
+    );
     let err = load(stored_with("outcome", json!("Won by default"))).unwrap_err();
     assert!(err.to_string().contains("'Won by default'"), "{err}");
 }
