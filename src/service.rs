@@ -52,9 +52,33 @@ pub enum Ingested {
     /// Seen before (same Message-ID): nothing changed.
     Duplicate,
     /// Not answered, and why (auto-reply, bounce, herald's own).
-    Ignored(String),
+    Ignored(Unanswered),
     /// Kept in quarantine with the reason.
     Quarantined(String),
+}
+
+/// Why a mail was not answered (issue 26: "mail kinds as types"; this was its text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unanswered {
+    /// The judge left it: an auto-reply or mailer daemon, or herald's own mail come back.
+    Judge(judge::session::Ignored),
+    /// A bounce of a mail herald sent to this address: recorded, the Masters told.
+    Bounce(String),
+    /// A bounce naming no mail herald sent to this address: nothing recorded.
+    StrayBounce(String),
+}
+
+impl std::fmt::Display for Unanswered {
+    /// How the mail is recorded in the `mails` table.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unanswered::Judge(why) => judge::session::Outcome::Ignored(why.clone()).fmt(f),
+            Unanswered::Bounce(_) => f.write_str("ignored: a bounce"),
+            Unanswered::StrayBounce(_) => {
+                f.write_str("ignored: a bounce naming no mail herald sent")
+            }
+        }
+    }
 }
 
 /// How many batches of [`PRUNE_BATCH`] mails one hourly pruning goes through at most.
@@ -562,8 +586,9 @@ impl Service {
                     .collect();
                 if !tx.queued_to(&ids, gone).await? {
                     warn!(address = %gone, "a bounce that names no mail herald sent there; ignored");
-                    records.push(record("ignored: a bounce naming no mail herald sent"));
-                    outcomes.push(Ingested::Ignored(format!("bounce for {gone}")));
+                    let why = Unanswered::StrayBounce(gone.clone());
+                    records.push(record(&why.to_string()));
+                    outcomes.push(Ingested::Ignored(why));
                     continue;
                 }
                 tx.record_bounce(gone, letter.automatic.as_deref().unwrap_or("bounce"), ts)
@@ -577,8 +602,9 @@ impl Service {
                     tx.record_bounce_told(gone, ts).await?;
                 }
                 warn!(address = %gone, "a bounce came back");
-                records.push(record("ignored: a bounce"));
-                outcomes.push(Ingested::Ignored(format!("bounce for {gone}")));
+                let why = Unanswered::Bounce(gone.clone());
+                records.push(record(&why.to_string()));
+                outcomes.push(Ingested::Ignored(why));
                 continue;
             }
             self.confirm_sender(&mut tx, letter, &mut answers, ts)
@@ -649,7 +675,7 @@ impl Service {
             info!(queued, outcome = %outcome, "mail handled");
             outcomes.push(match handled.outcome {
                 judge::session::Outcome::Handled => Ingested::Handled(queued, work),
-                judge::session::Outcome::Ignored(_) => Ingested::Ignored(outcome),
+                judge::session::Outcome::Ignored(why) => Ingested::Ignored(Unanswered::Judge(why)),
             });
         }
         let saves = self.rows(touched.iter().filter_map(|n| games.get(n)));
