@@ -56,6 +56,36 @@ impl Letter {
     }
 }
 
+/// What a queued mail is, where its delivery failing for good matters: an ordinary mail's
+/// failure is reported to the keeper and the Masters concerned; a report of an undeliverable
+/// mail is not reported in turn (so a report to a dead address cannot bring another).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MailKind {
+    /// Any mail herald sends.
+    #[default]
+    Ordinary,
+    /// A report that a mail could not be delivered.
+    Undeliverable,
+}
+
+impl MailKind {
+    /// The word the outbox keeps (`migrations/0007_outbox_kind.sql` allows only these).
+    pub fn word(self) -> &'static str {
+        match self {
+            MailKind::Ordinary => "ordinary",
+            MailKind::Undeliverable => "undeliverable",
+        }
+    }
+
+    /// The kind of a stored word: the outbox's CHECK allows no other than these two.
+    pub fn from_word(word: &str) -> MailKind {
+        match word {
+            "undeliverable" => MailKind::Undeliverable,
+            _ => MailKind::Ordinary,
+        }
+    }
+}
+
 /// A mail to send.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Outgoing {

@@ -10,6 +10,7 @@ use tracing::{info, instrument, warn};
 
 use crate::catalog::Catalog;
 use crate::config::{Config, ConfigError, InboxKind, OutboxKind};
+use crate::envelope::MailKind;
 use crate::judge::render::Templates;
 use crate::judge::{self, Games, Judge};
 use crate::mail::imap::{ImapInbox, ImapSettings};
@@ -22,6 +23,7 @@ mod attention;
 mod error;
 mod gate;
 mod inbox;
+mod ingested;
 mod lock;
 mod message_id;
 mod reply_limit;
@@ -33,6 +35,7 @@ mod work;
 
 pub use attention::Attention;
 pub use error::ServiceError;
+pub use ingested::{Ingested, Unanswered};
 pub use lock::{lock_path, LockError, RunLock};
 pub use work::Work;
 
@@ -42,19 +45,6 @@ pub const MAX_ATTEMPTS: i64 = 30;
 
 /// How often a bounce for one address brings the Masters a notice at most: once a day.
 pub const BOUNCE_NOTICE_SECONDS: i64 = 24 * 3600;
-
-/// What became of one incoming mail.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ingested {
-    /// Handled; this many mails queued, and what handling it cost.
-    Handled(usize, Work),
-    /// Seen before (same Message-ID): nothing changed.
-    Duplicate,
-    /// Not answered, and why (auto-reply, bounce, herald's own).
-    Ignored(String),
-    /// Kept in quarantine with the reason.
-    Quarantined(String),
-}
 
 /// How many batches of [`PRUNE_BATCH`] mails one hourly pruning goes through at most.
 const PRUNE_BATCHES: usize = 20;
@@ -400,14 +390,23 @@ impl Service {
             .flat_map(|l| [l.message_id.clone(), reused_id_key(l)])
             .collect();
         let mut seen = tx.seen_among(&ids).await?;
+        // Each mail's lines read once into commands: the games to load, the reply counts
+        // and the session below all use them.
+        let mut parsed: Vec<Option<judge::session::Parsed>> = letters
+            .iter()
+            .map(|l| l.as_ref().map(|l| judge::session::parse(&l.body)))
+            .collect();
+        let needs: Vec<judge::Needs> = parsed
+            .iter()
+            .map(|p| p.as_ref().map(|p| p.needs()).unwrap_or_default())
+            .collect();
         let mut names: Vec<String> = Vec::new();
         let mut all = false;
-        for l in letters.iter().flatten() {
-            let needs = judge::needed_games(&l.body);
+        for needs in &needs {
             all |= needs.all;
-            for n in needs.names {
-                if !names.contains(&n) {
-                    names.push(n);
+            for n in &needs.names {
+                if !names.contains(n) {
+                    names.push(n.clone());
                 }
             }
         }
@@ -425,12 +424,12 @@ impl Service {
         let signed_on_key = |to: &str, game: &str| format!("{to} signed on to {game}");
         let repliers: Vec<String> = letters
             .iter()
-            .flatten()
-            .flat_map(|l| {
-                let games = judge::needed_games(&l.body).names;
+            .zip(&needs)
+            .filter_map(|(l, needs)| l.as_ref().map(|l| (l, needs)))
+            .flat_map(|(l, needs)| {
                 [l.reply_to.clone(), told_key(&l.reply_to)]
                     .into_iter()
-                    .chain(games.into_iter().map(|g| signed_on_key(&l.reply_to, &g)))
+                    .chain(needs.names.iter().map(|g| signed_on_key(&l.reply_to, g)))
             })
             .collect();
         let mut replies = tx.replies_counts(&repliers, ts - 3600).await?;
@@ -475,7 +474,11 @@ impl Service {
             mails.push(mail);
             true
         };
-        for ((raw, size), letter) in sized.iter().zip(&letters) {
+        for (((raw, size), letter), (parsed, needs)) in sized
+            .iter()
+            .zip(&letters)
+            .zip(parsed.iter_mut().zip(&needs))
+        {
             let size = (*size).max(raw.len());
             let Some(letter) = letter else {
                 tx.quarantine(raw, "not a readable mail", ts).await?;
@@ -548,8 +551,9 @@ impl Service {
                     .collect();
                 if !tx.queued_to(&ids, gone).await? {
                     warn!(address = %gone, "a bounce that names no mail herald sent there; ignored");
-                    records.push(record("ignored: a bounce naming no mail herald sent"));
-                    outcomes.push(Ingested::Ignored(format!("bounce for {gone}")));
+                    let why = Unanswered::StrayBounce(gone.clone());
+                    records.push(record(&why.to_string()));
+                    outcomes.push(Ingested::Ignored(why));
                     continue;
                 }
                 tx.record_bounce(gone, letter.automatic.as_deref().unwrap_or("bounce"), ts)
@@ -563,22 +567,23 @@ impl Service {
                     tx.record_bounce_told(gone, ts).await?;
                 }
                 warn!(address = %gone, "a bounce came back");
-                records.push(record("ignored: a bounce"));
-                outcomes.push(Ingested::Ignored(format!("bounce for {gone}")));
+                let why = Unanswered::Bounce(gone.clone());
+                records.push(record(&why.to_string()));
+                outcomes.push(Ingested::Ignored(why));
                 continue;
             }
             self.confirm_sender(&mut tx, letter, &mut answers, ts)
                 .await?;
             // The games this mail may change, kept aside so a failure leaves them untouched.
-            let needs = judge::needed_games(&letter.body);
             let backup: Vec<(String, judge::Game)> = needs
                 .names
                 .iter()
                 .filter_map(|n| games.get(n).map(|g| (n.clone(), g.clone())))
                 .collect();
             let runs = self.judge.passwords.runs();
+            let parsed = parsed.take().unwrap_or_default();
             let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                judge::session::handle(&self.judge, letter, &mut games, now)
+                judge::session::handle_parsed(&self.judge, letter, parsed, &mut games, now)
             }));
             let handled = match result {
                 Ok(h) => h,
@@ -635,7 +640,7 @@ impl Service {
             info!(queued, outcome = %outcome, "mail handled");
             outcomes.push(match handled.outcome {
                 judge::session::Outcome::Handled => Ingested::Handled(queued, work),
-                judge::session::Outcome::Ignored(_) => Ingested::Ignored(outcome),
+                judge::session::Outcome::Ignored(why) => Ingested::Ignored(Unanswered::Judge(why)),
             });
         }
         let saves = self.rows(touched.iter().filter_map(|n| games.get(n)));
@@ -843,14 +848,13 @@ impl Service {
         ts: i64,
     ) -> Result<(), ServiceError> {
         let mut tx = self.store.begin().await?;
-        tx.mark_failed(id, why).await?;
-        if !mail.subject.contains(judge::incidents::UNDELIVERABLE) {
+        if tx.mark_failed(id, why).await? == MailKind::Ordinary {
             tx.record_bounce(&mail.to, why, ts).await?;
             let all = every_game(&mut tx).await?;
             let reports =
                 judge::incidents::refused(&self.judge, &all, &mail.to, &mail.subject, why);
             let reports = self.gate(&mut tx, reports, Default::default(), ts).await?;
-            tx.queue_many(&reports, ts).await?;
+            tx.queue_kind(&reports, MailKind::Undeliverable, ts).await?;
         }
         tx.commit().await?;
         Ok(())

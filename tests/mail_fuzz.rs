@@ -463,10 +463,10 @@ impl Exec {
                 Ingested::Quarantined(_) => {
                     return Err(fail("a readable mail was quarantined", what))
                 }
-                Ingested::Ignored(why) => {
+                Ingested::Ignored(_) => {
                     let deliberate =
                         letter.automatic.is_some() || letter.bounce_for.is_some() || own;
-                    if why.trim().is_empty() || !deliberate {
+                    if !deliberate {
                         return Err(fail("a person's mail was ignored", what));
                     }
                     self.stats.ignored += 1;

@@ -77,8 +77,11 @@ async fn a_refused_mail_is_reported_to_the_keeper_and_the_master() {
     ];
     for (i, (from, body)) in mails.iter().enumerate() {
         let i = i + 1;
+        // The player's subject names what herald's own reports say ("Undeliverable Mail"):
+        // herald's reply to it, refused for good, is reported all the same (issue 26: a
+        // mail's kind was told from its subject text).
         let raw = format!(
-            "From: {from}\r\nTo: judge@herald.test\r\nSubject: s{i}\r\nMessage-ID: <r{i}@test>\r\n\r\n{body}"
+            "From: {from}\r\nTo: judge@herald.test\r\nSubject: Undeliverable Mail {i}\r\nMessage-ID: <r{i}@test>\r\n\r\n{body}"
         );
         inbox.deliver(now.timestamp(), raw.as_bytes()).unwrap();
     }

@@ -128,7 +128,7 @@ async fn the_game_stored_by_the_herald_of_december_2026_loads_and_plays_on() {
     assert_eq!(game.seats.len(), 7);
     assert_eq!(game.master.address, GM);
     assert!(
-        game.rules.iter().any(|r| r == "dip_points"),
+        game.rules.iter().any(|r| r.to_string() == "dip_points"),
         "{:?}",
         game.rules
     );

@@ -54,9 +54,9 @@ pub struct Switch {
     pub aliases: &'static [&'static str],
     /// Who may set it.
     pub scope: Scope,
-    /// Sets it, given the value after `=` (empty without one); the error says what the
+    /// Reads it, given the value after `=` (empty without one); the error says what the
     /// value needs.
-    set: fn(&mut Rules, &str) -> Result<(), &'static str>,
+    read: fn(&str) -> Result<Setting, &'static str>,
 }
 
 impl Switch {
@@ -73,195 +73,271 @@ pub const SWITCHES: &[Switch] = &[
         name: "remote_builds",
         aliases: &["any_centre", "anycentre"],
         scope: Scope::Game,
-        set: |r, _| {
-            r.build_sites = BuildSites::AnyOwned;
-            Ok(())
-        },
+        read: |_| Ok(Setting::BuildSites(BuildSites::AnyOwned)),
     },
     Switch {
         name: "home_builds",
         aliases: &[],
         scope: Scope::Game,
-        set: |r, _| {
-            r.build_sites = BuildSites::Home;
-            Ok(())
-        },
+        read: |_| Ok(Setting::BuildSites(BuildSites::Home)),
     },
     Switch {
         name: "victory=N",
         aliases: &[],
         scope: Scope::Game,
-        set: |r, n| {
+        read: |n| {
             let n: usize = n
                 .parse()
                 .map_err(|_| "victory=N needs a number of centres")?;
             if n == 0 {
                 return Err("victory needs at least one centre");
             }
-            r.victory_centres = n;
-            Ok(())
+            Ok(Setting::Victory(n))
         },
     },
     Switch {
         name: "last_year=N",
         aliases: &[],
         scope: Scope::Game,
-        set: |r, y| {
-            r.last_year = Some(
-                y.parse()
-                    .map_err(|_| "last_year=N needs a judge year (1910)")?,
-            );
-            Ok(())
+        read: |y| {
+            y.parse()
+                .map(Setting::LastYear)
+                .map_err(|_| "last_year=N needs a judge year (1910)")
         },
     },
     Switch {
         name: "ocean_convoys",
         aliases: &[],
         scope: Scope::Game,
-        set: |r, _| {
-            r.ocean_convoys = true;
-            Ok(())
-        },
+        read: |_| Ok(Setting::OceanConvoys(true)),
     },
     Switch {
         name: "no_ocean_convoys",
         aliases: &[],
         scope: Scope::Game,
-        set: |r, _| {
-            r.ocean_convoys = false;
-            Ok(())
-        },
+        read: |_| Ok(Setting::OceanConvoys(false)),
     },
     Switch {
         name: "portage",
         aliases: &[],
         scope: Scope::Game,
-        set: |r, _| {
-            r.portage = true;
-            Ok(())
-        },
+        read: |_| Ok(Setting::Portage),
     },
     Switch {
         name: "conversion",
         aliases: &[],
         scope: Scope::Game,
-        set: |r, _| {
-            r.conversion = true;
-            Ok(())
-        },
+        read: |_| Ok(Setting::Conversion),
     },
     Switch {
         name: "army_fleets",
         aliases: &[],
         scope: Scope::Game,
-        set: |r, _| {
-            r.army_fleets = true;
-            Ok(())
-        },
+        read: |_| Ok(Setting::ArmyFleets),
     },
     Switch {
         name: "fast_ferry_only",
         aliases: &[],
         scope: Scope::Game,
-        set: |r, _| {
-            r.fast_ferry_only = true;
-            Ok(())
-        },
+        read: |_| Ok(Setting::FastFerryOnly),
     },
     Switch {
         name: "several_powers",
         aliases: &[],
         scope: Scope::Game,
-        set: |r, _| {
-            r.several_powers = true;
-            Ok(())
-        },
+        read: |_| Ok(Setting::SeveralPowers),
     },
     Switch {
         name: "dip_points",
         aliases: &[],
         scope: Scope::Game,
-        set: |r, _| {
-            r.dip_points = true;
-            Ok(())
-        },
+        read: |_| Ok(Setting::DipPoints),
     },
     Switch {
         name: "rules=1982",
         aliases: &[],
         scope: Scope::Game,
-        set: edition,
+        read: edition,
     },
     Switch {
         name: "rules=2000",
         aliases: &[],
         scope: Scope::Game,
-        set: edition,
+        read: edition,
     },
     Switch {
         name: "remote_builds_while_home_held",
         aliases: &[],
         scope: Scope::Variant,
-        set: |r, _| {
-            r.build_sites = BuildSites::AnyOwnedWhileHomeHeld;
-            Ok(())
-        },
+        read: |_| Ok(Setting::BuildSites(BuildSites::AnyOwnedWhileHomeHeld)),
     },
     Switch {
         name: "survivors_share",
         aliases: &[],
         scope: Scope::Variant,
-        set: |r, _| {
-            r.survivors_share = true;
-            Ok(())
-        },
+        read: |_| Ok(Setting::SurvivorsShare),
     },
     Switch {
         name: "free_oceans",
         aliases: &[],
         scope: Scope::Variant,
-        set: |r, _| {
-            r.free_oceans = true;
-            Ok(())
-        },
+        read: |_| Ok(Setting::FreeOceans),
     },
     Switch {
         name: "ocean_network",
         aliases: &[],
         scope: Scope::Variant,
-        set: |r, _| {
-            r.ocean_network = true;
-            Ok(())
-        },
+        read: |_| Ok(Setting::OceanNetwork),
     },
     Switch {
         name: "unit_choice",
         aliases: &[],
         scope: Scope::Variant,
-        set: |r, _| {
-            r.unit_choice = true;
-            Ok(())
-        },
+        read: |_| Ok(Setting::UnitChoice),
     },
     Switch {
         name: "victory=majority",
         aliases: &[],
         scope: Scope::Variant,
-        set: |r, _| {
-            r.victory_majority = true;
-            Ok(())
-        },
+        read: |_| Ok(Setting::VictoryMajority),
     },
 ];
 
 /// `rules=1982` or `rules=2000`.
-fn edition(r: &mut Rules, year: &str) -> Result<(), &'static str> {
-    r.edition = match year {
+fn edition(year: &str) -> Result<Setting, &'static str> {
+    Ok(Setting::Edition(match year {
         "1982" => Edition::Rules1982,
         "2000" => Edition::Rules2000,
         _ => return Err("the rule editions are rules=1982 and rules=2000"),
+    }))
+}
+
+/// A rule switch read and checked: what it sets, so that applying it cannot fail. A game
+/// keeps the switches its Master chose as these (issue 26: "switches resolved at CREATE/SET
+/// RULE into typed rules"), written as their canonical text ([`Setting`]'s `Display`, which
+/// [`Setting::read`] reads back).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Setting {
+    /// `remote_builds`, `home_builds`, `remote_builds_while_home_held`.
+    BuildSites(BuildSites),
+    /// `victory=N`.
+    Victory(usize),
+    /// `victory=majority`.
+    VictoryMajority,
+    /// `last_year=N`.
+    LastYear(i32),
+    /// `ocean_convoys` (true) or `no_ocean_convoys` (false).
+    OceanConvoys(bool),
+    /// `portage`.
+    Portage,
+    /// `conversion`.
+    Conversion,
+    /// `army_fleets`.
+    ArmyFleets,
+    /// `fast_ferry_only`.
+    FastFerryOnly,
+    /// `several_powers`.
+    SeveralPowers,
+    /// `dip_points`.
+    DipPoints,
+    /// `rules=1982`, `rules=2000`.
+    Edition(Edition),
+    /// `survivors_share`.
+    SurvivorsShare,
+    /// `free_oceans`.
+    FreeOceans,
+    /// `ocean_network`.
+    OceanNetwork,
+    /// `unit_choice`.
+    UnitChoice,
+}
+
+impl Setting {
+    /// Reads a switch a Master may set (at CREATE or SET RULE): one of [`SWITCHES`] of
+    /// [`Scope::Game`]; those that shape a variant are refused by name. Names match in any
+    /// case, with `-` or `_`.
+    pub fn read(switch: &str) -> Result<Setting, SwitchError> {
+        read(switch, Scope::Game)
+    }
+
+    /// Reads a switch as a variant file names it: any of [`SWITCHES`].
+    pub fn read_variant(switch: &str) -> Result<Setting, SwitchError> {
+        read(switch, Scope::Variant)
+    }
+}
+
+impl std::fmt::Display for Setting {
+    /// The switch as the help writes it, which [`Setting::read`] reads back.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Setting::BuildSites(BuildSites::Home) => f.write_str("home_builds"),
+            Setting::BuildSites(BuildSites::AnyOwned) => f.write_str("remote_builds"),
+            Setting::BuildSites(BuildSites::AnyOwnedWhileHomeHeld) => {
+                f.write_str("remote_builds_while_home_held")
+            }
+            Setting::Victory(n) => write!(f, "victory={n}"),
+            Setting::VictoryMajority => f.write_str("victory=majority"),
+            Setting::LastYear(y) => write!(f, "last_year={y}"),
+            Setting::OceanConvoys(true) => f.write_str("ocean_convoys"),
+            Setting::OceanConvoys(false) => f.write_str("no_ocean_convoys"),
+            Setting::Portage => f.write_str("portage"),
+            Setting::Conversion => f.write_str("conversion"),
+            Setting::ArmyFleets => f.write_str("army_fleets"),
+            Setting::FastFerryOnly => f.write_str("fast_ferry_only"),
+            Setting::SeveralPowers => f.write_str("several_powers"),
+            Setting::DipPoints => f.write_str("dip_points"),
+            Setting::Edition(Edition::Rules1982) => f.write_str("rules=1982"),
+            Setting::Edition(Edition::Rules2000) => f.write_str("rules=2000"),
+            Setting::SurvivorsShare => f.write_str("survivors_share"),
+            Setting::FreeOceans => f.write_str("free_oceans"),
+            Setting::OceanNetwork => f.write_str("ocean_network"),
+            Setting::UnitChoice => f.write_str("unit_choice"),
+        }
+    }
+}
+
+/// A game's switches are stored as their text (`"remote_builds"`), as they always were; a
+/// stored switch this herald cannot read fails the game's load with an error naming it,
+/// rather than being skipped (issue 26: "failures silently skipped").
+impl serde::Serialize for Setting {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Setting {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Setting, D::Error> {
+        let text = String::deserialize(d)?;
+        Setting::read(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Finds a switch by name among those `scope` may set and reads its value.
+fn read(switch: &str, scope: Scope) -> Result<Setting, SwitchError> {
+    let s = switch.to_ascii_lowercase().replace('-', "_");
+    let (key, value) = s.split_once('=').unwrap_or((s.as_str(), ""));
+    let allowed = SWITCHES
+        .iter()
+        .filter(|w| scope == Scope::Variant || w.scope == Scope::Game);
+    // The exact spelling first (`victory=majority`), else the name before `=`.
+    let found = allowed
+        .clone()
+        .find(|w| w.name == s || w.aliases.contains(&s.as_str()))
+        .or_else(|| {
+            allowed
+                .clone()
+                .find(|w| w.name.contains('=') && w.key() == key)
+        });
+    let Some(found) = found else {
+        return Err(SwitchError::Unknown {
+            switch: switch.to_string(),
+            known: switch_names(scope),
+        });
     };
-    Ok(())
+    (found.read)(value).map_err(|why| SwitchError::Value {
+        switch: switch.to_string(),
+        why,
+    })
 }
 
 /// The names of the switches a scope may set, joined for a refusal or a help line.
@@ -373,47 +449,60 @@ impl Rules {
     /// RULE: one of [`SWITCHES`] of [`Scope::Game`]. Switches that shape a variant are
     /// refused by name. Names match in any case, with `-` or `_`.
     pub fn apply_switch(&mut self, switch: &str) -> Result<(), SwitchError> {
-        self.set(switch, Scope::Game)
+        self.apply(Setting::read(switch)?);
+        Ok(())
     }
 
     /// Sets a switch as a variant file names it: any of [`SWITCHES`], those a Master may set
     /// and those of [`Scope::Variant`] that shape the variant itself and so are not changed
     /// in a running game.
     pub fn apply_variant_switch(&mut self, switch: &str) -> Result<(), SwitchError> {
-        self.set(switch, Scope::Variant)
+        self.apply(Setting::read_variant(switch)?);
+        Ok(())
     }
 
-    fn set(&mut self, switch: &str, scope: Scope) -> Result<(), SwitchError> {
-        let s = switch.to_ascii_lowercase().replace('-', "_");
-        let (key, value) = s.split_once('=').unwrap_or((s.as_str(), ""));
-        let allowed = SWITCHES
-            .iter()
-            .filter(|w| scope == Scope::Variant || w.scope == Scope::Game);
-        // The exact spelling first (`victory=majority`), else the name before `=`.
-        let found = allowed
-            .clone()
-            .find(|w| w.name == s || w.aliases.contains(&s.as_str()))
-            .or_else(|| {
-                allowed
-                    .clone()
-                    .find(|w| w.name.contains('=') && w.key() == key)
-            });
-        let Some(found) = found else {
-            return Err(SwitchError::Unknown {
-                switch: switch.to_string(),
-                known: switch_names(scope),
-            });
-        };
-        (found.set)(self, value).map_err(|why| SwitchError::Value {
-            switch: switch.to_string(),
-            why,
-        })
+    /// Applies a switch read before: it cannot fail.
+    pub fn apply(&mut self, setting: Setting) {
+        match setting {
+            Setting::BuildSites(b) => self.build_sites = b,
+            Setting::Victory(n) => self.victory_centres = n,
+            Setting::VictoryMajority => self.victory_majority = true,
+            Setting::LastYear(y) => self.last_year = Some(y),
+            Setting::OceanConvoys(on) => self.ocean_convoys = on,
+            Setting::Portage => self.portage = true,
+            Setting::Conversion => self.conversion = true,
+            Setting::ArmyFleets => self.army_fleets = true,
+            Setting::FastFerryOnly => self.fast_ferry_only = true,
+            Setting::SeveralPowers => self.several_powers = true,
+            Setting::DipPoints => self.dip_points = true,
+            Setting::Edition(e) => self.edition = e,
+            Setting::SurvivorsShare => self.survivors_share = true,
+            Setting::FreeOceans => self.free_oceans = true,
+            Setting::OceanNetwork => self.ocean_network = true,
+            Setting::UnitChoice => self.unit_choice = true,
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every switch's canonical text reads back as the same setting, so a game's switches
+    /// survive being stored as text.
+    #[test]
+    fn every_setting_reads_back_from_its_text() {
+        for switch in SWITCHES {
+            let text = switch.name.replace("=N", "=7");
+            let setting = Setting::read_variant(&text).unwrap();
+            assert_eq!(Setting::read_variant(&setting.to_string()), Ok(setting));
+            let mut by_text = Rules::standard();
+            by_text.apply_variant_switch(&text).unwrap();
+            let mut by_setting = Rules::standard();
+            by_setting.apply(setting);
+            assert_eq!(by_text, by_setting, "{text}");
+        }
+    }
 
     /// Issue 26: a refused switch is a kind to match on (`apply_switch` threw the
     /// `SwitchError` away as text), quoting the switch once.

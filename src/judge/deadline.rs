@@ -30,11 +30,6 @@ pub fn minutes(n: i64) -> Duration {
     Duration::try_minutes(n).unwrap_or(if n < 0 { Duration::MIN } else { Duration::MAX })
 }
 
-/// The game's zone, UTC if the name is unknown.
-pub fn zone(name: &str) -> Tz {
-    name.parse().unwrap_or(Tz::UTC)
-}
-
 /// The deadline of a phase that starts at `start`: `next` later, moved forward to the `at`
 /// time of day and to an allowed day, in the game's zone.
 pub fn next_deadline(start: DateTime<Utc>, timing: &Timing, tz: Tz) -> DateTime<Utc> {

@@ -77,8 +77,12 @@ pub struct Seat {
     #[serde(default)]
     pub map: bool,
     /// SET MYZONE: the time zone this player's mails show dates in (the game's if none).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub zone: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "super::zone_name::option"
+    )]
+    pub zone: Option<chrono_tz::Tz>,
 }
 
 /// A power's orders for the current phase.
@@ -123,8 +127,9 @@ pub struct Settings {
     pub press: PressPolicy,
     /// Press to some powers only is allowed.
     pub partial: bool,
-    /// The time zone every date is shown in (IANA name).
-    pub zone: String,
+    /// The time zone every date is shown in (stored as its IANA name).
+    #[serde(with = "super::zone_name")]
+    pub zone: chrono_tz::Tz,
     /// Timing per phase kind: movement, retreat, adjustment.
     pub timing: [Timing; 3],
     /// Order replies list what looks like a mistake in the player's own orders (SET
@@ -304,8 +309,8 @@ pub struct Game {
     /// Centre counts at the end of each year: (shown year, count per power, phases played
     /// when recorded — a ROLLBACK drops the counts of the phases it undoes).
     pub centre_counts: Vec<(String, Vec<usize>, usize)>,
-    /// How the game ended.
-    pub outcome: Option<String>,
+    /// How the game ended (stored as its words).
+    pub outcome: Option<super::ending::Ending>,
     /// Past grace in a NONMR game with abandoned late powers: the game waits for a
     /// replacement or the Master, and the clock has nothing to do.
     #[serde(default)]
@@ -314,9 +319,10 @@ pub struct Game {
     /// events mailed with the deadline.
     #[serde(default)]
     pub calendar_seq: u32,
-    /// Rule switches the Master chose at creation (`CREATE ?g pw standard remote_builds`).
+    /// Rule switches the Master chose at creation (`CREATE ?g pw standard remote_builds`)
+    /// or with SET RULE, read and checked there; stored as their text.
     #[serde(default)]
-    pub rules: Vec<String>,
+    pub rules: Vec<crate::game::rules::Setting>,
     /// The dip-point ledger of the current turn (games with dip points).
     #[serde(default)]
     pub dips: super::ledger::Ledger,

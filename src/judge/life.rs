@@ -61,7 +61,7 @@ impl Game {
     }
 
     /// Ends the game with its outcome (victory, draw, termination): no deadline any more.
-    pub fn finish(&mut self, outcome: String) {
+    pub fn finish(&mut self, outcome: super::ending::Ending) {
         self.status = Status::Finished;
         self.outcome = Some(outcome);
         self.deadline = None;
@@ -194,9 +194,9 @@ mod tests {
         g.enter_phase(board);
         assert!(!g.seats[0].wait && g.seats[0].vote == Default::default() && !g.reminded);
         assert!(g.orders.is_empty() && g.start_after.is_none());
-        g.finish("Terminated by the Master".into());
+        g.finish(crate::judge::ending::Ending::Terminated);
         assert_eq!(g.status, Status::Finished);
         assert_eq!((g.deadline, g.grace), (None, None));
-        assert_eq!(g.outcome.as_deref(), Some("Terminated by the Master"));
+        assert_eq!(g.outcome, Some(crate::judge::ending::Ending::Terminated));
     }
 }

@@ -30,9 +30,11 @@ pub mod deadline_error;
 pub mod dips;
 pub mod draws;
 pub mod dummies;
+pub mod ending;
 pub mod filed;
 pub mod gains;
 pub mod game;
+pub mod game_ctx;
 pub mod incidents;
 pub mod later;
 pub mod ledger;
@@ -50,6 +52,8 @@ pub mod render;
 mod reply;
 pub mod results;
 pub mod session;
+#[cfg(test)]
+mod stored_types;
 pub mod summary;
 #[cfg(test)]
 pub mod testkit;
@@ -59,6 +63,7 @@ pub mod timing_change;
 pub mod volume;
 pub mod votes;
 pub mod warnings;
+pub mod zone_name;
 
 use std::collections::BTreeMap;
 
@@ -137,10 +142,11 @@ impl Judge {
     /// The game's rules: its variant's, with the switches chosen at creation and who plays
     /// which powers together ([`partners`]).
     pub fn rules(&self, game: &Game) -> crate::game::rules::Rules {
+        #[cfg(test)]
+        game_ctx::RULES_BUILT.with(|n| n.set(n.get() + 1));
         let mut rules = self.variant(game).rules.clone();
-        for switch in &game.rules {
-            // Switches were checked when they were set; one that no longer applies is skipped.
-            let _ = rules.apply_switch(switch);
+        for &setting in &game.rules {
+            rules.apply(setting);
         }
         rules.partners = partners::of(self, game);
         rules
@@ -172,8 +178,8 @@ impl Judge {
             .seats
             .iter()
             .find(|s| !to.is_empty() && s.member.address.eq_ignore_ascii_case(to))
-            .and_then(|s| s.zone.as_deref());
-        deadline::zone(own.unwrap_or(&game.settings.zone))
+            .and_then(|s| s.zone);
+        own.unwrap_or(game.settings.zone)
     }
 
     /// [`Judge::header`] for a mail to `to`, its dates in that player's zone.

@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 
 use super::absence;
 use super::deadline::{self, next_deadline};
+use super::ending::Ending;
 use super::game::{Archived, Game, PhaseRecord, Status};
 use super::orders::must_act;
 use super::results::{adjudicate, results_mail};
@@ -21,7 +22,9 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     let Some(before) = game.position.clone() else {
         return Effects::default();
     };
-    let played = adjudicate(judge, game, &before);
+    // The game's variant, map and rules, for the whole step (the seating does not change).
+    let ctx = judge.context(game);
+    let played = adjudicate(judge, &ctx, game, &before);
     let picture = super::pictures::results_picture(judge, game, &before, &played);
     let super::results::Played {
         next,
@@ -30,10 +33,10 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
         drawn,
         ..
     } = played;
-    let variant = judge.variant(game);
+    let variant = ctx.variant;
     let map = &variant.map;
     let code = variant.calendar.code(before.phase);
-    let closes_turn = before.phase.kind == PhaseKind::Movement && super::dips::played(judge, game);
+    let closes_turn = before.phase.kind == PhaseKind::Movement && ctx.rules.dip_points;
     game.history.push(PhaseRecord {
         code: code.clone(),
         before: before.clone(),
@@ -55,34 +58,26 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     let mut effects = Effects::default();
     if !winners.is_empty() {
         let names: Vec<String> = winners.iter().map(|&p| map.power(p).name.clone()).collect();
-        game.finish(format!("Victory for {}", names.join(" and ")));
+        game.finish(Ending::Victory(names));
     } else if !drawn.is_empty() {
         let names: Vec<String> = drawn.iter().map(|&p| map.power(p).name.clone()).collect();
-        game.finish(format!(
-            "Draw shared by the survivors: {}",
-            names.join(", ")
-        ));
-    } else if let Some(pos) = game.position.as_ref().filter(|p| {
-        judge
-            .rules(game)
-            .last_year
-            .is_some_and(|y| p.phase.year > y)
-    }) {
-        let outcome = if judge.rules(game).survivors_share {
-            "No power survived the last year: the game ends without a winner".into()
+        game.finish(Ending::SurvivorsShare(names));
+    } else if let Some(pos) = game
+        .position
+        .as_ref()
+        .filter(|p| ctx.rules.last_year.is_some_and(|y| p.phase.year > y))
+    {
+        let outcome = if ctx.rules.survivors_share {
+            Ending::NoSurvivor
         } else {
             // No winner by then: the supply centres rank the powers.
-            let mut rank: Vec<(usize, String)> = map
+            let mut rank: Vec<(String, usize)> = map
                 .power_ids()
-                .map(|p| (pos.centre_count(p), map.power(p).name.clone()))
-                .filter(|(c, _)| *c > 0)
+                .map(|p| (map.power(p).name.clone(), pos.centre_count(p)))
+                .filter(|(_, c)| *c > 0)
                 .collect();
-            rank.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-            let list: Vec<String> = rank.iter().map(|(c, n)| format!("{n} {c}")).collect();
-            format!(
-                "The game reached its last year; ranked by supply centres: {}",
-                list.join(", ")
-            )
+            rank.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            Ending::Ranked(rank)
         };
         game.finish(outcome);
     }
@@ -138,10 +133,11 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
 /// game is unchanged.
 pub fn preview(judge: &Judge, game: &Game) -> Option<Outgoing> {
     let pos = game.position.as_ref()?;
-    let played = adjudicate(judge, game, pos);
+    let ctx = judge.context(game);
+    let played = adjudicate(judge, &ctx, game, pos);
     let picture = super::pictures::results_picture(judge, game, pos, &played);
     let text = played.text;
-    let variant = judge.variant(game);
+    let variant = ctx.variant;
     let code = variant.calendar.code(pos.phase);
     let mut lines = vec![
         format!("PREVIEW of {code}: a trial adjudication of the orders on file now. Nothing was processed."),
@@ -161,7 +157,7 @@ pub fn set_deadline(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Vec<O
     let Some(kind) = game.phase_kind() else {
         return Vec::new();
     };
-    let tz = deadline::zone(&game.settings.zone);
+    let tz = game.settings.zone;
     let timing = game.timing(kind).clone();
     let d = next_deadline(now, &timing, tz);
     let acting = must_act(judge, game);

@@ -38,12 +38,15 @@ pub(super) struct Played {
 }
 
 /// Plays the phase of `pos` (the game's board) with the orders on file.
-pub(super) fn adjudicate(judge: &Judge, game: &Game, pos: &Position) -> Played {
-    let variant = judge.variant(game);
-    let map = judge.map_of(game);
+pub(super) fn adjudicate(
+    judge: &Judge,
+    ctx: &super::game_ctx::GameCtx<'_>,
+    game: &Game,
+    pos: &Position,
+) -> Played {
+    let (variant, map) = (ctx.variant, ctx.map);
     let stored = all_stored(judge, game);
-    let rules = judge.rules(game);
-    let t = turn::play_with(variant, &rules, map, pos, &stored);
+    let t = turn::play_with(variant, &ctx.rules, map, pos, &stored);
     let mut given = Given::of(&stored);
     let mut lines = Vec::new();
     let cal = &variant.calendar;

@@ -8,10 +8,10 @@ use chrono::{DateTime, Utc};
 
 use super::cmd;
 use super::cmd::context::{Role, Session};
-use super::cmd::{parse, parse_command, Command, PressCommand};
+use super::cmd::{Command, PressCommand};
 use super::game::Status;
 use super::process;
-use super::text::{typed, typed_lines};
+use super::text::{typed, Typed};
 use super::{Effects, Games, Judge};
 use crate::envelope::Letter;
 
@@ -24,23 +24,64 @@ pub struct Needs {
     pub all: bool,
 }
 
-/// Which games a mail names (lower case), so the caller can load them: read from the
-/// command table, the same that dispatches the commands.
-pub fn needed_games(body: &str) -> Needs {
-    let mut needs = Needs::default();
-    for (_, line) in typed_lines(body) {
-        match parse_command(&line).names() {
-            cmd::Names::Nothing => {}
-            cmd::Names::All => needs.all = true,
-            cmd::Names::Game(name) => {
-                let name = name.to_ascii_lowercase();
-                if !needs.names.contains(&name) {
-                    needs.names.push(name);
+/// One line a person typed, read once: its number, its text (as commands read it and as
+/// written) and the command it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The line as typed (see [`Typed`]).
+    pub typed: Typed,
+    /// The command it reads as, with its row.
+    pub parsed: cmd::Parsed,
+}
+
+/// A mail's typed lines, each read once into its command (issue 26: "each mail parsed once
+/// into numbered commands from which the needed games are derived"): the games it needs
+/// ([`Parsed::needs`]) and the session that applies it ([`handle_parsed`]) both use these,
+/// so a body is not read again.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Parsed {
+    /// The lines in order, blank ones kept (press keeps its paragraphs).
+    pub lines: Vec<Line>,
+}
+
+/// Reads a mail body into its numbered commands.
+pub fn parse(body: &str) -> Parsed {
+    Parsed {
+        lines: typed(body)
+            .into_iter()
+            .map(|typed| Line {
+                parsed: cmd::parse(&typed.line),
+                typed,
+            })
+            .collect(),
+    }
+}
+
+impl Parsed {
+    /// Which games the mail names (lower case), so the caller can load them: read from
+    /// the command table, the same that dispatches the commands.
+    pub fn needs(&self) -> Needs {
+        let mut needs = Needs::default();
+        for line in &self.lines {
+            match line.parsed.command.names() {
+                cmd::Names::Nothing => {}
+                cmd::Names::All => needs.all = true,
+                cmd::Names::Game(name) => {
+                    let name = name.to_ascii_lowercase();
+                    if !needs.names.contains(&name) {
+                        needs.names.push(name);
+                    }
                 }
             }
         }
+        needs
     }
-    needs
+}
+
+/// Which games a mail body names: [`parse`] then [`Parsed::needs`], for a caller that
+/// needs nothing else of the mail.
+pub fn needed_games(body: &str) -> Needs {
+    parse(body).needs()
 }
 
 /// How a mail was taken.
@@ -91,6 +132,18 @@ pub struct Handled {
 /// Handles one mail. `games` holds the games it names (see [`needed_games`]); changed games
 /// are listed in [`Handled::touched`].
 pub fn handle(judge: &Judge, letter: &Letter, games: &mut Games, now: DateTime<Utc>) -> Handled {
+    handle_parsed(judge, letter, parse(&letter.body), games, now)
+}
+
+/// [`handle`] for a mail already read ([`parse`] of its body, from which the caller found
+/// the games to load): its lines are not read again.
+pub fn handle_parsed(
+    judge: &Judge,
+    letter: &Letter,
+    parsed: Parsed,
+    games: &mut Games,
+    now: DateTime<Utc>,
+) -> Handled {
     if let Some(why) = &letter.automatic {
         return Handled {
             outcome: Outcome::Ignored(Ignored::Automatic(why.clone())),
@@ -131,7 +184,7 @@ pub fn handle(judge: &Judge, letter: &Letter, games: &mut Games, now: DateTime<U
         filed: Vec::new(),
         budget: Default::default(),
     };
-    s.run();
+    s.run(parsed);
     let mut effects = s.effects;
     let games = &*s.games;
     super::calendars::attach(judge, |name| games.get(name), &mut effects, now);
@@ -144,11 +197,11 @@ pub fn handle(judge: &Judge, letter: &Letter, games: &mut Games, now: DateTime<U
 }
 
 impl Session<'_> {
-    pub(crate) fn run(&mut self) {
-        for typed in typed(&self.letter.body) {
+    pub(crate) fn run(&mut self, parsed: Parsed) {
+        for Line { typed, parsed } in parsed.lines {
             let line = typed.line;
             if let Some(press) = self.press.as_mut() {
-                match parse_command(&line) {
+                match &parsed.command {
                     Command::Press(PressCommand::EndPress) => {
                         self.send_press();
                         continue;
@@ -167,7 +220,6 @@ impl Session<'_> {
             if line.is_empty() {
                 continue;
             }
-            let parsed = parse(&line);
             if parsed.command == Command::Signoff {
                 self.recognised = true;
                 break;
@@ -210,5 +262,45 @@ impl Session<'_> {
         } else {
             g.ready_at = None;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::testkit::{judge, letter, start, GM};
+
+    /// Issue 26: "A mail body is read four times" (three times for the games it needs and
+    /// once more by the session). The session applies the lines it is given, read once by
+    /// the caller, and does not read the body again: here the body says LIST and the lines
+    /// given say CREATE, and the game is created.
+    #[test]
+    fn a_mail_is_applied_from_the_lines_read_once() {
+        let j = judge();
+        let mut games = Games::new();
+        let parsed = parse("CREATE ?once gmpass");
+        assert_eq!(parsed.needs().names, ["once"]);
+        let h = handle_parsed(&j, &letter(GM, "LIST"), parsed, &mut games, start());
+        assert!(games.contains_key("once"), "{:?}", h.effects.mails);
+        assert!(h.touched.contains("once"));
+    }
+
+    /// The lines keep their numbers and both texts; the games needed are those named
+    /// anywhere in the mail, each once, and all of them for a bare LIST.
+    #[test]
+    fn a_parsed_mail_keeps_numbers_and_names_its_games() {
+        let parsed = parse("SIGNON Fg pw\n\n  LIST h \u{2013} x\nHISTORY G\nLIST");
+        let numbers: Vec<usize> = parsed.lines.iter().map(|l| l.typed.number).collect();
+        assert_eq!(numbers, [1, 2, 3, 4, 5]);
+        assert_eq!(parsed.lines[2].typed.line, "LIST h - x");
+        assert_eq!(parsed.lines[2].typed.written, "  LIST h \u{2013} x");
+        assert_eq!(parsed.lines[0].parsed, cmd::parse("SIGNON Fg pw"));
+        let needs = parsed.needs();
+        assert_eq!(needs.names, ["g", "h"]);
+        assert!(needs.all);
+        assert_eq!(
+            needed_games("SIGNON Fg pw\nHISTORY g"),
+            parse("SIGNON Fg pw").needs()
+        );
     }
 }

@@ -112,7 +112,7 @@ pub fn summary_mails(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Vec<
 pub fn keeper_view(judge: &Judge, game: &Game) -> String {
     let variant = judge.variant(game);
     let map = judge.map_of(game);
-    let tz = deadline::zone(&game.settings.zone);
+    let tz = game.settings.zone;
     let mut out = vec![
         judge.header(game),
         format!("status: {}", game.status.word()),

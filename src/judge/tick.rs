@@ -135,7 +135,7 @@ fn due(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
             .is_none_or(|t| now >= deadline::later(t, Duration::hours(LATE_EVERY)));
         if due_notice {
             game.last_late = Some(now);
-            let tz = deadline::zone(&game.settings.zone);
+            let tz = game.settings.zone;
             for &p in &late {
                 if let Some(seat) = game.seat_of(p) {
                     let lines = vec![
@@ -173,7 +173,7 @@ fn due(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     let remind_at = deadline::earlier(deadline, judge.durations.remind_before);
     if !game.reminded && now >= remind_at {
         game.reminded = true;
-        let tz = deadline::zone(&game.settings.zone);
+        let tz = game.settings.zone;
         let map = judge.map_of(game);
         for p in super::orders::must_act(judge, game) {
             if super::orders::ready(judge, game, p) {
@@ -264,7 +264,7 @@ pub fn next_due(judge: &Judge, game: &Game) -> Option<DateTime<Utc>> {
 /// the game resumes with the time that was left, and everyone is told.
 fn resume_by_itself(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     let deadline = game.resume(now);
-    let tz = deadline::zone(&game.settings.zone);
+    let tz = game.settings.zone;
     let text = format!(
         "The game was paused for {}, the longest a Master may pause it, and resumes by itself. The deadline is {}.",
         deadline::left(now, now + judge.durations.longest_pause),
@@ -302,7 +302,7 @@ pub fn after_outage(
         return effects;
     }
     let margin = judge.durations.outage_margin;
-    let tz = deadline::zone(&game.settings.zone);
+    let tz = game.settings.zone;
     let new_deadline = if passed(deadline) {
         deadline::later(now, margin)
     } else {

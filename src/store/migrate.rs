@@ -101,7 +101,7 @@ mod tests {
             .count();
         assert_eq!(MIGRATOR.iter().count(), files);
         let versions: Vec<i64> = MIGRATOR.iter().map(|m| m.version).collect();
-        assert_eq!(versions, [1, 2, 3, 4, 5, 6]);
+        assert_eq!(versions, [1, 2, 3, 4, 5, 6, 7]);
     }
 
     #[tokio::test]
@@ -113,7 +113,7 @@ mod tests {
             .fetch_one(&pool)
             .await
             .unwrap();
-        assert_eq!(n, 6);
+        assert_eq!(n, 7);
     }
 
     /// A database whose first migration only was applied by the old migrator gets the
@@ -142,6 +142,6 @@ mod tests {
             .fetch_all(&pool)
             .await
             .unwrap();
-        assert_eq!(versions, [1, 2, 3, 4, 5, 6]);
+        assert_eq!(versions, [1, 2, 3, 4, 5, 6, 7]);
     }
 }

@@ -32,7 +32,7 @@ use std::sync::Arc;
 use sqlx::pool::PoolConnection;
 use sqlx::{Connection, QueryBuilder, Row, Sqlite, SqlitePool};
 
-use crate::envelope::{Attachment, Outgoing};
+use crate::envelope::{Attachment, MailKind, Outgoing};
 
 /// A store error, with what was being done.
 #[derive(Debug, thiserror::Error)]
@@ -619,19 +619,30 @@ impl Tx {
     /// digest (a file shared by many mails, or already stored, is not written again), and
     /// each mail's list of attachments names them.
     pub async fn queue_many(&mut self, mails: &[Outgoing], now: i64) -> Result<(), StoreError> {
+        self.queue_kind(mails, MailKind::Ordinary, now).await
+    }
+
+    /// [`Tx::queue_many`] for mails of one kind (reports of undeliverable mail).
+    pub async fn queue_kind(
+        &mut self,
+        mails: &[Outgoing],
+        kind: MailKind,
+        now: i64,
+    ) -> Result<(), StoreError> {
         // The digest of each file, computed once per shared buffer: a picture queued for
         // every player is one `Arc`, hashed once.
         let mut digests: HashMap<(usize, usize), String> = HashMap::new();
         for chunk in mails.chunks(200) {
             let mut q = QueryBuilder::<Sqlite>::new(
-                "INSERT INTO outbox (created, recipient, subject, body, in_reply_to) ",
+                "INSERT INTO outbox (created, recipient, subject, body, in_reply_to, kind) ",
             );
             q.push_values(chunk, |mut b, m| {
                 b.push_bind(now)
                     .push_bind(&m.to)
                     .push_bind(&m.subject)
                     .push_bind(&m.body)
-                    .push_bind(&m.in_reply_to);
+                    .push_bind(&m.in_reply_to)
+                    .push_bind(kind.word());
             });
             if chunk.iter().all(|m| m.attachments.is_empty()) {
                 q.build()
@@ -793,15 +804,17 @@ impl Tx {
         Ok(())
     }
 
-    /// Marks an outbox mail failed for good, with the reason (in this transaction).
-    pub async fn mark_failed(&mut self, id: i64, reason: &str) -> Result<(), StoreError> {
-        sqlx::query("UPDATE outbox SET failed = ? WHERE id = ?")
-            .bind(reason)
-            .bind(id)
-            .execute(&mut *self.conn)
-            .await
-            .map_err(db("marking a mail failed"))?;
-        Ok(())
+    /// Marks an outbox mail failed for good, with the reason (in this transaction), and
+    /// says what kind of mail it was (ordinary if there is no such row).
+    pub async fn mark_failed(&mut self, id: i64, reason: &str) -> Result<MailKind, StoreError> {
+        let kind: Option<String> =
+            sqlx::query_scalar("UPDATE outbox SET failed = ? WHERE id = ? RETURNING kind")
+                .bind(reason)
+                .bind(id)
+                .fetch_optional(&mut *self.conn)
+                .await
+                .map_err(db("marking a mail failed"))?;
+        Ok(kind.map_or(MailKind::Ordinary, |k| MailKind::from_word(&k)))
     }
 
     /// Records that mail to an address bounced.

@@ -72,7 +72,7 @@ async fn a_database_made_by_the_old_migrator_opens_and_works() {
                 .fetch_all(&store.pool)
                 .await
                 .unwrap();
-        assert_eq!(versions, [1, 2, 3, 4, 5, 6]);
+        assert_eq!(versions, [1, 2, 3, 4, 5, 6, 7]);
         let old: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM sqlite_master WHERE name = 'schema_migrations'",
         )
@@ -342,6 +342,34 @@ async fn commits_after_the_database_was_unwritable_for_a_while_are_in_the_databa
         .await
         .unwrap();
     other.close().await.unwrap();
+    store.pool.close().await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 26: "give_up tells a non-delivery report from other mail by its subject text — a
+/// mail kind carried in a header string". The outbox keeps each mail's kind, and marking a
+/// mail failed says which it was, whatever its subject says.
+#[tokio::test]
+async fn a_failed_mail_says_its_kind_whatever_its_subject() {
+    let (store, dir) = fresh("kind").await;
+    let mut reply = mail("a@example.org", Vec::new());
+    reply.subject = "Re: Undeliverable Mail".into();
+    let report = mail("gm@example.org", Vec::new());
+    let mut tx = store.begin().await.unwrap();
+    tx.queue_many(&[reply], 1).await.unwrap();
+    tx.queue_kind(&[report], MailKind::Undeliverable, 1)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let unsent = store.unsent(10, 10).await.unwrap();
+    assert_eq!(unsent.len(), 2);
+    let mut tx = store.begin().await.unwrap();
+    let kinds = [
+        tx.mark_failed(unsent[0].0, "550").await.unwrap(),
+        tx.mark_failed(unsent[1].0, "550").await.unwrap(),
+    ];
+    tx.commit().await.unwrap();
+    assert_eq!(kinds, [MailKind::Ordinary, MailKind::Undeliverable]);
     store.pool.close().await;
     std::fs::remove_dir_all(&dir).unwrap();
 }

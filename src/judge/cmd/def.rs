@@ -144,6 +144,21 @@ pub struct Def {
     pub read: Read,
 }
 
+/// A row is known by its name (no two rows share one: `cmd::tests::every_row_is_whole`).
+impl PartialEq for Def {
+    fn eq(&self, other: &Def) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for Def {}
+
+impl std::fmt::Debug for Def {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Def({})", self.name)
+    }
+}
+
 impl Def {
     /// A command that is its words alone (`SET NOWAIT`, `PROCESS!`).
     pub const fn line(name: &'static str, who: Who, command: fn() -> Command) -> Def {

@@ -150,14 +150,12 @@ impl<'a> Session<'a> {
             return;
         };
         let outcome = match &ending {
-            Agreed::Draw(with) => format!(
-                "Draw among {}",
-                with.iter()
-                    .map(|&q| map.power(q).name.clone())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+            Agreed::Draw(with) => crate::judge::ending::Ending::Draw(
+                with.iter().map(|&q| map.power(q).name.clone()).collect(),
             ),
-            Agreed::Conceded(to) => format!("Conceded to {}", map.power(*to).name),
+            Agreed::Conceded(to) => {
+                crate::judge::ending::Ending::Conceded(map.power(*to).name.clone())
+            }
         };
         let now = self.now;
         let g = self.game_mut();

@@ -60,7 +60,7 @@ impl Session<'_> {
         let why = format!(
             "too many wrong passwords{whom} in game '{}': try again after {}",
             g.name,
-            deadline::show(lock.until, deadline::zone(&g.settings.zone))
+            deadline::show(lock.until, g.settings.zone)
         );
         self.error(line, why);
         true
@@ -111,8 +111,8 @@ impl Session<'_> {
             .game
             .as_deref()
             .and_then(|name| self.games.get(name))
-            .map_or("UTC", |g| g.settings.zone.as_str());
-        let tz = deadline::zone(zone);
+            .map_or(chrono_tz::Tz::UTC, |g| g.settings.zone);
+        let tz = zone;
         self.error(
             line,
             format!(
@@ -147,7 +147,7 @@ impl Session<'_> {
         let tripped = self.game_mut().signon_guard.fail(seat, &from, holder, now);
         self.error(line, why);
         let g = self.game();
-        let tz = deadline::zone(&g.settings.zone);
+        let tz = g.settings.zone;
         let mut said = Vec::new();
         let mut notices = Vec::new();
         for t in tripped {

@@ -105,7 +105,7 @@ impl Session<'_> {
             return;
         }
         let calendar = &judge.variant(g).calendar;
-        let tz = deadline::zone(&g.settings.zone);
+        let tz = g.settings.zone;
         let mut bounds = [None, None];
         for (i, text) in [&span.from, &span.to].into_iter().enumerate() {
             let Some(text) = text else { continue };

@@ -230,7 +230,7 @@ impl Session<'_> {
             C::Rollback(text) => self.rollback(line, &text),
             C::Terminate => {
                 let g = self.game_mut();
-                g.finish("Terminated by the Master".into());
+                g.finish(crate::judge::ending::Ending::Terminated);
                 let mails = crate::judge::summary::summary_mails(judge, g, now);
                 self.effects.mails.extend(mails);
                 self.say("The game is terminated.");
@@ -321,7 +321,7 @@ impl Session<'_> {
         let moved = process::set_deadline(judge, g, now);
         self.effects.mails.extend(moved);
         let g = self.game();
-        let tz = deadline::zone(&g.settings.zone);
+        let tz = g.settings.zone;
         let mut lines = vec![
             format!(
                 "Game '{}' has started: {}.",
@@ -474,6 +474,6 @@ mod tests {
         mail(&j, &mut games, GM, "SIGNON Mg gmpass\nTERMINATE", start());
         let g = &games["g"];
         assert_eq!((g.status, g.deadline), (Status::Finished, None));
-        assert_eq!(g.outcome.as_deref(), Some("Terminated by the Master"));
+        assert_eq!(g.outcome, Some(crate::judge::ending::Ending::Terminated));
     }
 }

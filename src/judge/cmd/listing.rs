@@ -116,7 +116,7 @@ impl Session<'_> {
             .unwrap_or_else(|| "-".into());
         let dl = g
             .deadline
-            .map(|d| deadline::show(d, deadline::zone(&g.settings.zone)))
+            .map(|d| deadline::show(d, g.settings.zone))
             .unwrap_or_else(|| "-".into());
         let status = if g.status == Status::Forming {
             format!(

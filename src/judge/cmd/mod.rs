@@ -307,6 +307,10 @@ mod tests {
                 }
             }
         }
+        let mut names = std::collections::BTreeSet::new();
+        for def in keywords() {
+            assert!(names.insert(def.name), "two rows are named {}", def.name);
+        }
         let mut seen = std::collections::BTreeSet::new();
         for def in keywords() {
             let kind = matches!(def.read, Read::Line(_));

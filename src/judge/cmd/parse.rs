@@ -8,6 +8,7 @@ use super::def::{Def, Read, Reader, Words};
 use super::{keywords, orders, Command};
 
 /// A line read: the command's row and its typed value.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Parsed {
     /// The row of the command (for an order line, the orders' row).
     pub def: &'static Def,

@@ -1,10 +1,10 @@
 //! A player's own settings: WAIT, MAP, PASSWORD, ADDRESS, ABSENCE, DRAW, PREFERENCE and RESIGN.
 
 use super::def::{Def, Seat as S, Who, ANY_SEAT, POWER};
+use crate::judge::absence;
 use crate::judge::cmd::context::{Role, Session};
 use crate::judge::game::{Seat, SeatState};
 use crate::judge::preference::Preference;
-use crate::judge::{absence, deadline};
 
 /// A player's own settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,17 +145,15 @@ impl Session<'_> {
                 _ => self.error(line, "only a power sets WAIT"),
             },
             C::MyZone(zone) => {
-                if let Some(name) = zone
-                    .as_ref()
-                    .filter(|n| n.parse::<chrono_tz::Tz>().is_err())
-                {
+                let own: Option<chrono_tz::Tz> = zone.as_deref().and_then(|n| n.parse().ok());
+                if let Some(name) = zone.as_ref().filter(|_| own.is_none()) {
                     self.error(line, format!("'{name}' is not a time zone; write e.g. Europe/Paris or America/New_York, or SET MYZONE alone for the game's"));
                     return true;
                 }
-                let game_zone = self.game().settings.zone.clone();
+                let game_zone = self.game().settings.zone;
                 match self.any_seat() {
                     Some(seat) => {
-                        seat.zone = zone.clone();
+                        seat.zone = own;
                         self.say(match zone {
                             Some(z) => format!("SET MYZONE: dates in your mails from this game are shown in {z}."),
                             None => format!("SET MYZONE: dates in your mails are shown in the game's zone, {game_zone}."),
@@ -296,7 +294,7 @@ impl Session<'_> {
             return;
         };
         let (now, by_master) = (self.now, self.became.is_some());
-        let tz = deadline::zone(&self.game().settings.zone);
+        let tz = self.game().settings.zone;
         let span = match absence::parse(text, now, tz) {
             Ok(span) => span,
             Err(e) => {
@@ -460,8 +458,9 @@ mod tests {
         assert_eq!(games["g"].status, Status::Finished);
         assert!(games["g"]
             .outcome
-            .as_deref()
+            .as_ref()
             .unwrap()
+            .to_string()
             .starts_with("Draw among Austria, England"));
         assert_eq!(games["g"].deadline, None);
     }

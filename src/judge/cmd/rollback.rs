@@ -36,7 +36,7 @@ impl Session<'_> {
             self.error(line, format!("{code} is not a phase this game has played"));
             return;
         };
-        let tz = deadline::zone(&g.settings.zone);
+        let tz = g.settings.zone;
         let g = self.game_mut();
         let record = g.history[i].clone();
         g.enter_phase(record.before);

@@ -104,7 +104,6 @@ impl Session<'_> {
         line: &str,
         command: SettingsCommand,
     ) -> bool {
-        let judge = self.judge;
         let _now = self.now;
         match command {
             C::Nmr(on) => {
@@ -182,10 +181,9 @@ impl Session<'_> {
                     self.error(line, "rule switches are set before START");
                     return true;
                 }
-                let mut rules = judge.rules(g);
-                match rules.apply_switch(&switch) {
-                    Ok(()) => {
-                        self.game_mut().rules.push(switch.clone());
+                match crate::game::rules::Setting::read(&switch) {
+                    Ok(setting) => {
+                        self.game_mut().rules.push(setting);
                         self.say(format!("Rule switch set: {switch}."));
                     }
                     Err(why) => self.error(line, why.to_string()),

@@ -196,17 +196,18 @@ impl Session<'_> {
             return;
         }
         let variant_name = variant.unwrap_or("standard").to_ascii_lowercase();
-        let mut rules = match self.judge.catalog.variant(&variant_name) {
-            Ok(v) => v.rules.clone(),
-            Err(e) => {
-                self.error(line, e.to_string());
-                return;
-            }
-        };
+        if let Err(e) = self.judge.catalog.variant(&variant_name) {
+            self.error(line, e.to_string());
+            return;
+        }
+        let mut settings = Vec::new();
         for switch in options {
-            if let Err(why) = rules.apply_switch(switch) {
-                self.error(line, format!("{why}; the game was not created"));
-                return;
+            match crate::game::rules::Setting::read(switch) {
+                Ok(setting) => settings.push(setting),
+                Err(why) => {
+                    self.error(line, format!("{why}; the game was not created"));
+                    return;
+                }
             }
         }
         // A new game's password is an argon2 run of its sender's (issue 24).
@@ -236,7 +237,7 @@ impl Session<'_> {
                 nmr: false,
                 press: PressPolicy::White,
                 partial: true,
-                zone: "UTC".into(),
+                zone: chrono_tz::Tz::UTC,
                 timing: [
                     timing(d.phases[0]),
                     timing(d.phases[1]),
@@ -263,7 +264,7 @@ impl Session<'_> {
             outcome: None,
             waiting: false,
             calendar_seq: 0,
-            rules: options.to_vec(),
+            rules: settings,
             dips: Default::default(),
             signon_guard: Default::default(),
             later: Vec::new(),

@@ -100,7 +100,7 @@ impl Session<'_> {
                     return true;
                 }
                 let ends = g.pause_by_master(now, judge.durations.longest_pause);
-                let tz = deadline::zone(&g.settings.zone);
+                let tz = g.settings.zone;
                 let text = format!(
                     "The Master has paused the game: deadlines are stopped. A pause lasts at most {}: unless the Master resumes it first, the game resumes by itself on {}.",
                     deadline::left(now, ends),
@@ -116,7 +116,7 @@ impl Session<'_> {
                     return true;
                 }
                 let d = g.resume(now);
-                let tz = deadline::zone(&g.settings.zone);
+                let tz = g.settings.zone;
                 let text = format!(
                     "The Master has resumed the game. The deadline is {}.",
                     deadline::show(d, tz)
@@ -131,7 +131,7 @@ impl Session<'_> {
                 self.error(line, "the game has not started");
             }
             C::Deadline(text) => {
-                let tz = deadline::zone(&self.game().settings.zone);
+                let tz = self.game().settings.zone;
                 match deadline::parse_hold(&text, now, tz, judge.durations.longest_pause) {
                     Err(e) => self.error(line, e.to_string()),
                     Ok(d) => {
@@ -151,7 +151,7 @@ impl Session<'_> {
                 }
             }
             C::Grace(text) => {
-                let tz = deadline::zone(&self.game().settings.zone);
+                let tz = self.game().settings.zone;
                 match deadline::parse_hold(&text, now, tz, judge.durations.longest_pause) {
                     Err(e) => self.error(line, e.to_string()),
                     Ok(d) if self.game().deadline.is_some_and(|dl| d < dl) => {
@@ -172,7 +172,7 @@ impl Session<'_> {
                 }
             }
             C::StartAfter(text) => {
-                let tz = deadline::zone(&self.game().settings.zone);
+                let tz = self.game().settings.zone;
                 match deadline::parse_hold(&text, now, tz, judge.durations.longest_pause) {
                     Err(e) => self.error(line, e.to_string()),
                     Ok(d) => {
@@ -209,11 +209,11 @@ impl Session<'_> {
                 ));
             }
             C::Zone(name) => {
-                if name.parse::<chrono_tz::Tz>().is_err() {
+                let Ok(zone) = name.parse::<chrono_tz::Tz>() else {
                     self.error(line, format!("'{name}' is not a time zone; write e.g. Europe/London or America/New_York"));
                     return true;
-                }
-                self.game_mut().settings.zone = name.clone();
+                };
+                self.game_mut().settings.zone = zone;
                 self.say(format!("Dates in this game are now shown in {name}."));
             }
         }
