@@ -633,3 +633,44 @@ fn names_lie_over_the_marks_and_no_chip_covers_a_name_or_a_unit() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// The quick drawing (issue 27, point 7: tints blended from kept coverage, texts drawn from
+/// kept outlines, the background kept) draws what the SVG says: the PNG of a crowded Fall
+/// 1905 matches resvg's drawing of the whole SVG at once, but for the palette's rounding,
+/// and the PNG stays under 200 KB ("a standard PNG ≤ 200 KB").
+#[test]
+fn the_quick_png_is_the_svg_drawn() {
+    let cases = herald::cases::parse_cases(include_str!("cases/bench_middlegame.txt")).unwrap();
+    let picture = picture::of_case_on_map_text(builtin::STANDARD, &cases[0]).unwrap();
+    assert!(
+        picture.png.len() <= 200 * 1024,
+        "{} bytes",
+        picture.png.len()
+    );
+    let quick = resvg::tiny_skia::Pixmap::decode_png(&picture.png).unwrap();
+    let whole = picture::png::rasterise(&picture.svg).unwrap();
+    assert_eq!(
+        (quick.width(), quick.height()),
+        (whole.width(), whole.height())
+    );
+    let (mut far, mut sum) = (0usize, 0u64);
+    for (a, b) in quick
+        .data()
+        .chunks_exact(4)
+        .zip(whole.data().chunks_exact(4))
+    {
+        let d = (0..3).map(|k| a[k].abs_diff(b[k])).max().unwrap_or(0);
+        sum += u64::from(d);
+        if d > 40 {
+            far += 1;
+        }
+    }
+    let n = (quick.width() * quick.height()) as usize;
+    let mean = sum as f64 / n as f64;
+    // Anti-aliased edges take the nearest of the palette's colours: a few pixels differ.
+    assert!(
+        far * 1000 <= n,
+        "{far} of {n} pixels differ by more than 40"
+    );
+    assert!(mean < 1.0, "the pixels differ by {mean:.2} on average");
+}
