@@ -142,7 +142,7 @@ fn the_opening_shows_owners_on_their_spaces_and_units_on_their_spaces() {
         .unwrap();
     assert_eq!(
         attr(tag(&svg, "space-Lon"), "fill"),
-        Some(herald::picture::shaped::tint(england).as_str())
+        Some(herald::picture::shaped::tint(map, england).as_str())
     );
     // Every unit's chip stands inside its own space, with its power's letter on it.
     let top = herald::picture::svg::TOP;
@@ -521,7 +521,7 @@ fn a_unit_with_no_order_is_marked_unlike_an_ordered_hold() {
         .unwrap();
     let edi = group(&svg, "order-Edi");
     assert_eq!(attr(edi, "data-kind"), Some("unordered"), "{edi}");
-    let england = picture::svg::power_colour(map.power_ids().nth(1).unwrap());
+    let england = picture::svg::power_colour(map, map.power_ids().nth(1).unwrap());
     assert!(!edi.contains(england), "{edi}");
     assert_eq!(attr(tag(&svg, "order-Lon"), "data-kind"), Some("hold"));
 }

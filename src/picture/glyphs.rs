@@ -216,13 +216,21 @@ mod tests {
         let a = super::super::png::rasterise(&layer(text)).unwrap();
         let b = super::super::png::rasterise(&layer(&outlined(text))).unwrap();
         assert!(a.data().iter().any(|&v| v != 0), "the text draws nothing");
-        let worst = a
+        let diffs: Vec<u8> = a
             .data()
             .iter()
             .zip(b.data())
             .map(|(p, q)| p.abs_diff(*q))
-            .max()
-            .unwrap_or(0);
-        assert!(worst <= 2, "pixels differ by up to {worst}");
+            .collect();
+        // The outline's points are kept to a hundredth of a pixel: an edge pixel's coverage
+        // (sampled in quarters of a pixel) may move by a sixteenth, no more.
+        let worst = diffs.iter().copied().max().unwrap_or(0);
+        assert!(worst <= 16, "pixels differ by up to {worst}");
+        let moved = diffs.iter().filter(|&&d| d > 0).count();
+        assert!(
+            moved * 50 <= diffs.len(),
+            "{moved} of {} values differ",
+            diffs.len()
+        );
     }
 }

@@ -23,6 +23,7 @@ pub mod links;
 pub mod marks;
 mod overlay;
 pub mod painter;
+pub mod palette;
 pub mod png;
 pub mod shaped;
 pub mod shapes;

@@ -15,7 +15,8 @@ use std::fmt::Write;
 
 use super::layout::{Layout, BOX_H, BOX_W};
 use super::marks::{Mark, Verdict};
-use super::style::{escape, ink_on, letters, power_colour, region_id, unit_anchor};
+use super::palette::power_colour;
+use super::style::{escape, ink_on, letters, region_id, unit_anchor};
 use crate::game::ids::{ProvinceId, RegionId, UnitKind};
 use crate::game::map::Map;
 use crate::game::position::{Position, Unit};
@@ -228,7 +229,7 @@ pub fn draw_marks(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]) {
                 to,
                 result,
             } => {
-                let colour = power_colour(*power);
+                let colour = power_colour(map, *power);
                 let dest = map.province_of(*to);
                 let _ = write!(
                     s,
@@ -267,7 +268,7 @@ pub fn draw_marks(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]) {
                 to,
                 result,
             } => {
-                let colour = power_colour(*power);
+                let colour = power_colour(map, *power);
                 let _ = write!(
                     s,
                     r#"<g id="{}" data-kind="retreat" data-result="{}" data-to="{}">"#,
@@ -297,7 +298,7 @@ pub fn draw_marks(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]) {
                     r##"<circle id="{}" data-kind="hold" data-result="{}" cx="{x:.1}" cy="{y:.1}" r="13" fill="none" stroke="{}" stroke-width="2.5"{dash}/>"##,
                     ids.next(map, "order", *at),
                     result.word(),
-                    power_colour(*power)
+                    power_colour(map, *power)
                 );
             }
             Mark::Unordered { at, result, .. } => {
@@ -319,7 +320,7 @@ pub fn draw_marks(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]) {
                 to,
                 result,
             } => {
-                let colour = power_colour(*power);
+                let colour = power_colour(map, *power);
                 let _ = write!(
                     s,
                     r#"<g id="{}" data-kind="{kind}" data-result="{}" data-from="{}" data-to="{}">"#,
@@ -362,7 +363,7 @@ pub fn draw_marks(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]) {
                     r#"<g id="{}" data-kind="build">"#,
                     ids.next(map, "built", p)
                 );
-                plus(s, x, y, power_colour(unit.power));
+                plus(s, x, y, power_colour(map, unit.power));
                 s.push_str("</g>");
             }
             Mark::Removed { .. } | Mark::Dislodged { .. } => {}
@@ -418,7 +419,7 @@ fn plus(s: &mut String, x: f32, y: f32, colour: &str) {
 /// A unit's chip drawn beside a space (dislodged, removed): its kind and its power's letter
 /// on a board drawn from shapes, the kind's strokes on the schematic board.
 fn side_chip(s: &mut String, map: &Map, layout: &Layout, unit: &Unit, (x, y): (f32, f32)) {
-    let colour = power_colour(unit.power);
+    let colour = power_colour(map, unit.power);
     if layout.shaped {
         let kind = match unit.kind {
             UnitKind::Army => "A",

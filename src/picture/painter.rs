@@ -281,10 +281,13 @@ impl Painter {
         let pixmap = png::rasterise(&format!("{svg}</svg>"))?;
         // What the pictures draw over the background: the powers' colours, black, white,
         // the red of dislodged units and the title's ink; on shapes, each power's tint.
-        let mut over: Vec<[u8; 3]> = map.power_ids().map(|p| rgb(svg::power_colour(p))).collect();
+        let mut over: Vec<[u8; 3]> = map
+            .power_ids()
+            .map(|p| rgb(svg::power_colour(map, p)))
+            .collect();
         over.extend([[0, 0, 0], [255, 255, 255], [204, 0, 0], [34, 34, 34]]);
         if shapes.is_some() {
-            over.extend(map.power_ids().map(|p| rgb(&shaped::tint(p))));
+            over.extend(map.power_ids().map(|p| rgb(&shaped::tint(map, p))));
         }
         let palette = png::Palette::of(&pixmap, &over);
         let kept = match &shapes {
@@ -412,7 +415,7 @@ fn paint_shaped(
         else {
             continue;
         };
-        space.paint(&mut pixmap, rgb(&shaped::tint(who)), border);
+        space.paint(&mut pixmap, rgb(&shaped::tint(map, who)), border);
     }
     let lower = shaped::lower(map, &bg.layout, title, position, marks);
     png::onto(

@@ -12,7 +12,8 @@ use std::fmt::Write;
 use super::layout::{Layout, BOX_H, BOX_W, COAST_R};
 use super::links::{links, LinkKind};
 use super::marks::Mark;
-pub use super::style::{escape, ink_on, letters, power_colour, region_id, unit_anchor};
+pub use super::palette::power_colour;
+pub use super::style::{escape, ink_on, letters, region_id, unit_anchor};
 use crate::game::calendar::Calendar;
 use crate::game::ids::{ProvinceId, UnitKind};
 use crate::game::map::{Map, Terrain};
@@ -177,7 +178,7 @@ fn draw_centres(s: &mut String, map: &Map, layout: &Layout, position: &Position)
         let (cx, cy) = layout.centre(p);
         if prov.centre {
             let owner = position.owners.get(p.index()).copied().flatten();
-            let fill = owner.map_or("#ffffff", power_colour);
+            let fill = owner.map_or("#ffffff", |o| power_colour(map, o));
             let _ = write!(
                 s,
                 r##"<circle id="centre-{abbr}" data-owner="{who}" cx="{x:.1}" cy="{y:.1}" r="4.5" fill="{fill}" stroke="#000" stroke-width="1.2"/>"##,
@@ -199,7 +200,7 @@ fn draw_units(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
         // Fleets sharing a free ocean stand side by side.
         let nth = afloat_seen.iter().filter(|&&q| q == p).count();
         afloat_seen.push(p);
-        let colour = power_colour(unit.power);
+        let colour = power_colour(map, unit.power);
         let mark = match unit.kind {
             UnitKind::Army => "A",
             UnitKind::Fleet => "F",
@@ -232,7 +233,7 @@ fn draw_units(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
 pub fn draw_legend(s: &mut String, map: &Map, position: &Position, top: f32, per_row: usize) {
     let _ = write!(s, r#"<g id="legend" transform="translate(10 {top})">"#);
     for (i, p) in map.power_ids().enumerate() {
-        let colour = power_colour(p);
+        let colour = power_colour(map, p);
         let (x, y) = (
             (i % per_row) as f32 * legend_item(map),
             (i / per_row) as f32 * LEGEND_ROW + 8.0,
