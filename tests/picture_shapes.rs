@@ -566,6 +566,24 @@ const TOP: f32 = 40.0;
 #[test]
 fn names_lie_over_the_marks_and_no_chip_covers_a_name_or_a_unit() {
     let svg = case_picture(include_str!("cases/bench_middlegame.txt"));
+    let failures = covered_names(&svg);
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// "the Tri/Ser dislodged chip touching its label" (the review of the shaped board): in the
+/// sample phase's results (docs/sample-phase.txt: F Tri dislodged by A Ser), no chip or
+/// mark covers a name, the dislodged fleet's chip included.
+#[test]
+fn the_sample_phases_dislodged_chip_covers_no_name() {
+    let svg = case_picture(include_str!("../docs/sample-phase.txt"));
+    assert!(svg.contains(r#"id="dislodged-Tri""#));
+    let failures = covered_names(&svg);
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// What covers a name on a picture: the names are drawn over every order's mark, and no
+/// unit, dislodged or removed unit or centre covers a name or another unit.
+fn covered_names(svg: &str) -> Vec<String> {
     let (orders, names, units) = (
         svg.find(r#"id="orders""#).unwrap(),
         svg.find(r#"id="names""#).unwrap(),
@@ -631,7 +649,7 @@ fn names_lie_over_the_marks_and_no_chip_covers_a_name_or_a_unit() {
             }
         }
     }
-    assert!(failures.is_empty(), "{failures:#?}");
+    failures
 }
 
 /// The quick drawing (issue 27, point 7: tints blended from kept coverage, texts drawn from

@@ -337,6 +337,14 @@ fn clear_of_names(
         .unwrap_or((0.0, 0.0))
 }
 
+/// Whether a box covers the name of any space.
+pub(crate) fn hits_any_name(map: &Map, layout: &Layout, b: (f32, f32, f32, f32)) -> bool {
+    map.province_ids().any(|q| {
+        let n = name_box(map, layout, q);
+        b.0 < n.2 && n.0 < b.2 && b.1 < n.3 && n.1 < b.3
+    })
+}
+
 /// Whether a box covers the name of a space other than `own`.
 fn hits_name(map: &Map, layout: &Layout, own: ProvinceId, b: (f32, f32, f32, f32)) -> bool {
     map.province_ids().filter(|&q| q != own).any(|q| {
