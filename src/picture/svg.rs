@@ -197,7 +197,6 @@ fn draw_units(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
     let mut afloat_seen: Vec<ProvinceId> = Vec::new();
     for (p, unit) in position.all_units() {
         let (cx, cy) = layout.centre(p);
-        // Fleets sharing a free ocean stand side by side.
         let nth = afloat_seen.iter().filter(|&&q| q == p).count();
         afloat_seen.push(p);
         let colour = power_colour(map, unit.power);
@@ -206,12 +205,24 @@ fn draw_units(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
             UnitKind::Fleet => "F",
             UnitKind::ArmyFleet => "A-F",
         };
-        let w = if unit.kind == UnitKind::ArmyFleet {
+        let w: f32 = if unit.kind == UnitKind::ArmyFleet {
             30.0
         } else {
             20.0
         };
-        let (ux, uy) = (cx - w / 2.0 + nth as f32 * 6.0, cy + 1.0);
+        // "fleets sharing an ocean side by side" (issue 27, point 5): the chips of k units
+        // in one box stand in a row, centred, 2 px apart, or closer where the box is too
+        // narrow, never so close that one covers the letter of the last.
+        let k = position.all_units().filter(|&(q, _)| q == p).count();
+        let step = if k > 1 {
+            (w + 2.0)
+                .min((BOX_W - 4.0 - w) / (k - 1) as f32)
+                .max(w / 2.0 + 4.0)
+        } else {
+            0.0
+        };
+        let row = w + step * k.saturating_sub(1) as f32;
+        let (ux, uy) = (cx - row / 2.0 + nth as f32 * step, cy + 1.0);
         let id = if nth == 0 {
             escape(&map.province(p).abbr)
         } else {
