@@ -50,7 +50,7 @@ fn dislodged_anchor(map: &Map, layout: &Layout, p: ProvinceId) -> (f32, f32) {
                 x + CHIP_W / 2.0 + 2.0,
                 y + 10.0,
             );
-            !super::shaped::hits_any_name(map, layout, chip)
+            !super::style::hits_any_name(map, layout, chip)
         };
         return spots.iter().copied().find(clear).unwrap_or(spots[0]);
     }

@@ -4,7 +4,7 @@
 //! bounds are in [`super::colour`]; `tests/picture_colours.rs` holds every built-in map to
 //! them.
 
-use super::shaped::LAND;
+use super::style::LAND;
 use crate::game::ids::PowerId;
 use crate::game::map::Map;
 

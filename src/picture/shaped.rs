@@ -15,7 +15,8 @@ use super::layout::Layout;
 use super::marks::Mark;
 use super::palette::power_colour;
 use super::shapes::Shapes;
-use super::style::{escape, ink_on, region_id};
+use super::style::{escape, ink_on, name_box, region_id};
+pub use super::style::{LABEL_PX, LAND};
 use super::svg::TOP;
 use crate::game::ids::{PowerId, ProvinceId, UnitKind};
 use crate::game::map::{Map, Terrain};
@@ -23,14 +24,10 @@ use crate::game::position::Position;
 
 /// The sea's colour.
 pub const SEA: &str = "#bcd8ee";
-/// Land no power holds.
-pub const LAND: &str = "#f6f1e4";
 /// Land that is no space, and impassable spaces.
 pub const NEUTRAL: &str = "#d2cdc2";
 /// Borders between land spaces.
 const BORDER: &str = "#4d4030";
-/// The size of a space's name, pixels.
-pub const LABEL_PX: f32 = 14.0;
 
 /// The power a space is drawn for: the owner of its centre; for other land the last power
 /// to occupy it (recorded on maps that change), else the one whose unit stands there.
@@ -296,13 +293,6 @@ pub fn upper(
     s
 }
 
-/// The box a space's name covers (bold, `LABEL_PX`): left, top, right, bottom.
-fn name_box(map: &Map, layout: &Layout, p: ProvinceId) -> (f32, f32, f32, f32) {
-    let (x, y) = layout.centre(p);
-    let half = map.province(p).abbr.chars().count() as f32 * LABEL_PX * 0.36;
-    (x - half, y - 3.0 - 11.0, x + half, y - 3.0 + 1.5)
-}
-
 /// The first shift of a unit's chip (sideways 0, 3, −3, 6, −6 … up to 45 px; on its row,
 /// then 6 or 12 px lower, then 6 px higher) that keeps it clear of every other space's name
 /// with its centre inside its own space: no unit is drawn over a name. None found: no shift.
@@ -335,14 +325,6 @@ fn clear_of_names(
                     ))
         })
         .unwrap_or((0.0, 0.0))
-}
-
-/// Whether a box covers the name of any space.
-pub(crate) fn hits_any_name(map: &Map, layout: &Layout, b: (f32, f32, f32, f32)) -> bool {
-    map.province_ids().any(|q| {
-        let n = name_box(map, layout, q);
-        b.0 < n.2 && n.0 < b.2 && b.1 < n.3 && n.1 < b.3
-    })
 }
 
 /// Whether a box covers the name of a space other than `own`.

@@ -85,3 +85,24 @@ pub fn unit_anchor(layout: &Layout, p: ProvinceId) -> (f32, f32) {
     let (cx, cy) = layout.centre(p);
     (cx, cy + 8.0)
 }
+
+/// Land no power holds.
+pub const LAND: &str = "#f6f1e4";
+
+/// The size of a space's name, pixels.
+pub const LABEL_PX: f32 = 14.0;
+
+/// The box a space's name covers (bold, `LABEL_PX`): left, top, right, bottom.
+pub(crate) fn name_box(map: &Map, layout: &Layout, p: ProvinceId) -> (f32, f32, f32, f32) {
+    let (x, y) = layout.centre(p);
+    let half = map.province(p).abbr.chars().count() as f32 * LABEL_PX * 0.36;
+    (x - half, y - 3.0 - 11.0, x + half, y - 3.0 + 1.5)
+}
+
+/// Whether a box covers the name of any space.
+pub(crate) fn hits_any_name(map: &Map, layout: &Layout, b: (f32, f32, f32, f32)) -> bool {
+    map.province_ids().any(|q| {
+        let n = name_box(map, layout, q);
+        b.0 < n.2 && n.0 < b.2 && b.1 < n.3 && n.1 < b.3
+    })
+}
