@@ -1,7 +1,7 @@
 //! Pictures of the board (issue 16): one standard-map picture of the opening as SVG alone,
 //! and SVG + PNG drawn by a [`Painter`] that keeps the map's background (as the daemon
 //! does: the first picture of a map rasterises it, every later one draws only what changes),
-//! and the same for the 1880 world. Method: criterion's median over its default sampling,
+//! and the same for the 1880 world; and the results of a crowded standard phase. Method: criterion's median over its default sampling,
 //! on the development machine (2 cores); the font is loaded once per process. The standard
 //! map is drawn from its shapes (issue 27); `schematic` draws it as the old board of boxes
 //! and links, the peer measured in the same run.
@@ -49,44 +49,35 @@ fn pictures(c: &mut Criterion) {
     }
 }
 
-/// The parts of one shaped standard picture (issue 27's speed): the overlay's SVG text, its
-/// rasterising over the kept background, and the palette PNG encoding, each alone.
-fn parts(c: &mut Criterion) {
-    let Ok(variant) = Variant::builtin("standard") else {
+/// The results of a crowded standard Fall 1905 (`tests/cases/bench_middlegame.txt`: 35
+/// units, supports, a convoy, a head-to-head, five dislodgements), the picture a results
+/// mail carries, shaped and schematic in the same run (issue 27, point 7: "standard results
+/// SVG + PNG ≤ 10 ms").
+fn results(c: &mut Criterion) {
+    let text = herald::game::map::builtin::STANDARD;
+    let Ok(cases) = herald::cases::parse_cases(include_str!("../tests/cases/bench_middlegame.txt"))
+    else {
         return;
     };
-    let map = &variant.map;
-    let Some(shapes) = picture::shapes_of(map) else {
+    let Some(Ok(b)) = cases.first().map(|case| picture::case_board(text, case)) else {
         return;
     };
-    let layout = shapes.layout();
-    let opening = variant.opening();
-    let Ok(bg) = picture::png::rasterise(&format!(
-        "{}</svg>",
-        picture::shaped::background(map, &shapes, &layout)
-    )) else {
-        return;
-    };
-    let palette = picture::png::Palette::of(&bg, &[]);
-    let overlay = || picture::shaped::overlay(map, &shapes, &layout, "t", &opening, &[]);
-    let (w, h) = (bg.width(), bg.height());
-    let svg = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="DejaVu Sans">{}</svg>"#,
-        overlay()
-    );
-    c.bench_function("picture standard part overlay text", |b| {
-        b.iter(|| overlay().len())
-    });
-    c.bench_function("picture standard part raster", |b| {
-        b.iter(|| picture::png::over(&bg, black_box(&svg)).map(|p| p.width()))
-    });
-    let Ok(pixmap) = picture::png::over(&bg, &svg) else {
-        return;
-    };
-    c.bench_function("picture standard part encode", |b| {
-        b.iter(|| palette.encode(black_box(&pixmap)).map(|p| p.len()))
-    });
+    for (name, painter) in [
+        ("picture standard results svg+png", Painter::new()),
+        (
+            "picture standard results schematic svg+png",
+            Painter::schematic(),
+        ),
+    ] {
+        c.bench_function(name, |bench| {
+            bench.iter(|| {
+                painter
+                    .paint(&b.variant, text, black_box(&b.position), &b.title, &b.marks)
+                    .map(|p| p.png.len())
+            })
+        });
+    }
 }
 
-criterion_group!(benches, pictures, parts);
+criterion_group!(benches, pictures, results);
 criterion_main!(benches);

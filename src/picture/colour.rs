@@ -1,14 +1,23 @@
 //! Colours for everyone (issue 27, point 4): how far apart two colours look (CIEDE2000),
 //! also to a reader with red-green colour blindness (protanopia and deuteranopia simulated
 //! by Machado, Oliveira and Fernandes' 2009 matrices at full severity), and the contrast of
-//! two colours (WCAG 2's ratio). The tests hold the standard map's powers to the bounds
-//! below.
+//! two colours (WCAG 2's ratio). The tests hold every built-in map's powers to the bounds
+//! below (the palettes are in [`super::palette`]).
 
 /// The least CIEDE2000 difference between two powers of one map, for normal vision and
-/// simulated protanopia and deuteranopia.
+/// simulated protanopia and deuteranopia: every two on a map of at most seven powers, two
+/// neighbours ([`super::palette::neighbours`]) on a larger one.
 pub const MIN_DIFFERENCE: f64 = 14.0;
-/// The least CIEDE2000 difference between two powers' tints of the land they hold, and
-/// between a tint and the sea, on a board drawn from shapes, for normal vision and simulated
+/// The least difference between two powers of a map of more than seven powers that are not
+/// neighbours (the world of 1880's sixteen): sixteen colours at 3:1 contrast cannot all
+/// stay 14 apart for a reader without red or green cones; the letter on each unit tells
+/// them apart where the colours are close.
+pub const MIN_FAR_DIFFERENCE: f64 = 10.0;
+/// Maps with more powers than this hold only neighbours to [`MIN_DIFFERENCE`].
+pub const ALL_PAIRS_UP_TO: usize = 7;
+/// The least CIEDE2000 difference between two powers' tints of the land they hold (any two
+/// on a map of at most seven powers, neighbours on a larger one), and between a tint and
+/// the sea, on a board drawn from shapes, for normal vision and simulated
 /// protanopia and deuteranopia. Lower than [`MIN_DIFFERENCE`]: a tint is light, so that
 /// the names' ink keeps [`MIN_NAME_CONTRAST`] on it; the units' chips, in the powers' full
 /// colours and lettered, tell the powers apart.

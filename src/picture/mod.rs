@@ -17,11 +17,13 @@
 pub mod borders;
 pub mod carve;
 pub mod colour;
+pub mod glyphs;
 pub mod layout;
 pub mod links;
 pub mod marks;
 mod overlay;
 pub mod painter;
+pub mod palette;
 pub mod png;
 pub mod shaped;
 pub mod shapes;
@@ -228,9 +230,23 @@ pub fn title_of(variant: &Variant) -> String {
     }
 }
 
-/// The picture of a case's phase played on a map file's text: the board after the phase,
-/// with the case's orders as adjudicated. The case's variant must be the map's.
-pub fn of_case_on_map_text(text: &str, case: &Case) -> Result<Picture, PictureError> {
+/// What the picture of a case's phase shows: the variant, the board after the phase (in
+/// the phase's season), the title and the orders' marks as adjudicated.
+#[derive(Clone, Debug)]
+pub struct CaseBoard {
+    /// The variant the case plays.
+    pub variant: Variant,
+    /// The board after the phase.
+    pub position: Position,
+    /// The picture's title.
+    pub title: String,
+    /// The orders as adjudicated.
+    pub marks: Vec<marks::Mark>,
+}
+
+/// A case's phase played on a map file's text, ready to draw. The case's variant must be
+/// the map's.
+pub fn case_board(text: &str, case: &Case) -> Result<CaseBoard, PictureError> {
     let variant = variant_of_map_text(text)?;
     let named = case.variant.split_whitespace().next().unwrap_or("");
     if !named.eq_ignore_ascii_case(&variant.name) {
@@ -260,5 +276,17 @@ pub fn of_case_on_map_text(text: &str, case: &Case) -> Result<Picture, PictureEr
         case.name,
         variant.calendar.show(before.phase)
     );
-    Painter::new().paint(variant, text, &shown, &title, &marks)
+    Ok(CaseBoard {
+        variant: variant.clone(),
+        position: shown,
+        title,
+        marks,
+    })
+}
+
+/// The picture of a case's phase played on a map file's text: the board after the phase,
+/// with the case's orders as adjudicated. The case's variant must be the map's.
+pub fn of_case_on_map_text(text: &str, case: &Case) -> Result<Picture, PictureError> {
+    let b = case_board(text, case)?;
+    Painter::new().paint(&b.variant, text, &b.position, &b.title, &b.marks)
 }

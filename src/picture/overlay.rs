@@ -15,7 +15,8 @@ use std::fmt::Write;
 
 use super::layout::{Layout, BOX_H, BOX_W};
 use super::marks::{Mark, Verdict};
-use super::style::{escape, ink_on, letters, power_colour, region_id, unit_anchor};
+use super::palette::power_colour;
+use super::style::{escape, ink_on, letters, region_id, unit_anchor};
 use crate::game::ids::{ProvinceId, RegionId, UnitKind};
 use crate::game::map::Map;
 use crate::game::position::{Position, Unit};
@@ -26,13 +27,32 @@ use crate::game::position::{Position, Unit};
 pub const DISLODGED: &str = "#000000";
 
 /// Where a dislodged unit is drawn: over the top right corner of its space's box; on a
-/// board drawn from shapes, right of the unit that dislodged it, clear of the space's name.
-fn dislodged_anchor(layout: &Layout, p: ProvinceId) -> (f32, f32) {
+/// board drawn from shapes, beside the unit that dislodged it (right of it, else left,
+/// else below), clear of every name by at least 2 px: "the Tri/Ser dislodged chip touching
+/// its label" (the review of the shaped board).
+fn dislodged_anchor(map: &Map, layout: &Layout, p: ProvinceId) -> (f32, f32) {
     let (cx, cy) = layout.centre(p);
     if layout.shaped {
         // The unit's chip (at most 34 px wide) ends 17 px right of the centre; this chip
         // starts 8 px beyond it.
-        return (cx + 17.0 + 8.0 + CHIP_W / 2.0, cy + 8.0);
+        let side = 17.0 + 8.0 + CHIP_W / 2.0;
+        let spots = [
+            (cx + side, cy + 8.0),
+            (cx - side, cy + 8.0),
+            (cx + side, cy + 26.0),
+            (cx - side, cy + 26.0),
+            (cx, cy + 28.0),
+        ];
+        let clear = |&(x, y): &(f32, f32)| {
+            let chip = (
+                x - CHIP_W / 2.0 - 2.0,
+                y - 10.0,
+                x + CHIP_W / 2.0 + 2.0,
+                y + 10.0,
+            );
+            !super::style::hits_any_name(map, layout, chip)
+        };
+        return spots.iter().copied().find(clear).unwrap_or(spots[0]);
     }
     (cx + BOX_W / 2.0 - 2.0, cy - BOX_H / 2.0 - 2.0)
 }
@@ -228,7 +248,7 @@ pub fn draw_marks(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]) {
                 to,
                 result,
             } => {
-                let colour = power_colour(*power);
+                let colour = power_colour(map, *power);
                 let dest = map.province_of(*to);
                 let _ = write!(
                     s,
@@ -267,7 +287,7 @@ pub fn draw_marks(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]) {
                 to,
                 result,
             } => {
-                let colour = power_colour(*power);
+                let colour = power_colour(map, *power);
                 let _ = write!(
                     s,
                     r#"<g id="{}" data-kind="retreat" data-result="{}" data-to="{}">"#,
@@ -278,7 +298,7 @@ pub fn draw_marks(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]) {
                 arrow(
                     s,
                     layout,
-                    dislodged_anchor(layout, *from),
+                    dislodged_anchor(map, layout, *from),
                     unit_anchor(layout, *to),
                     colour,
                     *result != Verdict::Failed,
@@ -297,7 +317,7 @@ pub fn draw_marks(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]) {
                     r##"<circle id="{}" data-kind="hold" data-result="{}" cx="{x:.1}" cy="{y:.1}" r="13" fill="none" stroke="{}" stroke-width="2.5"{dash}/>"##,
                     ids.next(map, "order", *at),
                     result.word(),
-                    power_colour(*power)
+                    power_colour(map, *power)
                 );
             }
             Mark::Unordered { at, result, .. } => {
@@ -319,7 +339,7 @@ pub fn draw_marks(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]) {
                 to,
                 result,
             } => {
-                let colour = power_colour(*power);
+                let colour = power_colour(map, *power);
                 let _ = write!(
                     s,
                     r#"<g id="{}" data-kind="{kind}" data-result="{}" data-from="{}" data-to="{}">"#,
@@ -362,7 +382,7 @@ pub fn draw_marks(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]) {
                     r#"<g id="{}" data-kind="build">"#,
                     ids.next(map, "built", p)
                 );
-                plus(s, x, y, power_colour(unit.power));
+                plus(s, x, y, power_colour(map, unit.power));
                 s.push_str("</g>");
             }
             Mark::Removed { .. } | Mark::Dislodged { .. } => {}
@@ -418,7 +438,7 @@ fn plus(s: &mut String, x: f32, y: f32, colour: &str) {
 /// A unit's chip drawn beside a space (dislodged, removed): its kind and its power's letter
 /// on a board drawn from shapes, the kind's strokes on the schematic board.
 fn side_chip(s: &mut String, map: &Map, layout: &Layout, unit: &Unit, (x, y): (f32, f32)) {
-    let colour = power_colour(unit.power);
+    let colour = power_colour(map, unit.power);
     if layout.shaped {
         let kind = match unit.kind {
             UnitKind::Army => "A",
@@ -469,7 +489,7 @@ pub fn draw_over_units(
         match mark {
             Mark::Dislodged { unit, at, options } => {
                 let abbr = escape(&map.province(*at).abbr);
-                let (x, y) = dislodged_anchor(layout, *at);
+                let (x, y) = dislodged_anchor(map, layout, *at);
                 let retreats: Vec<String> = options.iter().map(|&r| region_id(map, r)).collect();
                 let _ = write!(
                     s,
@@ -493,7 +513,7 @@ pub fn draw_over_units(
             Mark::Removed { unit, at } => {
                 let taken = position.unit_at(*at).is_some();
                 let (x, y) = if taken {
-                    dislodged_anchor(layout, *at)
+                    dislodged_anchor(map, layout, *at)
                 } else {
                     unit_anchor(layout, *at)
                 };

@@ -38,22 +38,107 @@ struct Background {
     kept: Option<Kept>,
 }
 
-/// What every picture of a board drawn from shapes reuses: each space's outline as a path
-/// (filled with its holder's tint straight onto the canvas, never parsed again from the
-/// SVG's text), and the spaces' names, rasterised once onto a clear layer.
+/// What every picture of a board drawn from shapes reuses: the pixels each space's outline
+/// covers (its tint is blended into them, never filled again from the path), and the
+/// spaces' names, rasterised once onto a clear layer.
 struct Kept {
-    /// Each space's outline in grid units, by province index.
-    paths: Vec<Option<tiny_skia::Path>>,
-    /// Grid units to pixels.
-    transform: tiny_skia::Transform,
-    /// The border drawn over a tint, in grid units.
-    border: f32,
+    /// What each space's tint covers, by province index.
+    spaces: Vec<Option<Coverage>>,
     /// The names' SVG ([`shaped::names`]).
     names_svg: String,
     /// The names, rasterised once over a clear canvas, kept as the pixels they cover (their
     /// index in the canvas and premultiplied colour): a small part of the canvas, blended
     /// over each picture far quicker than the whole layer.
     names: Vec<(usize, [u8; 4])>,
+}
+
+/// How much of each pixel of a box a space covers (0 to 255): its inside, filled, and its
+/// border, stroked over the fill; kept so that tinting a space is a blend, not a fill.
+struct Coverage {
+    /// The box's left and top on the canvas, pixels.
+    left: usize,
+    top: usize,
+    /// The box's width, pixels.
+    width: usize,
+    /// The fill's coverage, row by row.
+    fill: Vec<u8>,
+    /// The border's coverage, row by row.
+    edge: Vec<u8>,
+}
+
+impl Coverage {
+    /// What an outline (grid units, drawn through `transform`) covers on a canvas of
+    /// `canvas` pixels: the fill, and a border of `border` grid units, anti-aliased as
+    /// tiny-skia draws them.
+    fn of(
+        path: &tiny_skia::Path,
+        transform: tiny_skia::Transform,
+        border: f32,
+        canvas: (u32, u32),
+    ) -> Option<Coverage> {
+        let b = path.bounds().transform(transform)?;
+        let pad = border * transform.sx.abs() + 2.0;
+        let left = (b.left() - pad).floor().max(0.0) as u32;
+        let top = (b.top() - pad).floor().max(0.0) as u32;
+        let right = ((b.right() + pad).ceil() as u32).min(canvas.0);
+        let bottom = ((b.bottom() + pad).ceil() as u32).min(canvas.1);
+        if right <= left || bottom <= top {
+            return None;
+        }
+        let (width, height) = (right - left, bottom - top);
+        let at = transform.post_translate(-(left as f32), -(top as f32));
+        let mut paint = tiny_skia::Paint::default();
+        paint.set_color_rgba8(255, 255, 255, 255);
+        paint.anti_alias = true;
+        let mut layer = Pixmap::new(width, height)?;
+        layer.fill_path(path, &paint, tiny_skia::FillRule::Winding, at, None);
+        let alpha = |l: &Pixmap| l.data().chunks_exact(4).map(|px| px[3]).collect();
+        let fill = alpha(&layer);
+        layer.fill(tiny_skia::Color::TRANSPARENT);
+        let stroke = tiny_skia::Stroke {
+            width: border,
+            line_join: tiny_skia::LineJoin::Round,
+            ..tiny_skia::Stroke::default()
+        };
+        layer.stroke_path(path, &paint, &stroke, at, None);
+        Some(Coverage {
+            left: left as usize,
+            top: top as usize,
+            width: width as usize,
+            fill,
+            edge: alpha(&layer),
+        })
+    }
+
+    /// Paints the space on an opaque canvas: its tint, then its border.
+    fn paint(&self, pixmap: &mut Pixmap, tint: [u8; 3], border: [u8; 3]) {
+        let stride = pixmap.width() as usize;
+        let data = pixmap.data_mut();
+        for (mask, colour) in [(&self.fill, tint), (&self.edge, border)] {
+            for (row, cover) in mask.chunks_exact(self.width).enumerate() {
+                let start = ((self.top + row) * stride + self.left) * 4;
+                let Some(line) = data.get_mut(start..start + self.width * 4) else {
+                    continue;
+                };
+                for (px, &c) in line.chunks_exact_mut(4).zip(cover) {
+                    match c {
+                        0 => continue,
+                        255 => {
+                            px[..3].copy_from_slice(&colour);
+                            continue;
+                        }
+                        _ => {}
+                    }
+                    let (c, keep) = (u32::from(c), 255 - u32::from(c));
+                    for k in 0..3 {
+                        let v = u32::from(colour[k]) * c + u32::from(px[k]) * keep;
+                        // v / 255, rounded.
+                        px[k] = ((v + 128 + ((v + 128) >> 8)) >> 8) as u8;
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The pixels of a layer that are not clear.
@@ -196,10 +281,13 @@ impl Painter {
         let pixmap = png::rasterise(&format!("{svg}</svg>"))?;
         // What the pictures draw over the background: the powers' colours, black, white,
         // the red of dislodged units and the title's ink; on shapes, each power's tint.
-        let mut over: Vec<[u8; 3]> = map.power_ids().map(|p| rgb(svg::power_colour(p))).collect();
+        let mut over: Vec<[u8; 3]> = map
+            .power_ids()
+            .map(|p| rgb(svg::power_colour(map, p)))
+            .collect();
         over.extend([[0, 0, 0], [255, 255, 255], [204, 0, 0], [34, 34, 34]]);
         if shapes.is_some() {
-            over.extend(map.power_ids().map(|p| rgb(&shaped::tint(p))));
+            over.extend(map.power_ids().map(|p| rgb(&shaped::tint(map, p))));
         }
         let palette = png::Palette::of(&pixmap, &over);
         let kept = match &shapes {
@@ -215,10 +303,17 @@ impl Painter {
                     &layer(pixmap.width(), pixmap.height(), &names_svg),
                 )?;
                 let k = shapes.scale;
+                let transform = tiny_skia::Transform::from_row(k, 0.0, 0.0, k, 0.0, svg::TOP);
+                let canvas = (pixmap.width(), pixmap.height());
                 Some(Kept {
-                    paths: shapes.spaces.iter().map(|sp| path_of(&sp.path)).collect(),
-                    transform: tiny_skia::Transform::from_row(k, 0.0, 0.0, k, 0.0, svg::TOP),
-                    border: shaped::border_width(k),
+                    spaces: shapes
+                        .spaces
+                        .iter()
+                        .map(|sp| {
+                            let path = path_of(&sp.path)?;
+                            Coverage::of(&path, transform, shaped::border_width(k), canvas)
+                        })
+                        .collect(),
                     names_svg,
                     names: covered(&names),
                 })
@@ -314,38 +409,25 @@ fn paint_shaped(
     let (width, height) = (bg.pixmap.width(), bg.pixmap.height());
     let mut pixmap = bg.pixmap.clone();
     let border = shaped::border_rgb();
-    let mut edge = tiny_skia::Paint::default();
-    edge.set_color_rgba8(border[0], border[1], border[2], 255);
-    edge.anti_alias = true;
-    let stroke = tiny_skia::Stroke {
-        width: kept.border,
-        line_join: tiny_skia::LineJoin::Round,
-        ..tiny_skia::Stroke::default()
-    };
     for p in map.province_ids() {
-        let (Some(who), Some(Some(path))) =
-            (shaped::holder(map, position, p), kept.paths.get(p.index()))
+        let (Some(who), Some(Some(space))) =
+            (shaped::holder(map, position, p), kept.spaces.get(p.index()))
         else {
             continue;
         };
-        let [r, g, b] = rgb(&shaped::tint(who));
-        let mut fill = tiny_skia::Paint::default();
-        fill.set_color_rgba8(r, g, b, 255);
-        fill.anti_alias = true;
-        pixmap.fill_path(
-            path,
-            &fill,
-            tiny_skia::FillRule::Winding,
-            kept.transform,
-            None,
-        );
-        pixmap.stroke_path(path, &edge, &stroke, kept.transform, None);
+        space.paint(&mut pixmap, rgb(&shaped::tint(map, who)), border);
     }
     let lower = shaped::lower(map, &bg.layout, title, position, marks);
-    png::onto(&mut pixmap, &layer(width, height, &lower))?;
+    png::onto(
+        &mut pixmap,
+        &layer(width, height, &super::glyphs::outlined(&lower)),
+    )?;
     blend(&mut pixmap, &kept.names);
     let upper = shaped::upper(map, shapes, &bg.layout, position, marks);
-    png::onto(&mut pixmap, &layer(width, height, &upper))?;
+    png::onto(
+        &mut pixmap,
+        &layer(width, height, &super::glyphs::outlined(&upper)),
+    )?;
     let png = bg.palette.encode(&pixmap)?;
     let mut overlay = shaped::tints(map, shapes, position);
     overlay.push_str(&lower);

@@ -43,7 +43,7 @@ fn fonts() -> Arc<usvg::fontdb::Database> {
         .clone()
 }
 
-fn options() -> usvg::Options<'static> {
+pub(crate) fn options() -> usvg::Options<'static> {
     usvg::Options {
         font_family: "DejaVu Sans".to_string(),
         fontdb: fonts(),
@@ -159,15 +159,20 @@ impl Palette {
     /// Quick compression first; a picture that comes out large (a world map, a busy
     /// phase) is compressed harder, so that every PNG stays well under 300 KB.
     pub fn encode(&self, pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PngError> {
-        // Neighbouring pixels are mostly alike: a pixel like the last reuses its index.
-        let mut indices: Vec<u8> = Vec::with_capacity(pixmap.data().len() / 4);
-        let mut last = ([0u8; 4], self.lut[0]);
-        for px in pixmap.data().chunks_exact(4) {
-            if px != last.0 {
-                last = ([px[0], px[1], px[2], px[3]], self.lut[cell(px)]);
-            }
-            indices.push(last.1);
-        }
+        // Neighbouring pixels are mostly alike: a pixel like the last reuses its index (the
+        // first "last" is clear black, whose cell is 0).
+        let mut last = (0u32, self.lut[0]);
+        let indices: Vec<u8> = pixmap
+            .data()
+            .chunks_exact(4)
+            .map(|px| {
+                let word = u32::from_le_bytes([px[0], px[1], px[2], px[3]]);
+                if word != last.0 {
+                    last = (word, self.lut[cell(px)]);
+                }
+                last.1
+            })
+            .collect();
         let quick = self.write(pixmap, &indices, png::Compression::Fast, png::Filter::Up)?;
         if quick.len() <= LARGE {
             return Ok(quick);

@@ -13,8 +13,10 @@ use std::fmt::Write;
 use super::colour::rgb;
 use super::layout::Layout;
 use super::marks::Mark;
+use super::palette::power_colour;
 use super::shapes::Shapes;
-use super::style::{escape, ink_on, power_colour, region_id};
+use super::style::{escape, ink_on, name_box, region_id};
+pub use super::style::{LABEL_PX, LAND};
 use super::svg::TOP;
 use crate::game::ids::{PowerId, ProvinceId, UnitKind};
 use crate::game::map::{Map, Terrain};
@@ -22,14 +24,10 @@ use crate::game::position::Position;
 
 /// The sea's colour.
 pub const SEA: &str = "#bcd8ee";
-/// Land no power holds.
-pub const LAND: &str = "#f6f1e4";
 /// Land that is no space, and impassable spaces.
 pub const NEUTRAL: &str = "#d2cdc2";
 /// Borders between land spaces.
 const BORDER: &str = "#4d4030";
-/// The size of a space's name, pixels.
-pub const LABEL_PX: f32 = 14.0;
 
 /// The power a space is drawn for: the owner of its centre; for other land the last power
 /// to occupy it (recorded on maps that change), else the one whose unit stands there.
@@ -49,22 +47,7 @@ pub fn holder(map: &Map, position: &Position, p: ProvinceId) -> Option<PowerId> 
         .or_else(|| position.unit_at(p).map(|u| u.power))
 }
 
-/// How much of each standard power's colour its tint takes (the rest is the land's):
-/// chosen (issue 27) so that every two tints, and each tint and the sea, differ by at least
-/// `colour::MIN_TINT_DIFFERENCE` for normal vision and under protanopia and deuteranopia,
-/// while the names' ink keeps 4.5:1 contrast on every tint. With one share for all (0.55),
-/// Austria and Germany were 6.3 apart to a protanope, France and the sea 7.5.
-const TINT_SHARE: [f32; 7] = [0.6, 0.55, 0.6, 0.55, 0.45, 0.55, 0.8];
-
-/// A power's colour mixed with the land's: the tint of the land it holds, light enough
-/// that names, borders and units read on it.
-pub fn tint(p: PowerId) -> String {
-    let (c, land) = (rgb(power_colour(p)), rgb(LAND));
-    let share = TINT_SHARE.get(p.index()).copied().unwrap_or(0.55);
-    let mix =
-        |i: usize| (f32::from(c[i]) * share + f32::from(land[i]) * (1.0 - share)).round() as u8;
-    format!("#{:02x}{:02x}{:02x}", mix(0), mix(1), mix(2))
-}
+pub use super::palette::tint;
 
 /// What never changes on a board drawn from shapes: the open `<svg>` tag, the seas, the
 /// land's outlines, the names and the key. [`overlay`] and `</svg>` complete it.
@@ -236,7 +219,7 @@ pub fn tints(map: &Map, shapes: &Shapes, position: &Position) -> String {
             format!(r#" data-owner="{}""#, escape(&map.power(w).name))
         });
         let fill = who.map_or(r#"fill="none" stroke="none""#.to_string(), |w| {
-            format!(r#"fill="{}""#, tint(w))
+            format!(r#"fill="{}""#, tint(map, w))
         });
         let _ = write!(
             s,
@@ -308,13 +291,6 @@ pub fn upper(
     s.push_str("</g>");
     super::svg::draw_legend(&mut s, map, position, TOP + layout.height, per_row);
     s
-}
-
-/// The box a space's name covers (bold, `LABEL_PX`): left, top, right, bottom.
-fn name_box(map: &Map, layout: &Layout, p: ProvinceId) -> (f32, f32, f32, f32) {
-    let (x, y) = layout.centre(p);
-    let half = map.province(p).abbr.chars().count() as f32 * LABEL_PX * 0.36;
-    (x - half, y - 3.0 - 11.0, x + half, y - 3.0 + 1.5)
 }
 
 /// The first shift of a unit's chip (sideways 0, 3, −3, 6, −6 … up to 45 px; on its row,
@@ -400,7 +376,7 @@ fn draw_centres(s: &mut String, map: &Map, layout: &Layout, position: &Position)
             continue;
         }
         let owner = position.owners.get(p.index()).copied().flatten();
-        let fill = owner.map_or("#ffffff", power_colour);
+        let fill = owner.map_or("#ffffff", |o| power_colour(map, o));
         let (x, y) = centre_mark(map, layout, p);
         let _ = write!(
             s,
@@ -443,7 +419,7 @@ fn draw_units(s: &mut String, map: &Map, shapes: &Shapes, layout: &Layout, posit
             (x - 1.0, y - 1.0, x + w + 1.0, y + 17.0),
         );
         let (x, y) = (x + dx, y + dy);
-        let colour = power_colour(unit.power);
+        let colour = power_colour(map, unit.power);
         let id = if nth == 0 {
             escape(&map.province(p).abbr)
         } else {

@@ -1,24 +1,10 @@
-//! What every part of a picture draws alike: the powers' colours, the ink on them, text
-//! made safe for XML, region ids, where a unit stands in its box and its letters.
+//! What every part of a picture draws alike: the ink on the powers' colours (which are in
+//! [`super::palette`]), text made safe for XML, region ids, where a unit stands in its box
+//! and its letters.
 
 use super::layout::Layout;
-use crate::game::ids::{PowerId, ProvinceId, RegionId, UnitKind};
+use crate::game::ids::{ProvinceId, RegionId, UnitKind};
 use crate::game::map::Map;
-
-/// The colour of a power, by its index in the map (the standard map's powers get the
-/// colours players know: Austria red, England navy, France steel blue, Germany grey, Italy
-/// green, Russia purple, Turkey ochre). The first seven were chosen (issue 27) so that
-/// every two stay at least `colour::MIN_DIFFERENCE` apart (CIEDE2000) for normal vision and
-/// under protanopia and deuteranopia, and each has 3:1 contrast to the land and the page
-/// (tests/picture_colours.rs): France's sky blue and Turkey's yellow had under 2.5:1, and
-/// Austria and Italy looked alike to a deuteranope.
-pub fn power_colour(p: PowerId) -> &'static str {
-    const COLOURS: [&str; 16] = [
-        "#c00728", "#133489", "#5293b5", "#494a4b", "#239d6f", "#8b47ca", "#ab8712", "#e67e22",
-        "#8b4513", "#e84393", "#16a085", "#95a5a6", "#9acd32", "#2c3e50", "#d35400", "#c39bd3",
-    ];
-    COLOURS[p.index() % COLOURS.len()]
-}
 
 /// Black or white, whichever reads better on a power's colour.
 pub fn ink_on(colour: &str) -> &'static str {
@@ -98,4 +84,25 @@ pub fn letters(kind: UnitKind, x: f32, y: f32) -> String {
 pub fn unit_anchor(layout: &Layout, p: ProvinceId) -> (f32, f32) {
     let (cx, cy) = layout.centre(p);
     (cx, cy + 8.0)
+}
+
+/// Land no power holds.
+pub const LAND: &str = "#f6f1e4";
+
+/// The size of a space's name, pixels.
+pub const LABEL_PX: f32 = 14.0;
+
+/// The box a space's name covers (bold, `LABEL_PX`): left, top, right, bottom.
+pub(crate) fn name_box(map: &Map, layout: &Layout, p: ProvinceId) -> (f32, f32, f32, f32) {
+    let (x, y) = layout.centre(p);
+    let half = map.province(p).abbr.chars().count() as f32 * LABEL_PX * 0.36;
+    (x - half, y - 3.0 - 11.0, x + half, y - 3.0 + 1.5)
+}
+
+/// Whether a box covers the name of any space.
+pub(crate) fn hits_any_name(map: &Map, layout: &Layout, b: (f32, f32, f32, f32)) -> bool {
+    map.province_ids().any(|q| {
+        let n = name_box(map, layout, q);
+        b.0 < n.2 && n.0 < b.2 && b.1 < n.3 && n.1 < b.3
+    })
 }

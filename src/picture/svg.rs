@@ -12,7 +12,8 @@ use std::fmt::Write;
 use super::layout::{Layout, BOX_H, BOX_W, COAST_R};
 use super::links::{links, LinkKind};
 use super::marks::Mark;
-pub use super::style::{escape, ink_on, letters, power_colour, region_id, unit_anchor};
+pub use super::palette::power_colour;
+pub use super::style::{escape, ink_on, letters, region_id, unit_anchor};
 use crate::game::calendar::Calendar;
 use crate::game::ids::{ProvinceId, UnitKind};
 use crate::game::map::{Map, Terrain};
@@ -177,7 +178,7 @@ fn draw_centres(s: &mut String, map: &Map, layout: &Layout, position: &Position)
         let (cx, cy) = layout.centre(p);
         if prov.centre {
             let owner = position.owners.get(p.index()).copied().flatten();
-            let fill = owner.map_or("#ffffff", power_colour);
+            let fill = owner.map_or("#ffffff", |o| power_colour(map, o));
             let _ = write!(
                 s,
                 r##"<circle id="centre-{abbr}" data-owner="{who}" cx="{x:.1}" cy="{y:.1}" r="4.5" fill="{fill}" stroke="#000" stroke-width="1.2"/>"##,
@@ -196,21 +197,32 @@ fn draw_units(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
     let mut afloat_seen: Vec<ProvinceId> = Vec::new();
     for (p, unit) in position.all_units() {
         let (cx, cy) = layout.centre(p);
-        // Fleets sharing a free ocean stand side by side.
         let nth = afloat_seen.iter().filter(|&&q| q == p).count();
         afloat_seen.push(p);
-        let colour = power_colour(unit.power);
+        let colour = power_colour(map, unit.power);
         let mark = match unit.kind {
             UnitKind::Army => "A",
             UnitKind::Fleet => "F",
             UnitKind::ArmyFleet => "A-F",
         };
-        let w = if unit.kind == UnitKind::ArmyFleet {
+        let w: f32 = if unit.kind == UnitKind::ArmyFleet {
             30.0
         } else {
             20.0
         };
-        let (ux, uy) = (cx - w / 2.0 + nth as f32 * 6.0, cy + 1.0);
+        // "fleets sharing an ocean side by side" (issue 27, point 5): the chips of k units
+        // in one box stand in a row, centred, 2 px apart, or closer where the box is too
+        // narrow, never so close that one covers the letter of the last.
+        let k = position.all_units().filter(|&(q, _)| q == p).count();
+        let step = if k > 1 {
+            (w + 2.0)
+                .min((BOX_W - 4.0 - w) / (k - 1) as f32)
+                .max(w / 2.0 + 4.0)
+        } else {
+            0.0
+        };
+        let row = w + step * k.saturating_sub(1) as f32;
+        let (ux, uy) = (cx - row / 2.0 + nth as f32 * step, cy + 1.0);
         let id = if nth == 0 {
             escape(&map.province(p).abbr)
         } else {
@@ -232,7 +244,7 @@ fn draw_units(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
 pub fn draw_legend(s: &mut String, map: &Map, position: &Position, top: f32, per_row: usize) {
     let _ = write!(s, r#"<g id="legend" transform="translate(10 {top})">"#);
     for (i, p) in map.power_ids().enumerate() {
-        let colour = power_colour(p);
+        let colour = power_colour(map, p);
         let (x, y) = (
             (i % per_row) as f32 * legend_item(map),
             (i / per_row) as f32 * LEGEND_ROW + 8.0,
