@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::calendar::PhaseKind;
 use crate::game::ids::PowerId;
+use crate::game::order::Order;
 use crate::game::position::Position;
 
 /// Where a game is in its life.
@@ -82,12 +83,30 @@ pub struct Seat {
 }
 
 /// A power's orders for the current phase.
+///
+/// Orders are kept as they were read when they came, by the ids of the board they are for
+/// (as [`Position`] keeps its units), so that nothing reads their text again (issue 26:
+/// "stored orders ... as types (text only at the serde boundary)"). A game stored before
+/// that has canonical text (`lines`) instead, read where it is used (see
+/// [`super::filed`]) until the judge next writes the power's orders.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PowerOrders {
-    /// Orders on file, canonical text, in the order given (the last for a unit wins).
-    pub lines: Vec<String>,
+    /// Orders on file, in the order given (the last for a unit wins).
+    #[serde(default)]
+    pub orders: Vec<Order>,
+    /// Orders as a herald before December 2026 stored them: canonical text, read against
+    /// the map where they are used; empty once the judge has written this power's orders.
+    #[serde(default, rename = "lines", skip_serializing_if = "Vec::is_empty")]
+    pub legacy: Vec<String>,
     /// Whether the last mail that ordered had errors (error status until a clean set).
     pub errors: bool,
+}
+
+impl PowerOrders {
+    /// Whether nothing is on file (neither orders nor lines kept from before).
+    pub fn is_empty(&self) -> bool {
+        self.orders.is_empty() && self.legacy.is_empty()
+    }
 }
 
 /// Press policy.

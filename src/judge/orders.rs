@@ -2,7 +2,7 @@
 //! line it came from), stored in canonical form (the last order for a unit wins), echoed in
 //! every reply, and counted for completeness.
 
-use super::filed::stored;
+use super::filed::{stored, unreadable};
 use super::game::Game;
 use super::Judge;
 use crate::game::calendar::PhaseKind;
@@ -110,7 +110,14 @@ pub fn submit(
     };
     let mut lines = Vec::new();
     let mut errors = false;
-    let mut on_file: Vec<Order> = stored(judge, game, power);
+    let mut on_file: Vec<Order> = stored(judge, game, power).into_owned();
+    // Lines an older herald stored that no longer read as orders: this write drops them,
+    // so the reply says so (they were shown, never on file).
+    for line in unreadable(judge, game, power) {
+        tracing::warn!(game = %game.name, power = power.0, %line, "a stored order no longer reads as an order; dropped");
+        lines.push(line);
+        lines.push(format!("  *** {}", Refusal::StoredUnread));
+    }
     // For each order on file, the line of this mail's echo it came from (None: an earlier
     // mail's), so an order replaced within the same mail is marked where it was echoed.
     let mut echoed_at: Vec<Option<usize>> = vec![None; on_file.len()];
@@ -240,7 +247,8 @@ pub fn submit(
         lines[i].push_str("  (replaced by a later order in this mail)");
     }
     let entry = game.orders.entry(power.0).or_default();
-    entry.lines = on_file.iter().map(|o| o.canonical(map)).collect();
+    entry.orders = on_file;
+    entry.legacy.clear();
     entry.errors = errors;
     (lines, errors)
 }
@@ -312,7 +320,7 @@ pub fn echo(judge: &Judge, game: &Game, power: PowerId) -> (Vec<String>, String)
                 lines.push(o.canonical(map));
             }
             // Landings at the end of a voyage name a sea where the power has no unit yet.
-            for o in &orders {
+            for o in orders.iter() {
                 let elsewhere = o
                     .province()
                     .is_some_and(|p| pos.unit_at(p).is_none_or(|u| u.power != power));
@@ -334,7 +342,7 @@ pub fn echo(judge: &Judge, game: &Game, power: PowerId) -> (Vec<String>, String)
         }
         PhaseKind::Adjustment => {
             let count = adjustment_count(pos, power);
-            for o in &orders {
+            for o in orders.iter() {
                 lines.push(o.canonical(map));
             }
             let need = count.unsigned_abs() as usize;
@@ -358,6 +366,9 @@ pub fn echo(judge: &Judge, game: &Game, power: PowerId) -> (Vec<String>, String)
                 lines.push(format!("{} {what}", need - orders.len()));
             }
         }
+    }
+    for line in unreadable(judge, game, power) {
+        lines.push(format!("{line}  *** {}", Refusal::StoredUnread));
     }
     let name = &map.power(power).name;
     let status = if !must_act(judge, game).contains(&power) {

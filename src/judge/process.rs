@@ -21,6 +21,13 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     let Some(before) = game.position.clone() else {
         return Effects::default();
     };
+    // Lines an older herald stored that no longer read as orders were shown to their
+    // players with the orders on file; the units they were for are unordered.
+    for power in judge.map_of(game).power_ids() {
+        for line in super::filed::unreadable(judge, game, power) {
+            tracing::warn!(game = %game.name, power = power.0, %line, "a stored order no longer reads as an order; its unit is unordered");
+        }
+    }
     let played = adjudicate(judge, game, &before);
     let picture = super::pictures::results_picture(judge, game, &before, &played);
     let super::results::Played {

@@ -150,13 +150,11 @@ pub fn keeper_view(judge: &Judge, game: &Game) -> String {
             if seat.wait { " WAIT" } else { "" }
         ));
         if let Some(p) = seat.power {
-            for line in game
-                .orders
-                .get(&p.0)
-                .map(|o| o.lines.clone())
-                .unwrap_or_default()
-            {
-                out.push(format!("    {line}"));
+            for order in super::filed::stored(judge, game, p).iter() {
+                out.push(format!("    {}", order.canonical(map)));
+            }
+            for line in super::filed::unreadable(judge, game, p) {
+                out.push(format!("    {line}  (stored as text, no longer an order)"));
             }
         }
     }

@@ -48,7 +48,7 @@ impl Session<'_> {
         g.pause_reason = None;
         if !afresh {
             g.orders = record.orders;
-            g.orders.retain(|_, o| !o.lines.is_empty());
+            g.orders.retain(|_, o| !o.is_empty());
         }
         let kept = g.orders.len();
         let orders = match (afresh, kept) {
@@ -144,7 +144,7 @@ mod tests {
         }
         let fr = games["g"].seats[1].power.unwrap().0;
         let france = games["g"].orders[&fr].clone();
-        assert_eq!(france.lines.len(), 3, "{france:?}");
+        assert_eq!(france.orders.len(), 3, "{france:?}");
         let day = start() + Duration::days(1);
         mail(&j, &mut games, GM, "SIGNON Mg gmpass\nPROCESS", day);
         assert_eq!(games["g"].history.len(), 1, "Spring 1901 was played");

@@ -23,6 +23,10 @@ pub enum Refusal {
     /// A unit's order in an adjustment phase: what the phase takes instead.
     #[error("{0}")]
     Winter(String),
+    /// A line stored by an older herald that no longer reads as an order on this map: not
+    /// on file, and dropped when the power next orders.
+    #[error("stored by an earlier herald, this line no longer reads as an order: it is not on file; order that unit again")]
+    StoredUnread,
     /// A Waive in the unit choice, where every home centre gets a unit.
     #[error("in the unit choice every home centre gets a unit: choose one with 'Build A <centre>' or 'Build F <centre>'; a centre you leave unchosen gets the map's starting unit")]
     UnitChoiceWaive,
