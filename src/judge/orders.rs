@@ -158,8 +158,8 @@ pub fn submit(
                     .count() as u32;
                 let left = super::dips::left_for_orders(judge, game, power)
                     .saturating_sub(super::dips::STANDING_SUPPORT * on_file_dips);
-                match rejected.first() {
-                    Some(r) => Err(Refusal::Board(r.why.clone())),
+                match rejected.into_iter().next() {
+                    Some(r) => Err(Refusal::Board(r.kind.into())),
                     None if left < super::dips::STANDING_SUPPORT => Err(Refusal::DipsShort(left)),
                     None => Ok(()),
                 }
@@ -167,14 +167,16 @@ pub fn submit(
             PhaseKind::Movement => {
                 let (_, rejected) = screen_movement(map, &rules, &pos, &[(power, order.clone())]);
                 rejected
-                    .first()
-                    .map_or(Ok(()), |r| Err(Refusal::Board(r.why.clone())))
+                    .into_iter()
+                    .next()
+                    .map_or(Ok(()), |r| Err(Refusal::Board(r.kind.into())))
             }
             PhaseKind::Retreat => {
                 let (_, rejected) = screen_retreats(map, &pos, &[(power, order.clone())]);
                 rejected
-                    .first()
-                    .map_or(Ok(()), |r| Err(Refusal::Board(r.why.clone())))
+                    .into_iter()
+                    .next()
+                    .map_or(Ok(()), |r| Err(Refusal::Board(r.kind.into())))
             }
             // A unit's movement order in the winter: say what the phase takes instead.
             PhaseKind::Adjustment if matches!(&order, Order::Unit { action, .. } if *action != crate::game::order::Action::Disband) => {
@@ -189,13 +191,14 @@ pub fn submit(
                     .filter(|o| o.province().is_none() || o.province() != order.province())
                     .map(|o| (power, o.clone()))
                     .collect();
+                // The new order is the last tried: its rejection is the one of that index.
+                let new = trial.len();
                 trial.push((power, order.clone()));
                 let (_, _, rejected) = resolve_adjustments(map, &rules, &pos, &trial);
-                let canonical = order.canonical(map);
                 rejected
-                    .iter()
-                    .find(|r| r.order == canonical)
-                    .map_or(Ok(()), |r| Err(Refusal::Board(r.why.clone())))
+                    .into_iter()
+                    .find(|r| r.index == new)
+                    .map_or(Ok(()), |r| Err(Refusal::Board(r.kind.into())))
             }
         };
         match check {

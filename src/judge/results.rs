@@ -116,7 +116,7 @@ pub(super) fn adjudicate(judge: &Judge, game: &Game, pos: &Position) -> Played {
                     "{}: {} (*void*: {})",
                     map.power(r.power).name,
                     r.order,
-                    r.why
+                    r.kind
                 ));
             }
             let after = &t.position;

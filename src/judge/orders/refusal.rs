@@ -18,8 +18,8 @@ pub enum Refusal {
     #[error("a standing support costs {cost} dips, and you have {0} left this turn", cost = crate::judge::dips::STANDING_SUPPORT)]
     DipsShort(u32),
     /// The board refuses it: the screener's or adjudicator's reason.
-    #[error("{0}")]
-    Board(String),
+    #[error(transparent)]
+    Board(#[from] crate::game::turn::Illegal),
     /// A unit's order in an adjustment phase: what the phase takes instead.
     #[error("{0}")]
     Winter(String),
