@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 
 use super::absence;
 use super::deadline::{self, next_deadline};
-use super::game::{Archived, Game, PhaseRecord, Status};
+use super::game::{Archived, CentreCount, Game, PhaseRecord, Status};
 use super::orders::must_act;
 use super::results::{adjudicate, results_mail};
 use super::summary::summary_mails;
@@ -42,7 +42,6 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     let code = variant.calendar.code(before.phase);
     let closes_turn = before.phase.kind == PhaseKind::Movement && super::dips::played(judge, game);
     game.history.push(PhaseRecord {
-        code: code.clone(),
         before: before.clone(),
         results: text.clone(),
         dips: closes_turn.then(|| game.dips.clone()),
@@ -52,11 +51,7 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     if next.phase.year != before.phase.year {
         let counts = map.power_ids().map(|p| next.centre_count(p)).collect();
         let played = game.history.len();
-        game.centre_counts.push((
-            variant.calendar.show_year(before.phase.year),
-            counts,
-            played,
-        ));
+        game.centre_counts.push(CentreCount { played, counts });
     }
     game.enter_phase(next);
     let mut effects = Effects::default();

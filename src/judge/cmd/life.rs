@@ -3,7 +3,7 @@
 use crate::game::ids::PowerId;
 use crate::judge::cmd::context::{Role, Session};
 use crate::judge::command::Command;
-use crate::judge::game::{SeatState, Status, Tenure};
+use crate::judge::game::{SeatState, Since, Status, Tenure};
 use crate::judge::preference::Preference;
 use crate::judge::privacy::{Entry, JOIN_WORD_CASE};
 use crate::judge::{deadline, pictures, process};
@@ -217,7 +217,6 @@ impl Session<'_> {
         }
         let position = variant.opening();
         let phase = position.phase;
-        let code = variant.calendar.code(phase);
         let g = self.game_mut();
         for (seat, power) in g.seats.iter_mut().zip(assigned) {
             seat.power = power;
@@ -229,7 +228,7 @@ impl Session<'_> {
                 Some(Tenure {
                     power: s.power?,
                     address: s.member.address.clone(),
-                    from: code.clone(),
+                    from: Since::Phase(phase),
                 })
             })
             .collect();

@@ -25,14 +25,15 @@ impl Session<'_> {
         }
         let g = self.game();
         let cal = &judge.variant(g).calendar;
-        let code = match cal.parse(&words.join(" ")) {
-            Ok(p) => cal.code(p),
+        let phase = match cal.parse(&words.join(" ")) {
+            Ok(p) => p,
             Err(e) => {
                 self.error(line, e.to_string());
                 return;
             }
         };
-        let Some(i) = g.history.iter().position(|h| h.code == code) else {
+        let code = cal.code(phase);
+        let Some(i) = g.history.iter().position(|h| h.phase() == phase) else {
             self.error(line, format!("{code} is not a phase this game has played"));
             return;
         };
@@ -42,7 +43,7 @@ impl Session<'_> {
         g.enter_phase(record.before);
         crate::judge::dips::after_rollback(g, i);
         g.history.truncate(i);
-        g.centre_counts.retain(|(_, _, played)| *played <= i);
+        g.centre_counts.retain(|c| c.played <= i);
         g.status = Status::Running;
         g.outcome = None;
         g.pause_reason = None;

@@ -373,11 +373,11 @@ impl Session<'_> {
                             return false;
                         };
                         let g = self.game();
-                        let code = g
+                        // A power is taken over in a started game; the opening otherwise.
+                        let since = g
                             .position
                             .as_ref()
-                            .map(|p| judge.variant(g).calendar.code(p.phase))
-                            .unwrap_or_default();
+                            .map_or(judge.variant(g).calendar.start, |p| p.phase);
                         let now = self.now;
                         let gm = self.game_mut();
                         let Some(s) = gm.seat_to_take(power) else {
@@ -393,7 +393,7 @@ impl Session<'_> {
                         gm.tenures.push(Tenure {
                             power,
                             address: from.clone(),
-                            from: code,
+                            from: crate::judge::game::Since::Phase(since),
                         });
                         // A replacement gets a day at least (njudge bug 437): the deadline
                         // and grace move on if they are nearer, and the game stops waiting.
