@@ -64,16 +64,16 @@ pub fn retreat_options(map: &Map, pos: &Position, at: ProvinceId) -> Vec<RegionI
     }
 }
 
+/// A dislodged unit's province and where it retreats (None: it disbands).
+pub type Retreat = (ProvinceId, Option<RegionId>);
+
 /// Checks retreat orders; returns the chosen destination (None: disband) per dislodged
 /// province, and the rejections.
 pub fn screen_retreats(
     map: &Map,
     pos: &Position,
     orders: &[(PowerId, Order)],
-) -> (
-    Vec<(ProvinceId, Option<RegionId>)>,
-    Vec<Rejection<RetreatError>>,
-) {
+) -> (Vec<Retreat>, Vec<Rejection<RetreatError>>) {
     let mut chosen: Vec<Option<Option<RegionId>>> = vec![None; map.province_count()];
     let mut rejections = Vec::new();
     for (index, (power, order)) in orders.iter().enumerate() {
