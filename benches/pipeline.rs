@@ -123,18 +123,15 @@ impl Bench {
                             .power
                             .unwrap();
                         let map = &self.service.judge.variant(&g).map;
-                        let lines = text
+                        let orders = text
                             .lines()
-                            .map(|l| {
-                                herald::game::order::parse_order(map, l)
-                                    .unwrap()
-                                    .canonical(map)
-                            })
+                            .map(|l| herald::game::order::parse_order(map, l).unwrap())
                             .collect();
                         g.orders.insert(
                             power.0,
                             herald::judge::game::PowerOrders {
-                                lines,
+                                orders,
+                                legacy: Vec::new(),
                                 errors: false,
                             },
                         );

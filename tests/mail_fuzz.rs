@@ -2196,7 +2196,8 @@ impl Gen {
                 let code = if g.history.is_empty() || self.rng.odds(1, 4) {
                     self.phase_text()
                 } else {
-                    self.rng.pick(&g.history).code.clone()
+                    let phase = self.rng.pick(&g.history).phase();
+                    judge.variant(g).calendar.code(phase)
                 };
                 format!("ROLLBACK {code}")
             }

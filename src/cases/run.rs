@@ -262,12 +262,7 @@ fn check(case: &Case, prepared: &Prepared, turn: &turn::Turn) -> Result<(), Case
         Ok(())
     } else {
         for r in &turn.rejections {
-            diffs.push(format!(
-                "(rejected {}: {}: {})",
-                map.power(r.power).name,
-                r.order,
-                r.why
-            ));
+            diffs.push(format!("(rejected {}: {r})", map.power(r.power).name));
         }
         fail(diffs)
     }

@@ -11,7 +11,7 @@ use super::order::Order;
 use super::position::{Position, Unit};
 use super::resolve::{self, Adjustment, MovementResult, RetreatOutcome};
 use super::rules::Rules;
-use super::screen::{screen_dip_supports, screen_movement, Command, Ordered, Rejection};
+use super::screen::{screen_dip_supports, screen_movement, Command, Ordered, Refusal, Rejection};
 use super::variant::Variant;
 
 /// What a phase produced, for the results mail.
@@ -43,8 +43,8 @@ pub struct Turn {
     pub position: Position,
     /// What happened.
     pub report: Report,
-    /// Orders refused before adjudication.
-    pub rejections: Vec<Rejection>,
+    /// Orders refused before adjudication (each by its index in the orders played).
+    pub rejections: Vec<Rejection<Illegal>>,
     /// Powers that reached the victory count when centres changed hands.
     pub winners: Vec<PowerId>,
     /// What scheduled map changes did to the board on the way (Deluge's floods).
@@ -52,6 +52,20 @@ pub struct Turn {
     /// When the last year ended with the survivors sharing the game (Deluge): the powers
     /// still on the board (a sole survivor wins). Empty otherwise.
     pub survivors: Vec<PowerId>,
+}
+
+/// Why an order was refused when its phase was played: the kind of its phase's check.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Illegal {
+    /// A movement order or standing support ([`super::screen`]).
+    #[error(transparent)]
+    Movement(#[from] Refusal),
+    /// A retreat order ([`resolve::screen_retreats`]).
+    #[error(transparent)]
+    Retreat(#[from] resolve::RetreatError),
+    /// A build, removal or waive ([`resolve::resolve_adjustments`]).
+    #[error(transparent)]
+    Adjustment(#[from] resolve::AdjustError),
 }
 
 /// What moving the board on to the next phase that needs orders brought.
@@ -84,6 +98,10 @@ pub fn play_with(
             let (ordered, mut rejections) = screen_movement(map, rules, pos, orders);
             let (bought, refused) = screen_dip_supports(map, rules, pos, orders);
             rejections.extend(refused);
+            let rejections = rejections
+                .into_iter()
+                .map(|r| r.map_kind(Illegal::from))
+                .collect();
             let dips: Vec<ProvinceId> = bought.iter().map(|&(_, p)| p).collect();
             let (ordered, result) = if resolve::afloat::needed(rules, &ordered) {
                 let plan = resolve::afloat::prepare(map, pos, ordered);
@@ -145,6 +163,10 @@ pub fn play_with(
         }
         PhaseKind::Retreat => {
             let (retreats, rejections) = resolve::screen_retreats(map, pos, orders);
+            let rejections = rejections
+                .into_iter()
+                .map(|r| r.map_kind(Illegal::from))
+                .collect();
             let (mut next, outcomes) = resolve::resolve_retreats(map, pos, &retreats);
             if !variant.schedule.is_empty() {
                 next.note_own_occupants();
@@ -171,6 +193,10 @@ pub fn play_with(
                 }
                 next = filled;
             }
+            let rejections = rejections
+                .into_iter()
+                .map(|r| r.map_kind(Illegal::from))
+                .collect();
             (next, Report::Adjustment(done), rejections)
         }
     };

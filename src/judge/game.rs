@@ -6,9 +6,12 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::game::calendar::PhaseKind;
+use crate::game::calendar::{Phase, PhaseKind};
 use crate::game::ids::PowerId;
+use crate::game::order::Order;
 use crate::game::position::Position;
+
+pub use super::played::{CentreCount, Since};
 
 /// Where a game is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -86,12 +89,30 @@ pub struct Seat {
 }
 
 /// A power's orders for the current phase.
+///
+/// Orders are kept as they were read when they came, by the ids of the board they are for
+/// (as [`Position`] keeps its units), so that nothing reads their text again (issue 26:
+/// "stored orders ... as types (text only at the serde boundary)"). A game stored before
+/// that has canonical text (`lines`) instead, read where it is used (see
+/// [`super::filed`]) until the judge next writes the power's orders.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PowerOrders {
-    /// Orders on file, canonical text, in the order given (the last for a unit wins).
-    pub lines: Vec<String>,
+    /// Orders on file, in the order given (the last for a unit wins).
+    #[serde(default)]
+    pub orders: Vec<Order>,
+    /// Orders as a herald before December 2026 stored them: canonical text, read against
+    /// the map where they are used; empty once the judge has written this power's orders.
+    #[serde(default, rename = "lines", skip_serializing_if = "Vec::is_empty")]
+    pub legacy: Vec<String>,
     /// Whether the last mail that ordered had errors (error status until a clean set).
     pub errors: bool,
+}
+
+impl PowerOrders {
+    /// Whether nothing is on file (neither orders nor lines kept from before).
+    pub fn is_empty(&self) -> bool {
+        self.orders.is_empty() && self.legacy.is_empty()
+    }
 }
 
 /// Press policy.
@@ -203,11 +224,11 @@ fn on() -> bool {
     true
 }
 
-/// One played phase, kept for HISTORY, SUMMARY and ROLLBACK.
+/// One played phase, kept for HISTORY, SUMMARY and ROLLBACK. The phase is the one of the
+/// board before it ([`PhaseRecord::phase`]); the code text a herald before December 2026
+/// stored beside it (`code`) is left unread.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PhaseRecord {
-    /// The phase code (`S1901M`).
-    pub code: String,
     /// The board before the phase.
     pub before: Position,
     /// The results text mailed.
@@ -225,6 +246,13 @@ pub struct PhaseRecord {
     /// keeps a deadline that still lies ahead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadline: Option<(DateTime<Utc>, DateTime<Utc>)>,
+}
+
+impl PhaseRecord {
+    /// The phase played.
+    pub fn phase(&self) -> Phase {
+        self.before.phase
+    }
 }
 
 /// Something observers could read, kept for HISTORY.
@@ -257,8 +285,8 @@ pub struct Tenure {
     pub power: PowerId,
     /// The player's address.
     pub address: String,
-    /// From this phase code.
-    pub from: String,
+    /// From this phase.
+    pub from: Since,
 }
 
 /// A game.
@@ -306,9 +334,8 @@ pub struct Game {
     pub archive: Vec<Archived>,
     /// Who held which power when.
     pub tenures: Vec<Tenure>,
-    /// Centre counts at the end of each year: (shown year, count per power, phases played
-    /// when recorded — a ROLLBACK drops the counts of the phases it undoes).
-    pub centre_counts: Vec<(String, Vec<usize>, usize)>,
+    /// Centre counts at the end of each year.
+    pub centre_counts: Vec<CentreCount>,
     /// How the game ended (stored as its words).
     pub outcome: Option<super::ending::Ending>,
     /// Past grace in a NONMR game with abandoned late powers: the game waits for a
@@ -369,6 +396,12 @@ impl Game {
     /// The seat playing a power, mutable.
     pub fn seat_of_mut(&mut self, power: PowerId) -> Option<&mut Seat> {
         self.seats.iter_mut().find(|s| s.power == Some(power))
+    }
+
+    /// The year a centre count was taken in: that of the last phase played before it.
+    pub fn year_of(&self, count: &CentreCount) -> Option<i32> {
+        let last = count.played.checked_sub(1)?;
+        self.history.get(last).map(|h| h.phase().year)
     }
 
     /// The phase kind now being played.

@@ -6,6 +6,7 @@
 //! - [`text`]: the lines a person typed in a mail.
 //! - [`cmd`]: the commands, one file per family, each with its rows and its code.
 //! - [`game`]: a game as kept between mails.
+//! - [`played`]: the phases a game has played, as it keeps them.
 //! - [`session`]: one mail applied to the games it names.
 //! - [`orders`]: a power's orders checked, stored and echoed.
 //! - [`dummies`]: powers nobody plays from the start (FORCE BEGIN).
@@ -44,6 +45,7 @@ pub mod orders;
 pub mod partners;
 pub mod password;
 pub mod pictures;
+pub mod played;
 pub mod preference;
 pub mod privacy;
 pub mod process;

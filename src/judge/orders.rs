@@ -2,7 +2,7 @@
 //! line it came from), stored in canonical form (the last order for a unit wins), echoed in
 //! every reply, and counted for completeness.
 
-use super::filed::stored;
+use super::filed::{stored, unreadable};
 use super::game::Game;
 use super::Judge;
 use crate::game::calendar::PhaseKind;
@@ -110,7 +110,14 @@ pub fn submit(
     };
     let mut lines = Vec::new();
     let mut errors = false;
-    let mut on_file: Vec<Order> = stored(judge, game, power);
+    let mut on_file: Vec<Order> = stored(judge, game, power).into_owned();
+    // Lines an older herald stored that no longer read as orders: this write drops them,
+    // so the reply says so (they were shown, never on file).
+    for line in unreadable(judge, game, power) {
+        tracing::warn!(game = %game.name, power = power.0, %line, "a stored order no longer reads as an order; dropped");
+        lines.push(line);
+        lines.push(format!("  *** {}", Refusal::StoredUnread));
+    }
     // For each order on file, the line of this mail's echo it came from (None: an earlier
     // mail's), so an order replaced within the same mail is marked where it was echoed.
     let mut echoed_at: Vec<Option<usize>> = vec![None; on_file.len()];
@@ -151,8 +158,8 @@ pub fn submit(
                     .count() as u32;
                 let left = super::dips::left_for_orders(judge, game, power)
                     .saturating_sub(super::dips::STANDING_SUPPORT * on_file_dips);
-                match rejected.first() {
-                    Some(r) => Err(Refusal::Board(r.why.clone())),
+                match rejected.into_iter().next() {
+                    Some(r) => Err(Refusal::Board(r.kind.into())),
                     None if left < super::dips::STANDING_SUPPORT => Err(Refusal::DipsShort(left)),
                     None => Ok(()),
                 }
@@ -160,14 +167,16 @@ pub fn submit(
             PhaseKind::Movement => {
                 let (_, rejected) = screen_movement(map, &rules, &pos, &[(power, order.clone())]);
                 rejected
-                    .first()
-                    .map_or(Ok(()), |r| Err(Refusal::Board(r.why.clone())))
+                    .into_iter()
+                    .next()
+                    .map_or(Ok(()), |r| Err(Refusal::Board(r.kind.into())))
             }
             PhaseKind::Retreat => {
                 let (_, rejected) = screen_retreats(map, &pos, &[(power, order.clone())]);
                 rejected
-                    .first()
-                    .map_or(Ok(()), |r| Err(Refusal::Board(r.why.clone())))
+                    .into_iter()
+                    .next()
+                    .map_or(Ok(()), |r| Err(Refusal::Board(r.kind.into())))
             }
             // A unit's movement order in the winter: say what the phase takes instead.
             PhaseKind::Adjustment if matches!(&order, Order::Unit { action, .. } if *action != crate::game::order::Action::Disband) => {
@@ -182,13 +191,14 @@ pub fn submit(
                     .filter(|o| o.province().is_none() || o.province() != order.province())
                     .map(|o| (power, o.clone()))
                     .collect();
+                // The new order is the last tried: its rejection is the one of that index.
+                let new = trial.len();
                 trial.push((power, order.clone()));
                 let (_, _, rejected) = resolve_adjustments(map, &rules, &pos, &trial);
-                let canonical = order.canonical(map);
                 rejected
-                    .iter()
-                    .find(|r| r.order == canonical)
-                    .map_or(Ok(()), |r| Err(Refusal::Board(r.why.clone())))
+                    .into_iter()
+                    .find(|r| r.index == new)
+                    .map_or(Ok(()), |r| Err(Refusal::Board(r.kind.into())))
             }
         };
         match check {
@@ -240,7 +250,8 @@ pub fn submit(
         lines[i].push_str("  (replaced by a later order in this mail)");
     }
     let entry = game.orders.entry(power.0).or_default();
-    entry.lines = on_file.iter().map(|o| o.canonical(map)).collect();
+    entry.orders = on_file;
+    entry.legacy.clear();
     entry.errors = errors;
     (lines, errors)
 }
@@ -312,7 +323,7 @@ pub fn echo(judge: &Judge, game: &Game, power: PowerId) -> (Vec<String>, String)
                 lines.push(o.canonical(map));
             }
             // Landings at the end of a voyage name a sea where the power has no unit yet.
-            for o in &orders {
+            for o in orders.iter() {
                 let elsewhere = o
                     .province()
                     .is_some_and(|p| pos.unit_at(p).is_none_or(|u| u.power != power));
@@ -334,7 +345,7 @@ pub fn echo(judge: &Judge, game: &Game, power: PowerId) -> (Vec<String>, String)
         }
         PhaseKind::Adjustment => {
             let count = adjustment_count(pos, power);
-            for o in &orders {
+            for o in orders.iter() {
                 lines.push(o.canonical(map));
             }
             let need = count.unsigned_abs() as usize;
@@ -358,6 +369,9 @@ pub fn echo(judge: &Judge, game: &Game, power: PowerId) -> (Vec<String>, String)
                 lines.push(format!("{} {what}", need - orders.len()));
             }
         }
+    }
+    for line in unreadable(judge, game, power) {
+        lines.push(format!("{line}  *** {}", Refusal::StoredUnread));
     }
     let name = &map.power(power).name;
     let status = if !must_act(judge, game).contains(&power) {

@@ -169,8 +169,8 @@ pub(super) fn own_marks(judge: &Judge, game: &Game, power: PowerId) -> Vec<Mark>
     }
     let map = judge.map_of(game);
     let own: Vec<_> = stored(judge, game, power)
-        .into_iter()
-        .map(|o| (power, o))
+        .iter()
+        .map(|o| (power, o.clone()))
         .collect();
     let (ordered, _) = screen_movement(map, &judge.rules(game), position, &own);
     let ordered: Vec<_> = ordered

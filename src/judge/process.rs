@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use super::absence;
 use super::deadline::{self, next_deadline};
 use super::ending::Ending;
-use super::game::{Archived, Game, PhaseRecord, Status};
+use super::game::{Archived, CentreCount, Game, PhaseRecord, Status};
 use super::orders::must_act;
 use super::results::{adjudicate, results_mail};
 use super::summary::summary_mails;
@@ -22,6 +22,13 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     let Some(before) = game.position.clone() else {
         return Effects::default();
     };
+    // Lines an older herald stored that no longer read as orders were shown to their
+    // players with the orders on file; the units they were for are unordered.
+    for power in judge.map_of(game).power_ids() {
+        for line in super::filed::unreadable(judge, game, power) {
+            tracing::warn!(game = %game.name, power = power.0, %line, "a stored order no longer reads as an order; its unit is unordered");
+        }
+    }
     // The game's variant, map and rules, for the whole step (the seating does not change).
     let ctx = judge.context(game);
     let played = adjudicate(judge, &ctx, game, &before);
@@ -38,7 +45,6 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     let code = variant.calendar.code(before.phase);
     let closes_turn = before.phase.kind == PhaseKind::Movement && ctx.rules.dip_points;
     game.history.push(PhaseRecord {
-        code: code.clone(),
         before: before.clone(),
         results: text.clone(),
         dips: closes_turn.then(|| game.dips.clone()),
@@ -48,11 +54,7 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     if next.phase.year != before.phase.year {
         let counts = map.power_ids().map(|p| next.centre_count(p)).collect();
         let played = game.history.len();
-        game.centre_counts.push((
-            variant.calendar.show_year(before.phase.year),
-            counts,
-            played,
-        ));
+        game.centre_counts.push(CentreCount { played, counts });
     }
     game.enter_phase(next);
     let mut effects = Effects::default();

@@ -13,12 +13,13 @@ use crate::envelope::Outgoing;
 /// is a stranger).
 pub fn summary_text(judge: &Judge, game: &Game, reader: &str) -> Vec<String> {
     let variant = judge.variant(game);
+    let cal = &variant.calendar;
     let map = &variant.map;
     let mut lines = Vec::new();
     let through = game
         .history
         .last()
-        .map(|h| h.code.clone())
+        .map(|h| cal.code(h.phase()))
         .unwrap_or_else(|| "the start".into());
     lines.push(format!(
         "Summary of game '{}' through {through}.",
@@ -49,7 +50,11 @@ pub fn summary_text(judge: &Judge, game: &Game, reader: &str) -> Vec<String> {
                     Some(now) if i + 1 == mine.len() => now,
                     _ => t.address.as_str(),
                 };
-                format!("{} (from {})", game.address_for(reader, address), t.from)
+                format!(
+                    "{} (from {})",
+                    game.address_for(reader, address),
+                    t.from.code(cal)
+                )
             })
             .collect();
         let nobody = if game.dummies(map).contains(&p) {
@@ -73,16 +78,17 @@ pub fn summary_text(judge: &Judge, game: &Game, reader: &str) -> Vec<String> {
         lines.push(String::new());
         lines.push("Supply centres after each year:".into());
         let mut head = format!("  {:<10}", "");
-        for (year, _, _) in &game.centre_counts {
+        for count in &game.centre_counts {
+            let year = game.year_of(count).map_or("?".into(), |y| cal.show_year(y));
             head.push_str(&format!("{year:>7}"));
         }
         lines.push(head);
         for p in map.power_ids() {
             let mut row = format!("  {:<10}", map.power(p).name);
-            for (_, counts, _) in &game.centre_counts {
+            for count in &game.centre_counts {
                 row.push_str(&format!(
                     "{:>7}",
-                    counts.get(p.index()).copied().unwrap_or(0)
+                    count.counts.get(p.index()).copied().unwrap_or(0)
                 ));
             }
             lines.push(row);
@@ -150,13 +156,11 @@ pub fn keeper_view(judge: &Judge, game: &Game) -> String {
             if seat.wait { " WAIT" } else { "" }
         ));
         if let Some(p) = seat.power {
-            for line in game
-                .orders
-                .get(&p.0)
-                .map(|o| o.lines.clone())
-                .unwrap_or_default()
-            {
-                out.push(format!("    {line}"));
+            for order in super::filed::stored(judge, game, p).iter() {
+                out.push(format!("    {}", order.canonical(map)));
+            }
+            for line in super::filed::unreadable(judge, game, p) {
+                out.push(format!("    {line}  (stored as text, no longer an order)"));
             }
         }
     }
@@ -167,7 +171,7 @@ pub fn keeper_view(judge: &Judge, game: &Game) -> String {
         "phases played: {}",
         game.history
             .iter()
-            .map(|h| h.code.as_str())
+            .map(|h| variant.calendar.code(h.phase()))
             .collect::<Vec<_>>()
             .join(" ")
     ));

@@ -197,10 +197,7 @@ fn due(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
 
 /// What civil disorder uses for a power this phase, in one sentence for everyone.
 fn what_is_used(game: &Game, power: crate::game::ids::PowerId) -> &'static str {
-    let filed = game
-        .orders
-        .get(&power.0)
-        .is_some_and(|o| !o.lines.is_empty());
+    let filed = game.orders.get(&power.0).is_some_and(|o| !o.is_empty());
     match (game.phase_kind(), filed) {
         (Some(PhaseKind::Movement), true) => "Its orders on file are used; its units without an order hold.",
         (Some(PhaseKind::Movement), false) => "It has no orders on file: its units hold.",

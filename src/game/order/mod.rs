@@ -11,7 +11,7 @@ use super::map::Map;
 pub use parse::{parse_order, OrderError};
 
 /// A place named in an order: a province and, if the writer gave one, a coast.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Loc {
     /// The province.
     pub province: ProvinceId,
@@ -20,7 +20,7 @@ pub struct Loc {
 }
 
 /// Another power's unit named in a support or convoy: `Italian A Ven`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Target {
     /// The nationality written before it, if any.
     pub power: Option<PowerId>,
@@ -31,7 +31,7 @@ pub struct Target {
 }
 
 /// What a unit is told to do.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Action {
     /// Stay put (`H`, `holds`, `stand`, or nothing at all).
     Hold,
@@ -89,7 +89,7 @@ pub enum Action {
 }
 
 /// One order as written.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Order {
     /// An order to a unit on the board (or, in a retreat phase, a dislodged unit).
     Unit {

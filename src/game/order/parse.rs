@@ -76,8 +76,23 @@ const EMBARK_WORDS: &[&str] = &["e", "embark", "embarks", "board", "boards"];
 const CONVERT_WORDS: &[&str] = &["converts", "convert", "conv", "cv"];
 const PORTAGE_WORDS: &[&str] = &["p", "portage", "portages"];
 
+#[cfg(test)]
+thread_local! {
+    /// How many lines [`parse_order`] has read on this thread (tests count the reads a
+    /// piece of work makes: orders on file are read once, when they come).
+    static READS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many lines [`parse_order`] has read on this thread so far (tests only).
+#[cfg(test)]
+pub fn reads() -> usize {
+    READS.with(std::cell::Cell::get)
+}
+
 /// Parses one order in the judges' dialect against a map's names.
 pub fn parse_order(map: &Map, text: &str) -> Result<Order, OrderError> {
+    #[cfg(test)]
+    READS.with(|n| n.set(n.get() + 1));
     let mut c = Cursor {
         map,
         words: tokenize(text),

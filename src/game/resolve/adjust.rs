@@ -129,18 +129,20 @@ pub fn resolve_adjustments(
     rules: &Rules,
     pos: &Position,
     orders: &[(PowerId, Order)],
-) -> (Position, Vec<Adjustment>, Vec<Rejection>) {
+) -> (Position, Vec<Adjustment>, Vec<Rejection<AdjustError>>) {
     let mut next = pos.clone();
     let mut done = Vec::new();
     let mut rejections = Vec::new();
     for power in map.power_ids() {
         let count = adjustment_count(pos, power);
         let mut left = count.unsigned_abs() as usize;
-        for (_, order) in orders.iter().filter(|(p, _)| *p == power) {
-            let refuse = |why: AdjustError| Rejection {
+        let own = orders.iter().enumerate().filter(|(_, (p, _))| *p == power);
+        for (index, (_, order)) in own {
+            let refuse = |kind: AdjustError| Rejection {
                 power,
+                index,
                 order: order.canonical(map),
-                why: why.to_string(),
+                kind,
             };
             let result = if left == 0 {
                 Err(match count {
@@ -357,6 +359,40 @@ mod tests {
         assert_eq!(
             build(map, &v.rules, &pos, france, None, at("Par"), None),
             Err(AdjustError::Occupied("Par".into()))
+        );
+    }
+
+    /// Issue 26: "rejections found again by comparing order text". Two orders that read
+    /// alike (`Waive`, twice) are told apart: each rejection names its order by its index
+    /// among those given, with a kind to match on, and quotes the order once.
+    #[test]
+    fn a_rejection_names_its_order_by_index_when_two_read_alike() {
+        let v = Variant::standard();
+        let map = &v.map;
+        let mut pos = Position::initial(map, v.calendar.start);
+        let england = map.power_by_word("England").unwrap();
+        let france = map.power_by_word("France").unwrap();
+        let bel = map.lookup("bel").unwrap();
+        pos.owners[bel.index()] = Some(france); // one build for France
+        let orders = [
+            (england, Order::Waive),
+            (france, Order::Waive),
+            (france, Order::Waive),
+        ];
+        let (_, done, rejected) = resolve_adjustments(map, &v.rules, &pos, &orders);
+        assert_eq!(done, [Adjustment::Waived(france)]);
+        let found: Vec<(usize, &AdjustError)> =
+            rejected.iter().map(|r| (r.index, &r.kind)).collect();
+        assert_eq!(
+            found,
+            [
+                (0, &AdjustError::NothingToAdjust),
+                (2, &AdjustError::BuildsUsed(1))
+            ]
+        );
+        assert_eq!(
+            rejected[1].to_string(),
+            "Waive: you have only 1 build(s), all used"
         );
     }
 }

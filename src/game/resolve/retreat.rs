@@ -64,42 +64,38 @@ pub fn retreat_options(map: &Map, pos: &Position, at: ProvinceId) -> Vec<RegionI
     }
 }
 
+/// A dislodged unit's province and where it retreats (None: it disbands).
+pub type Retreat = (ProvinceId, Option<RegionId>);
+
 /// Checks retreat orders; returns the chosen destination (None: disband) per dislodged
 /// province, and the rejections.
 pub fn screen_retreats(
     map: &Map,
     pos: &Position,
     orders: &[(PowerId, Order)],
-) -> (Vec<(ProvinceId, Option<RegionId>)>, Vec<Rejection>) {
+) -> (Vec<Retreat>, Vec<Rejection<RetreatError>>) {
     let mut chosen: Vec<Option<Option<RegionId>>> = vec![None; map.province_count()];
     let mut rejections = Vec::new();
-    for (power, order) in orders {
-        let refuse = |why: String| Rejection {
+    for (index, (power, order)) in orders.iter().enumerate() {
+        let refuse = |kind: RetreatError| Rejection {
             power: *power,
+            index,
             order: order.canonical(map),
-            why,
+            kind,
         };
         let Order::Unit { at, action, .. } = order else {
-            rejections.push(refuse(
-                "this is a retreat phase: retreat or disband dislodged units".into(),
-            ));
+            rejections.push(refuse(RetreatError::NotARetreat));
             continue;
         };
         let p = at.province;
         let d = match pos.dislodged[p.index()] {
             Some(d) if d.unit.power == *power => d,
             Some(_) => {
-                rejections.push(refuse(format!(
-                    "the dislodged unit in {} is not yours",
-                    map.abbr(p)
-                )));
+                rejections.push(refuse(RetreatError::NotYours(map.abbr(p).to_string())));
                 continue;
             }
             None => {
-                rejections.push(refuse(format!(
-                    "no unit was dislodged from {}",
-                    map.abbr(p)
-                )));
+                rejections.push(refuse(RetreatError::NotDislodged(map.abbr(p).to_string())));
                 continue;
             }
         };
@@ -122,25 +118,21 @@ pub fn screen_retreats(
                     [r] => chosen[p.index()] = Some(Some(r)),
                     [] => {
                         chosen[p.index()] = None;
-                        rejections.push(refuse(format!(
-                            "{} cannot retreat to {}{}",
-                            describe(map, d.unit),
-                            to.show(map),
-                            why_not(map, pos, d, to.province)
-                        )))
+                        rejections.push(refuse(RetreatError::CannotRetreat {
+                            unit: describe(map, d.unit),
+                            to: to.show(map),
+                            blocked: why_not(map, pos, d, to.province),
+                        }))
                     }
                     _ => {
                         chosen[p.index()] = None;
-                        rejections.push(refuse(format!(
-                            "name the coast of {} to retreat to",
-                            map.abbr(to.province)
+                        rejections.push(refuse(RetreatError::CoastUnsaid(
+                            map.abbr(to.province).to_string(),
                         )))
                     }
                 }
             }
-            _ => rejections.push(refuse(
-                "in a retreat phase a unit retreats ('F Tri - Alb') or disbands".into(),
-            )),
+            _ => rejections.push(refuse(RetreatError::RetreatOrDisband)),
         }
     }
     let list = pos
@@ -150,18 +142,66 @@ pub fn screen_retreats(
     (list, rejections)
 }
 
-fn why_not(map: &Map, pos: &Position, d: Dislodged, to: ProvinceId) -> String {
+fn why_not(map: &Map, pos: &Position, d: Dislodged, to: ProvinceId) -> Option<Blocked> {
     if pos.unit_at(to).is_some() {
-        " (it is occupied)".into()
+        Some(Blocked::Occupied)
     } else if pos.contested[to.index()] {
-        " (it was left empty by a standoff)".into()
+        Some(Blocked::Standoff)
     } else if d.attacker_from == Some(to) {
-        " (the attacker came from there)".into()
+        Some(Blocked::Attacker)
     } else if !map.can_reach(d.unit.kind, d.unit.region, to) {
-        " (it is not adjacent)".into()
+        Some(Blocked::NotAdjacent)
     } else {
-        String::new()
+        None
     }
+}
+
+/// Why a retreat order was refused: a matchable kind, with the units and provinces it names
+/// quoted once in its text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RetreatError {
+    /// A build, removal or waive in a retreat phase.
+    #[error("this is a retreat phase: retreat or disband dislodged units")]
+    NotARetreat,
+    /// The dislodged unit is another power's.
+    #[error("the dislodged unit in {0} is not yours")]
+    NotYours(String),
+    /// No unit was dislodged from the ordered province.
+    #[error("no unit was dislodged from {0}")]
+    NotDislodged(String),
+    /// A retreat to a place the unit may not go.
+    #[error("{unit} cannot retreat to {to}{}", blocked.map_or(String::new(), |b| format!(" ({b})")))]
+    CannotRetreat {
+        /// The dislodged unit.
+        unit: String,
+        /// Where it was to go (with its coast when one was named).
+        to: String,
+        /// What stands in the way, when one thing does.
+        blocked: Option<Blocked>,
+    },
+    /// A retreat to a province with several open coasts, naming none.
+    #[error("name the coast of {0} to retreat to")]
+    CoastUnsaid(String),
+    /// An order other than a retreat or a disband.
+    #[error("in a retreat phase a unit retreats ('F Tri - Alb') or disbands")]
+    RetreatOrDisband,
+}
+
+/// What keeps a dislodged unit from retreating to a province.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Blocked {
+    /// A unit stands there.
+    #[error("it is occupied")]
+    Occupied,
+    /// A standoff left it empty in the movement phase.
+    #[error("it was left empty by a standoff")]
+    Standoff,
+    /// The attacker came from there (over land).
+    #[error("the attacker came from there")]
+    Attacker,
+    /// The unit cannot reach it.
+    #[error("it is not adjacent")]
+    NotAdjacent,
 }
 
 /// Carries out the retreats; returns the board after them (dislodged units gone) and each
@@ -205,4 +245,38 @@ pub fn resolve_retreats(
         outcomes.push((p, outcome));
     }
     (next, outcomes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::order::parse_order;
+    use crate::game::variant::Variant;
+
+    /// Issue 26: "rejections carry a matchable kind and quote the input once in `Display`".
+    #[test]
+    fn a_refused_retreat_says_which_kind_and_which_order() {
+        let v = Variant::standard();
+        let map = &v.map;
+        let pos = Position::initial(map, v.calendar.start);
+        let france = map.power_by_word("France").unwrap();
+        let orders = [
+            (france, parse_order(map, "A Par - Bur").unwrap()),
+            (france, Order::Waive),
+        ];
+        let (_, rejected) = screen_retreats(map, &pos, &orders);
+        let kinds: Vec<(usize, &RetreatError)> =
+            rejected.iter().map(|r| (r.index, &r.kind)).collect();
+        assert_eq!(
+            kinds,
+            [
+                (0, &RetreatError::NotDislodged("Par".into())),
+                (1, &RetreatError::NotARetreat)
+            ]
+        );
+        assert_eq!(
+            rejected[0].to_string(),
+            "A Par - Bur: no unit was dislodged from Par"
+        );
+    }
 }

@@ -129,15 +129,38 @@ pub struct Ordered {
     pub command: Command,
 }
 
-/// An order refused before adjudication.
+/// An order refused before adjudication: which of the orders given it was (its index
+/// among them), whose, and why, as a kind to match on (issue 26: "rejections carry a
+/// matchable kind and quote the input once in `Display`"). `Display` quotes the order once,
+/// then says why: `A Par - Lon: Lon is not next to Par`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rejection {
+pub struct Rejection<K = Refusal> {
     /// The power that sent it.
     pub power: PowerId,
-    /// The order, in canonical form.
+    /// Its index in the orders given to the check that refused it.
+    pub index: usize,
+    /// The order, in canonical form, as the results quote it.
     pub order: String,
     /// Why it was refused.
-    pub why: String,
+    pub kind: K,
+}
+
+impl<K> Rejection<K> {
+    /// The same rejection with its kind turned into another (a phase's kinds into one).
+    pub fn map_kind<L>(self, f: impl FnOnce(K) -> L) -> Rejection<L> {
+        Rejection {
+            power: self.power,
+            index: self.index,
+            order: self.order,
+            kind: f(self.kind),
+        }
+    }
+}
+
+impl<K: std::fmt::Display> std::fmt::Display for Rejection<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.order, self.kind)
+    }
 }
 
 /// Checks every power's movement orders against the board. The last order for a unit wins.
@@ -157,7 +180,7 @@ pub fn screen_movement(
     // one for any other unit, and as the judge keeps them on file).
     let mut ocean_orders: Vec<(PowerId, ProvinceId, Command, Option<&[ProvinceId]>)> = Vec::new();
     let mut rejections = Vec::new();
-    for (power, order) in orders {
+    for (index, (power, order)) in orders.iter().enumerate() {
         if matches!(order, Order::DipSupport { .. }) {
             // Checked apart: see `screen_dip_supports`.
             continue;
@@ -209,8 +232,9 @@ pub fn screen_movement(
                 }
                 rejections.push(Rejection {
                     power: *power,
+                    index,
                     order: order.canonical(map),
-                    why: why.to_string(),
+                    kind: *why,
                 })
             }
         }
@@ -278,30 +302,28 @@ pub fn screen_dip_supports(
 ) -> (Vec<(PowerId, ProvinceId)>, Vec<Rejection>) {
     let mut given = Vec::new();
     let mut rejections = Vec::new();
-    for (power, order) in orders {
+    for (index, (power, order)) in orders.iter().enumerate() {
         let Order::DipSupport { target } = order else {
             continue;
         };
         let p = target.at.province;
         let why = if !rules.dip_points {
-            Some("dip points are not played in this game".to_string())
+            Some(Refusal::NoDipPoints)
         } else if map.is_free_ocean(p) && pos.all_units().any(|(q, _)| q == p) {
             // M.1: fleets enter an ocean without combat, so nobody there is dislodged.
-            Some(format!(
-                "{} is an ocean: no unit in an ocean is attacked or dislodged, so a standing support there would do nothing; none was bought",
-                map.abbr(p)
-            ))
+            Some(Refusal::OceanStandingSupport(abbr(map, p)))
         } else if pos.unit_at(p).is_none() || map.is_free_ocean(p) {
-            Some(format!("there is no unit in {} to support", map.abbr(p)))
+            Some(Refusal::NothingToSupport(abbr(map, p)))
         } else {
             None
         };
         match why {
             None => given.push((*power, p)),
-            Some(why) => rejections.push(Rejection {
+            Some(kind) => rejections.push(Rejection {
                 power: *power,
+                index,
                 order: order.canonical(map),
-                why,
+                kind,
             }),
         }
     }

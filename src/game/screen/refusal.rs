@@ -159,6 +159,12 @@ pub enum Refusal {
         /// One coast it can reach (`Spa/nc`).
         example: String,
     },
+    /// A standing support bought with dip points in a game without them.
+    #[error("dip points are not played in this game")]
+    NoDipPoints,
+    /// A standing support for a fleet in an ocean, where nobody is dislodged (M.1).
+    #[error("{0} is an ocean: no unit in an ocean is attacked or dislodged, so a standing support there would do nothing; none was bought")]
+    OceanStandingSupport(String),
     /// A refusal of the army-fleet and shared-ocean rules (`afloat.rs`).
     #[error(transparent)]
     Afloat(#[from] super::afloat::AfloatError),

@@ -25,10 +25,7 @@ fn screen(texts: &[(&str, &str)]) -> (Vec<String>, Vec<String>) {
         .collect();
     (
         commands,
-        rejected
-            .into_iter()
-            .map(|r| format!("{}: {}", r.order, r.why))
-            .collect(),
+        rejected.into_iter().map(|r| r.to_string()).collect(),
     )
 }
 

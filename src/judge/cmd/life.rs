@@ -3,7 +3,7 @@
 use super::def::{Def, Who, Words};
 use crate::game::ids::PowerId;
 use crate::judge::cmd::context::{Role, Session};
-use crate::judge::game::{SeatState, Status, Tenure};
+use crate::judge::game::{SeatState, Since, Status, Tenure};
 use crate::judge::preference::Preference;
 use crate::judge::privacy::{Entry, JOIN_WORD_CASE};
 use crate::judge::{deadline, pictures, process};
@@ -300,7 +300,6 @@ impl Session<'_> {
         }
         let position = variant.opening();
         let phase = position.phase;
-        let code = variant.calendar.code(phase);
         let g = self.game_mut();
         for (seat, power) in g.seats.iter_mut().zip(assigned) {
             seat.power = power;
@@ -312,7 +311,7 @@ impl Session<'_> {
                 Some(Tenure {
                     power: s.power?,
                     address: s.member.address.clone(),
-                    from: code.clone(),
+                    from: Since::Phase(phase),
                 })
             })
             .collect();

@@ -235,7 +235,13 @@ mod tests {
         let text = &reply(&h, BOB).body;
         assert!(text.contains("  A Par - Bur\n"), "{text}");
         assert!(text.contains("A Mar-Mun\n    *** "), "{text}");
-        assert_eq!(games["g"].orders[&2].lines, ["A Par - Bur"]);
+        let g = &games["g"];
+        let filed: Vec<String> = g.orders[&2]
+            .orders
+            .iter()
+            .map(|o| o.canonical(j.map_of(g)))
+            .collect();
+        assert_eq!(filed, ["A Par - Bur"]);
         let h = mail(&j, &mut games, BOB, "SIGNON Fg pwF\nCLEAR", start());
         assert!(reply(&h, BOB)
             .body
@@ -267,7 +273,12 @@ mod tests {
             crate::judge::later::filed(g, crate::game::ids::PowerId(2), fall),
             ["A Par-Bur"]
         );
-        assert_eq!(g.orders[&2].lines, ["A Mar - Bur"]);
+        let filed: Vec<String> = g.orders[&2]
+            .orders
+            .iter()
+            .map(|o| o.canonical(j.map_of(g)))
+            .collect();
+        assert_eq!(filed, ["A Mar - Bur"]);
         let h = mail(
             &j,
             &mut games,

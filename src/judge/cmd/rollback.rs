@@ -25,14 +25,15 @@ impl Session<'_> {
         }
         let g = self.game();
         let cal = &judge.variant(g).calendar;
-        let code = match cal.parse(&words.join(" ")) {
-            Ok(p) => cal.code(p),
+        let phase = match cal.parse(&words.join(" ")) {
+            Ok(p) => p,
             Err(e) => {
                 self.error(line, e.to_string());
                 return;
             }
         };
-        let Some(i) = g.history.iter().position(|h| h.code == code) else {
+        let code = cal.code(phase);
+        let Some(i) = g.history.iter().position(|h| h.phase() == phase) else {
             self.error(line, format!("{code} is not a phase this game has played"));
             return;
         };
@@ -42,13 +43,13 @@ impl Session<'_> {
         g.enter_phase(record.before);
         crate::judge::dips::after_rollback(g, i);
         g.history.truncate(i);
-        g.centre_counts.retain(|(_, _, played)| *played <= i);
+        g.centre_counts.retain(|c| c.played <= i);
         g.status = Status::Running;
         g.outcome = None;
         g.pause_reason = None;
         if !afresh {
             g.orders = record.orders;
-            g.orders.retain(|_, o| !o.lines.is_empty());
+            g.orders.retain(|_, o| !o.is_empty());
         }
         let kept = g.orders.len();
         let orders = match (afresh, kept) {
@@ -144,7 +145,7 @@ mod tests {
         }
         let fr = games["g"].seats[1].power.unwrap().0;
         let france = games["g"].orders[&fr].clone();
-        assert_eq!(france.lines.len(), 3, "{france:?}");
+        assert_eq!(france.orders.len(), 3, "{france:?}");
         let day = start() + Duration::days(1);
         mail(&j, &mut games, GM, "SIGNON Mg gmpass\nPROCESS", day);
         assert_eq!(games["g"].history.len(), 1, "Spring 1901 was played");

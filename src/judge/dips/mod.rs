@@ -49,7 +49,7 @@ pub fn played(judge: &Judge, game: &Game) -> bool {
 fn standing_supports(judge: &Judge, game: &Game, power: PowerId) -> Vec<String> {
     let map = judge.map_of(game);
     super::filed::stored(judge, game, power)
-        .into_iter()
+        .iter()
         .filter(|o| matches!(o, Order::DipSupport { .. }))
         .map(|o| o.canonical(map))
         .collect()

@@ -18,11 +18,15 @@ pub enum Refusal {
     #[error("a standing support costs {cost} dips, and you have {0} left this turn", cost = crate::judge::dips::STANDING_SUPPORT)]
     DipsShort(u32),
     /// The board refuses it: the screener's or adjudicator's reason.
-    #[error("{0}")]
-    Board(String),
+    #[error(transparent)]
+    Board(#[from] crate::game::turn::Illegal),
     /// A unit's order in an adjustment phase: what the phase takes instead.
     #[error("{0}")]
     Winter(String),
+    /// A line stored by an older herald that no longer reads as an order on this map: not
+    /// on file, and dropped when the power next orders.
+    #[error("stored by an earlier herald, this line no longer reads as an order: it is not on file; order that unit again")]
+    StoredUnread,
     /// A Waive in the unit choice, where every home centre gets a unit.
     #[error("in the unit choice every home centre gets a unit: choose one with 'Build A <centre>' or 'Build F <centre>'; a centre you leave unchosen gets the map's starting unit")]
     UnitChoiceWaive,

@@ -8,7 +8,7 @@ use crate::game::map::Map;
 use crate::game::position::{Position, Unit};
 use crate::game::resolve::{retreat_options, Adjustment, MovementResult, RetreatOutcome};
 use crate::game::screen::{Ordered, Rejection};
-use crate::game::turn::{Report, Turn};
+use crate::game::turn::{Illegal, Report, Turn};
 use crate::judge::board::kind_name;
 
 /// The lines of the phase's orders, as its kind reports them.
@@ -103,7 +103,7 @@ fn dip_support_lines(
 }
 
 /// The orders refused before adjudication, each with why.
-fn rejection_lines(map: &Map, rejections: &[Rejection]) -> Vec<String> {
+fn rejection_lines(map: &Map, rejections: &[Rejection<Illegal>]) -> Vec<String> {
     rejections
         .iter()
         .map(|r| {
@@ -111,7 +111,7 @@ fn rejection_lines(map: &Map, rejections: &[Rejection]) -> Vec<String> {
                 "{}: {} (*void*: {})",
                 map.power(r.power).name,
                 r.order,
-                r.why
+                r.kind
             )
         })
         .collect()

@@ -6,7 +6,7 @@ use chrono::Duration;
 use crate::game::ids::PowerId;
 use crate::judge::cmd::context::{Role, Session};
 use crate::judge::deadline;
-use crate::judge::game::{Member, Seat, SeatState, Status, Tenure};
+use crate::judge::game::{Member, Seat, SeatState, Since, Status, Tenure};
 use crate::judge::privacy::Entry;
 
 /// The subject of the notice that a newcomer took over a power (a player back from civil
@@ -143,11 +143,11 @@ impl Session<'_> {
     fn take_seat(&mut self, power: PowerId, hash: String) -> bool {
         let from = self.letter.reply_to.clone();
         let g = self.game();
-        let code = g
+        // A power is taken over in a started game; the opening otherwise.
+        let since = g
             .position
             .as_ref()
-            .map(|p| self.judge.variant(g).calendar.code(p.phase))
-            .unwrap_or_default();
+            .map_or(self.judge.variant(g).calendar.start, |p| p.phase);
         let now = self.now;
         let gm = self.game_mut();
         let Some(s) = gm.seat_to_take(power) else {
@@ -161,7 +161,7 @@ impl Session<'_> {
         gm.tenures.push(Tenure {
             power,
             address: from,
-            from: code,
+            from: Since::Phase(since),
         });
         gm.waiting = false;
         if gm.status == Status::Running && gm.position.is_some() {
