@@ -954,3 +954,37 @@ seed Aaa 155 0\nseed Bbb -170 0\nseed Sss 0 20\nseed Ttt 0 -20\n";
     let a = xs(&shapes.spaces[0].path);
     assert!(a.iter().all(|&x| (329..=356).contains(&x)), "{a:?}");
 }
+
+#[test]
+fn the_world_maps_borders_equal_its_adjacency_across_the_seam_too() {
+    // "two spaces share a visible border (land with land, sea with sea or coast, across the
+    // world map's seam too) exactly when the map file makes them adjacent" (issue 27).
+    let map = parse_map(builtin::WORLD1880).unwrap();
+    let text = shapes::builtin("world1880").unwrap();
+    assert_eq!(picture::check_shapes(&map, text), Vec::<String>::new());
+    let shapes = shapes::Shapes::read(text, &map).unwrap();
+    assert!(shapes.wrap);
+    assert!(borders::shared(&shapes).len() > 300);
+}
+
+#[test]
+fn the_world_map_with_one_border_removed_fails_the_check() {
+    // Warsaw and Moscow no longer neighbours.
+    let text = builtin::WORLD1880
+        .replace(
+            "army  War: Ber Gal Mos Pru Stp Ukr",
+            "army  War: Ber Gal Pru Stp Ukr",
+        )
+        .replace(
+            "army  Mos: Sev Stp Ukr Ura War",
+            "army  Mos: Sev Stp Ukr Ura",
+        );
+    assert_ne!(text, builtin::WORLD1880);
+    let map = parse_map(&text).unwrap();
+    let problems = picture::check_shapes(&map, shapes::builtin("world1880").unwrap());
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert!(
+        problems[0].contains("War and Mos share") && problems[0].contains("not neighbours"),
+        "{problems:?}"
+    );
+}

@@ -29,6 +29,9 @@ const STANDARD: &str = include_str!("../../maps/standard.shapes");
 const CLASSICAL: &str = include_str!("../../maps/classical.shapes");
 /// Deluge II's shapes: the standard board's outlines and Iceland; the floods re-colour them.
 const DELUGE: &str = include_str!("../../maps/deluge.shapes");
+/// The 1880 world's shapes: the whole globe, its left and right edges joined across the
+/// Pacific.
+const WORLD1880: &str = include_str!("../../maps/world1880.shapes");
 
 /// The shapes text of a built-in map, by the map's name.
 pub fn builtin(map_name: &str) -> Option<&'static str> {
@@ -36,6 +39,7 @@ pub fn builtin(map_name: &str) -> Option<&'static str> {
         "standard" => Some(STANDARD),
         "classical" => Some(CLASSICAL),
         "deluge" => Some(DELUGE),
+        "world1880" => Some(WORLD1880),
         _ => None,
     }
 }
