@@ -426,13 +426,19 @@ fn draw_lines_are_checked_and_the_rules_parser_skips_them() {
 fn map_draw_writes_svg_and_png_of_a_map_file() {
     let svg = picture::opening_of_map_text(herald::game::map::builtin::STANDARD).unwrap();
     assert!(svg.starts_with("<svg "));
-    // A map file without draw lines (and without shapes: the world of 1880's) is refused
-    // with the reason.
+    // A map file without draw lines and without shapes (the world of 1880's renamed, so
+    // that its built-in shapes do not apply) is refused with the reason.
     let world = picture::builtin_map_text(Variant::builtin("world1880").unwrap()).unwrap();
     let bare: String = world
         .lines()
         .filter(|l| !l.starts_with("draw "))
-        .map(|l| format!("{l}\n"))
+        .map(|l| {
+            if l.starts_with("map ") {
+                "map bare\n".to_string()
+            } else {
+                format!("{l}\n")
+            }
+        })
         .collect();
     let e = picture::opening_of_map_text(&bare).unwrap_err().to_string();
     assert!(e.contains("no 'draw size"), "{e}");

@@ -926,3 +926,124 @@ fn the_quick_png_is_the_svg_drawn() {
     );
     assert!(mean < 1.0, "the pixels differ by {mean:.2} on average");
 }
+
+/// A made-up world that goes round the globe: one land, lon 120–180 from pole to pole of
+/// the frame, ending at the seam; the rest is water.
+const EASTERN_LAND: &str = r#"{"type":"Topology","arcs":[[[120,-40],[180,-40],[180,40],[120,40],[120,-40]]],
+"objects":{"land":{"type":"GeometryCollection","geometries":[{"type":"Polygon","arcs":[[0]]}]}}}"#;
+
+/// Aland touches the West Sea only across the seam (its east edge is the West Sea's west
+/// edge), and the East Sea on its west.
+const SEAM: &str = "map seam\ntitle Seam\npower Red R Red\n\
+coast Aaa \"Aland\" centre\nsea Www \"West Sea\"\nsea Eee \"East Sea\"\n\
+fleet Aaa: Www Eee\nfleet Www: Aaa Eee\nfleet Eee: Aaa Www\n\
+home Red: Aaa\nunits Red: F Aaa\n";
+
+const SEAM_PLAN: &str = "source made up\nwrap\nframe -180 180 -30 30\nwidth 360\nscale 2\n\
+seed Aaa 150 0\nseed Www -150 0\nseed Eee 60 0\n";
+
+#[test]
+fn spaces_touching_only_across_the_seam_of_a_wrapped_map_are_neighbours() {
+    // "two spaces share a visible border (land with land, sea with sea or coast, across
+    // the world map's seam too) exactly when the map file makes them adjacent" (issue 27).
+    let map = parse_map(SEAM).unwrap();
+    let text = carve::carve(&map, SEAM_PLAN, EASTERN_LAND, "a test").unwrap();
+    assert!(text.lines().any(|l| l == "wrap"), "{text}");
+    let shapes = shapes::Shapes::read(&text, &map).unwrap();
+    assert!(shapes.wrap);
+    assert_eq!(borders::check(&map, &shapes), Vec::<String>::new());
+    // Aland and the West Sea share no segment: only the seam joins them.
+    let (aaa, www) = (&shapes.spaces[0].path, &shapes.spaces[1].path);
+    let segments = |path: &str| {
+        let mut v = Vec::new();
+        for r in shapes::rings(path) {
+            for k in 0..r.len() {
+                let (a, b) = (r[k], r[(k + 1) % r.len()]);
+                v.push(if a <= b { (a, b) } else { (b, a) });
+            }
+        }
+        v
+    };
+    let (sa, sw) = (segments(aaa), segments(www));
+    assert!(!sa.iter().any(|s| sw.contains(s)), "{aaa}\n{www}");
+    let across = borders::shared(&shapes);
+    let seam = across.get(&(0, 1)).copied().unwrap_or(0.0);
+    assert!(
+        seam * shapes.scale >= borders::MIN_BORDER_PX * 10.0,
+        "{across:?}"
+    );
+    // Without Aland–West Sea on the map the same shapes fail the check.
+    let apart = SEAM
+        .replace("fleet Aaa: Www Eee", "fleet Aaa: Eee")
+        .replace("fleet Www: Aaa Eee", "fleet Www: Eee");
+    let problems = borders::check(&parse_map(&apart).unwrap(), &shapes);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].contains("Aaa and Www share"), "{problems:?}");
+    // The same shapes read as a board that does not wrap: the seam is no border.
+    let flat = text.replace("\nwrap\n", "\n");
+    let flat = shapes::Shapes::read(&flat, &map).unwrap();
+    let problems = borders::check(&map, &flat);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].contains("Aaa and Www are neighbours"),
+        "{problems:?}"
+    );
+}
+
+/// An island across the seam (lon 150 to 210, that is -150), given as one ring.
+const SEAM_ISLAND: &str = r#"{"type":"Topology","arcs":[[[150,-10],[210,-10],[210,10],[150,10],[150,-10]]],
+"objects":{"land":{"type":"GeometryCollection","geometries":[{"type":"Polygon","arcs":[[0]]}]}}}"#;
+
+#[test]
+fn a_wrapped_carving_fills_and_divides_land_across_the_seam() {
+    // Aland's seed at 155°E, Bland's at 170°W: Bland's land reaches west across the seam
+    // to halfway between them (172.5°E), not only to the seam.
+    let map = parse_map(TINY).unwrap();
+    let plan = "source made up\nwrap\nframe -180 180 -30 30\nwidth 360\nscale 2\n\
+seed Aaa 155 0\nseed Bbb -170 0\nseed Sss 0 20\nseed Ttt 0 -20\n";
+    let text = carve::carve(&map, plan, SEAM_ISLAND, "a test").unwrap();
+    let shapes = shapes::Shapes::read(&text, &map).unwrap();
+    let xs =
+        |path: &str| -> Vec<i32> { shapes::rings(path).iter().flatten().map(|p| p.0).collect() };
+    // Bland: cells on both sides of the seam; its east end is at 150°W (col 30).
+    let b = xs(&shapes.spaces[1].path);
+    assert!(b.iter().any(|&x| (340..=355).contains(&x)), "{b:?}");
+    assert!(b.iter().any(|&x| (29..=31).contains(&x)), "{b:?}");
+    // Aland: from 150°E (col 330) to before the seam.
+    let a = xs(&shapes.spaces[0].path);
+    assert!(a.iter().all(|&x| (329..=356).contains(&x)), "{a:?}");
+}
+
+#[test]
+fn the_world_maps_borders_equal_its_adjacency_across_the_seam_too() {
+    // "two spaces share a visible border (land with land, sea with sea or coast, across the
+    // world map's seam too) exactly when the map file makes them adjacent" (issue 27).
+    let map = parse_map(builtin::WORLD1880).unwrap();
+    let text = shapes::builtin("world1880").unwrap();
+    assert_eq!(picture::check_shapes(&map, text), Vec::<String>::new());
+    let shapes = shapes::Shapes::read(text, &map).unwrap();
+    assert!(shapes.wrap);
+    assert!(borders::shared(&shapes).len() > 300);
+}
+
+#[test]
+fn the_world_map_with_one_border_removed_fails_the_check() {
+    // Warsaw and Moscow no longer neighbours.
+    let text = builtin::WORLD1880
+        .replace(
+            "army  War: Ber Gal Mos Pru Stp Ukr",
+            "army  War: Ber Gal Pru Stp Ukr",
+        )
+        .replace(
+            "army  Mos: Sev Stp Ukr Ura War",
+            "army  Mos: Sev Stp Ukr Ura",
+        );
+    assert_ne!(text, builtin::WORLD1880);
+    let map = parse_map(&text).unwrap();
+    let problems = picture::check_shapes(&map, shapes::builtin("world1880").unwrap());
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert!(
+        problems[0].contains("War and Mos share") && problems[0].contains("not neighbours"),
+        "{problems:?}"
+    );
+}

@@ -43,11 +43,46 @@ pub fn shared(shapes: &Shapes) -> HashMap<(usize, usize), f32> {
         }
     }
     let mut out: HashMap<(usize, usize), f32> = HashMap::new();
+    if shapes.wrap {
+        for ((i, j), len) in across_seam(shapes, &owner) {
+            *out.entry((i.min(j), i.max(j))).or_default() += len;
+        }
+    }
     for ((a, b), spaces) in owner {
         if let [i, j] = spaces[..] {
             if i != j {
                 let len = ((b.0 - a.0) as f32).hypot((b.1 - a.1) as f32);
                 *out.entry((i.min(j), i.max(j))).or_default() += len;
+            }
+        }
+    }
+    out
+}
+
+/// The borders across the seam of a board that wraps ("across the world map's seam too",
+/// issue 27): a space's outline running down the left edge faces the space whose outline
+/// runs down the right edge at the same rows. The two are carved apart, so their segments
+/// need not end at the same rows: each pair's border is the overlap of their runs.
+fn across_seam(
+    shapes: &Shapes,
+    owner: &HashMap<Segment, Vec<usize>>,
+) -> Vec<((usize, usize), f32)> {
+    let right = shapes.width.round() as i32;
+    // The runs along one edge, each with its space: (top, bottom, space).
+    let runs = |x: i32| -> Vec<(i32, i32, usize)> {
+        owner
+            .iter()
+            .filter(|(((ax, _), (bx, _)), spaces)| *ax == x && *bx == x && spaces.len() == 1)
+            .map(|(((_, ay), (_, by)), spaces)| ((*ay).min(*by), (*ay).max(*by), spaces[0]))
+            .collect()
+    };
+    let (west, east) = (runs(0), runs(right));
+    let mut out = Vec::new();
+    for &(t1, b1, i) in &west {
+        for &(t2, b2, j) in &east {
+            let overlap = b1.min(b2) - t1.max(t2);
+            if overlap > 0 && i != j {
+                out.push(((i, j), overlap as f32));
             }
         }
     }

@@ -8,6 +8,8 @@
 //! shapes <map>                      # the map these shapes are for
 //! size <w> <h>                      # the grid, in grid units
 //! scale <pixels per grid unit>
+//! wrap                              # the board goes round the globe: its left and right
+//!                                   # edges are one meridian (a world map)
 //! space <Abbr> <x> <y> <path>       # the name's place, then the outline (SVG path data:
 //!                                   # M, L and Z with integer grid units)
 //! none <path>                       # land that is no space
@@ -27,6 +29,9 @@ const STANDARD: &str = include_str!("../../maps/standard.shapes");
 const CLASSICAL: &str = include_str!("../../maps/classical.shapes");
 /// Deluge II's shapes: the standard board's outlines and Iceland; the floods re-colour them.
 const DELUGE: &str = include_str!("../../maps/deluge.shapes");
+/// The 1880 world's shapes: the whole globe, its left and right edges joined across the
+/// Pacific.
+const WORLD1880: &str = include_str!("../../maps/world1880.shapes");
 
 /// The shapes text of a built-in map, by the map's name.
 pub fn builtin(map_name: &str) -> Option<&'static str> {
@@ -34,6 +39,7 @@ pub fn builtin(map_name: &str) -> Option<&'static str> {
         "standard" => Some(STANDARD),
         "classical" => Some(CLASSICAL),
         "deluge" => Some(DELUGE),
+        "world1880" => Some(WORLD1880),
         _ => None,
     }
 }
@@ -67,6 +73,9 @@ pub struct Shapes {
     pub coasts: Vec<Option<(f32, f32)>>,
     /// Neighbours across water, with the two ends of their mark.
     pub links: Vec<Link>,
+    /// The board goes round the globe: a space on its left edge borders the space on its
+    /// right edge beside it (the world map's seam across the Pacific).
+    pub wrap: bool,
 }
 
 fn num(w: Option<&str>) -> Option<f32> {
@@ -87,6 +96,7 @@ impl Shapes {
         let mut coasts = vec![None; map.regions.len()];
         let mut links = Vec::new();
         let mut none = String::new();
+        let mut wrap = false;
         for (i, line) in text.lines().enumerate() {
             let n = i + 1;
             if line.starts_with('#') || line.trim().is_empty() {
@@ -120,6 +130,7 @@ impl Shapes {
                         _ => bad("space <Abbr> <x> <y> <path>"),
                     }
                 }
+                "wrap" => wrap = true,
                 "none" => none = line[4..].trim().to_string(),
                 "coast" => {
                     let abbr = words.next().unwrap_or("");
@@ -176,6 +187,7 @@ impl Shapes {
             none,
             coasts,
             links,
+            wrap,
         })
     }
 
@@ -205,7 +217,7 @@ impl Shapes {
                 .iter()
                 .map(|c| c.map(|(x, y)| (x * s, y * s)))
                 .collect(),
-            wrap: false,
+            wrap: self.wrap,
             shaped: true,
         }
     }

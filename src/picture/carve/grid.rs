@@ -1,6 +1,8 @@
 //! The board as a grid of cells, each land or water, then each given to a space: cells go
 //! to the nearest seed of their own kind, measured through cells of that kind (so the North
-//! Sea does not reach across Denmark into the Baltic).
+//! Sea does not reach across Denmark into the Baltic). On a board that goes round the globe
+//! (`wrap`) the left and right edges are one meridian: a cell of the first column is the
+//! neighbour of the cell of the last column on its row.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -46,8 +48,25 @@ const STEPS: [(i64, i64, u32); 8] = [
     (-1, -1, 7),
 ];
 
+/// The cell one step (dx, dy) from cell `i`, if any: across the left and right edges when
+/// the board wraps.
+fn step(w: usize, h: usize, wrap: bool, i: usize, dx: i64, dy: i64) -> Option<usize> {
+    let (x, y) = ((i % w) as i64, (i / w) as i64);
+    let (mut nx, ny) = (x + dx, y + dy);
+    if wrap {
+        nx = nx.rem_euclid(w as i64);
+    }
+    (nx >= 0 && ny >= 0 && nx < w as i64 && ny < h as i64).then(|| ny as usize * w + nx as usize)
+}
+
 /// The cells reached from `starts` through cells where `pass` holds, 4-connected.
-pub fn reach(w: usize, h: usize, starts: &[usize], pass: impl Fn(usize) -> bool) -> Vec<bool> {
+pub fn reach(
+    w: usize,
+    h: usize,
+    wrap: bool,
+    starts: &[usize],
+    pass: impl Fn(usize) -> bool,
+) -> Vec<bool> {
     let mut seen = vec![false; w * h];
     let mut queue: VecDeque<usize> = VecDeque::new();
     for &s in starts {
@@ -57,13 +76,10 @@ pub fn reach(w: usize, h: usize, starts: &[usize], pass: impl Fn(usize) -> bool)
         }
     }
     while let Some(i) = queue.pop_front() {
-        let (x, y) = ((i % w) as i64, (i / w) as i64);
-        for (dx, dy, _) in &STEPS[..4] {
-            let (nx, ny) = (x + dx, y + dy);
-            if nx < 0 || ny < 0 || nx >= w as i64 || ny >= h as i64 {
+        for &(dx, dy, _) in &STEPS[..4] {
+            let Some(j) = step(w, h, wrap, i, dx, dy) else {
                 continue;
-            }
-            let j = ny as usize * w + nx as usize;
+            };
             if !seen[j] && pass(j) {
                 seen[j] = true;
                 queue.push_back(j);
@@ -75,7 +91,13 @@ pub fn reach(w: usize, h: usize, starts: &[usize], pass: impl Fn(usize) -> bool)
 
 /// The 4-connected components of the cells where `kind` is `want`: a component number per
 /// cell (`u32::MAX` elsewhere) and each component's size.
-pub fn components(kind: &[bool], w: usize, h: usize, want: bool) -> (Vec<u32>, Vec<usize>) {
+pub fn components(
+    kind: &[bool],
+    w: usize,
+    h: usize,
+    wrap: bool,
+    want: bool,
+) -> (Vec<u32>, Vec<usize>) {
     let mut comp = vec![u32::MAX; w * h];
     let mut sizes = Vec::new();
     for start in 0..w * h {
@@ -88,13 +110,10 @@ pub fn components(kind: &[bool], w: usize, h: usize, want: bool) -> (Vec<u32>, V
         comp[start] = id;
         while let Some(i) = stack.pop() {
             size += 1;
-            let (x, y) = ((i % w) as i64, (i / w) as i64);
-            for (dx, dy, _) in &STEPS[..4] {
-                let (nx, ny) = (x + dx, y + dy);
-                if nx < 0 || ny < 0 || nx >= w as i64 || ny >= h as i64 {
+            for &(dx, dy, _) in &STEPS[..4] {
+                let Some(j) = step(w, h, wrap, i, dx, dy) else {
                     continue;
-                }
-                let j = ny as usize * w + nx as usize;
+                };
                 if kind[j] == want && comp[j] == u32::MAX {
                     comp[j] = id;
                     stack.push(j);
@@ -108,7 +127,14 @@ pub fn components(kind: &[bool], w: usize, h: usize, want: bool) -> (Vec<u32>, V
 
 /// Gives each cell the label of the nearest seed cell of its own kind (`land`), measured
 /// through cells of that kind (chamfer distance 5-7). Unreached cells keep `unset`.
-pub fn label(w: usize, h: usize, land: &[bool], seeds: &[(usize, u16)], unset: u16) -> Vec<u16> {
+pub fn label(
+    w: usize,
+    h: usize,
+    wrap: bool,
+    land: &[bool],
+    seeds: &[(usize, u16)],
+    unset: u16,
+) -> Vec<u16> {
     let mut labels = vec![unset; w * h];
     let mut dist = vec![u32::MAX; w * h];
     let mut heap = BinaryHeap::new();
@@ -123,13 +149,10 @@ pub fn label(w: usize, h: usize, land: &[bool], seeds: &[(usize, u16)], unset: u
         if d > dist[i] {
             continue;
         }
-        let (x, y) = ((i % w) as i64, (i / w) as i64);
         for (dx, dy, cost) in STEPS {
-            let (nx, ny) = (x + dx, y + dy);
-            if nx < 0 || ny < 0 || nx >= w as i64 || ny >= h as i64 {
+            let Some(j) = step(w, h, wrap, i, dx, dy) else {
                 continue;
-            }
-            let j = ny as usize * w + nx as usize;
+            };
             if land[j] != land[i] {
                 continue;
             }

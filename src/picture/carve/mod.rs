@@ -43,6 +43,29 @@ fn project(centre: (f64, f64), lon: f64, lat: f64) -> (f64, f64) {
     )
 }
 
+/// The Miller cylindrical projection's northing of a latitude (degrees in, unit sphere out):
+/// the projection of a board that goes round the globe.
+fn miller(lat: f64) -> f64 {
+    1.25 * (std::f64::consts::FRAC_PI_4 + 0.4 * lat.to_radians())
+        .tan()
+        .ln()
+}
+
+/// Longitudes made continuous along a line or ring: each point moved by whole turns to lie
+/// within half a turn of the one before (so a line across the seam does not go round the
+/// globe), the first into the frame `[west, west + 360)`.
+fn unwrapped(points: &[(f64, f64)], west: f64) -> Vec<(f64, f64)> {
+    let mut out: Vec<(f64, f64)> = Vec::with_capacity(points.len());
+    for &(lon, lat) in points {
+        let lon = match out.last() {
+            None => west + (lon - west).rem_euclid(360.0),
+            Some(&(prev, _)) => lon + ((prev - lon) / 360.0).round() * 360.0,
+        };
+        out.push((lon, lat));
+    }
+    out
+}
+
 /// A lens in projected units: its centre (after the lenses before it), its radius and its
 /// factor.
 type Warp = ((f64, f64), f64, f64);
@@ -63,6 +86,9 @@ fn warp(((cx, cy), a, factor): Warp, (x, y): (f64, f64)) -> (f64, f64) {
 /// Degrees to grid units, for one plan.
 struct Frame {
     centre: (f64, f64),
+    /// The west edge of a board that goes round the globe (Miller projection, left and
+    /// right edges joined); `None` for a board about `centre`.
+    wrap: Option<f64>,
     warps: Vec<Warp>,
     x0: f64,
     y1: f64,
@@ -73,6 +99,20 @@ struct Frame {
 
 impl Frame {
     fn new(plan: &Plan) -> Frame {
+        if plan.wrap {
+            let (west, _, south, north) = plan.frame;
+            let k = f64::from(plan.width) / std::f64::consts::TAU;
+            return Frame {
+                centre: plan.centre,
+                wrap: Some(west),
+                warps: Vec::new(),
+                x0: west.to_radians(),
+                y1: miller(north),
+                k,
+                w: plan.width as usize,
+                h: ((miller(north) - miller(south)) * k).ceil() as usize,
+            };
+        }
         let mut warps: Vec<Warp> = Vec::new();
         for lens in &plan.lenses {
             let c = project(plan.centre, lens.at.0, lens.at.1);
@@ -103,6 +143,7 @@ impl Frame {
         let k = f64::from(plan.width) / (x1 - x0);
         Frame {
             centre: plan.centre,
+            wrap: None,
             warps,
             x0,
             y1,
@@ -112,7 +153,23 @@ impl Frame {
         }
     }
 
+    /// A point's place on the grid; on a board that wraps, in the frame's turn.
     fn at(&self, lon: f64, lat: f64) -> (f64, f64) {
+        match self.wrap {
+            Some(west) => self.at_unwrapped(west + (lon - west).rem_euclid(360.0), lat),
+            None => self.at_unwrapped(lon, lat),
+        }
+    }
+
+    /// A point's place on the grid, its longitude taken as it is (on a board that wraps, a
+    /// longitude past the east edge lies right of the grid).
+    fn at_unwrapped(&self, lon: f64, lat: f64) -> (f64, f64) {
+        if self.wrap.is_some() {
+            return (
+                (lon.to_radians() - self.x0) * self.k,
+                (self.y1 - miller(lat)) * self.k,
+            );
+        }
         let (x, y) = self
             .warps
             .iter()
@@ -123,9 +180,9 @@ impl Frame {
     /// The cells inside polygons (even-odd), sampled at their centres.
     fn fill(&self, rings: &[Vec<(f64, f64)>]) -> Result<Vec<bool>, CarveError> {
         let mut pb = tiny_skia::PathBuilder::new();
-        for ring in rings {
+        let mut put = |ring: &[(f64, f64)], shift: f64| {
             for (i, &(lon, lat)) in ring.iter().enumerate() {
-                let (x, y) = self.at(lon, lat);
+                let (x, y) = self.at_unwrapped(lon + shift, lat);
                 if i == 0 {
                     pb.move_to(x as f32, y as f32);
                 } else {
@@ -133,6 +190,28 @@ impl Frame {
                 }
             }
             pb.close();
+        };
+        for ring in rings {
+            match self.wrap {
+                None => put(ring, 0.0),
+                Some(west) => {
+                    // A ring made continuous, drawn a turn either side as well, so the part
+                    // past one edge comes in at the other. A ring round a pole does not
+                    // close when made continuous: it is drawn as its data gives it.
+                    let line = unwrapped(ring, west);
+                    let closes = match (line.first(), line.last()) {
+                        (Some(a), Some(b)) => (a.0 - b.0).abs() < 180.0,
+                        _ => true,
+                    };
+                    if closes {
+                        for shift in [-360.0, 0.0, 360.0] {
+                            put(&line, shift);
+                        }
+                    } else {
+                        put(ring, 0.0);
+                    }
+                }
+            }
         }
         let mut out = vec![false; self.w * self.h];
         let Some(path) = pb.finish() else {
@@ -158,9 +237,17 @@ impl Frame {
 
     /// The cells along a line through points (one cell for a single point).
     fn cells_along(&self, points: &[(f64, f64)]) -> Vec<usize> {
-        let grid: Vec<(f64, f64)> = points.iter().map(|&(lon, lat)| self.at(lon, lat)).collect();
+        let grid: Vec<(f64, f64)> = match self.wrap {
+            Some(west) => unwrapped(points, west)
+                .into_iter()
+                .map(|(lon, lat)| self.at_unwrapped(lon, lat))
+                .collect(),
+            None => points.iter().map(|&(lon, lat)| self.at(lon, lat)).collect(),
+        };
         let mut out = Vec::new();
+        let wrap = self.wrap.is_some();
         let mut put = |x: f64, y: f64| {
+            let x = if wrap { x.rem_euclid(self.w as f64) } else { x };
             if x >= 0.0 && y >= 0.0 && (x as usize) < self.w && (y as usize) < self.h {
                 out.push(y as usize * self.w + x as usize);
             }
@@ -297,7 +384,7 @@ pub fn carve_years(
     for &(i, _) in &seeds {
         is_seed[i] = true;
     }
-    let (comp, sizes) = grid::components(&land, w, h, true);
+    let (comp, sizes) = grid::components(&land, w, h, plan.wrap, true);
     let mut comp_seeded = vec![false; sizes.len()];
     for (i, &c) in comp.iter().enumerate() {
         if c != u32::MAX && is_seed[i] {
@@ -310,13 +397,13 @@ pub fn carve_years(
         }
     }
     let water_seeds: Vec<usize> = seeds.iter().filter(|s| !land[s.0]).map(|s| s.0).collect();
-    let sea = grid::reach(w, h, &water_seeds, |i| !land[i]);
+    let sea = grid::reach(w, h, plan.wrap, &water_seeds, |i| !land[i]);
     for (l, s) in land.iter_mut().zip(&sea) {
         if !*l && !*s {
             *l = true;
         }
     }
-    let labels = grid::label(w, h, &land, &seeds, none);
+    let labels = grid::label(w, h, plan.wrap, &land, &seeds, none);
     // The deepest cell of each space: where its name and units go.
     let depth = grid::depth(&labels, w, h);
     let mut best: Vec<Option<(u32, usize)>> = vec![None; n];
@@ -345,6 +432,9 @@ pub fn carve_years(
     let _ = writeln!(text, "shapes {}", map.name);
     let _ = writeln!(text, "size {w} {h}");
     let _ = writeln!(text, "scale {}", plan.scale);
+    if plan.wrap {
+        let _ = writeln!(text, "wrap");
+    }
     for p in map.province_ids() {
         let label = p.index() as u16;
         let Some((_, at)) = best[p.index()] else {

@@ -16,6 +16,9 @@
 //! strait <Abbr> <Abbr>             # neighbours across water: drawn as their own mark
 //! label <Abbr> <lon> <lat>         # where the space's name and units go (default: its
 //!                                  # deepest point)
+//! wrap                             # the board goes round the globe: the frame is 360
+//!                                  # degrees wide, its west and east edges one meridian
+//!                                  # (a Miller cylindrical projection, no centre or lens)
 //! lens <lon> <lat> <radius> <factor>   # magnify a crowded part of the board: `factor`
 //!                                  # times at its centre, fading out over about `radius`
 //!                                  # degrees; the rest of the board moves outwards
@@ -49,6 +52,9 @@ pub struct Plan {
     pub labels: Vec<(String, (f64, f64))>,
     /// Lenses magnifying crowded parts: centre (degrees), radius (degrees), factor.
     pub lenses: Vec<Lens>,
+    /// Whether the board goes round the globe, its west and east edges joined (a world map
+    /// whose seam runs across the Pacific).
+    pub wrap: bool,
 }
 
 /// A lens of the plan: its centre (longitude, latitude), its radius in degrees and how many
@@ -161,6 +167,7 @@ impl Plan {
                         ))
                     }
                 },
+                "wrap" if rest.is_empty() => plan.wrap = true,
                 "none" => plan.seeds.push((None, points(n, rest, 1)?)),
                 "land" | "water" => plan.force.push((key == "land", points(n, rest, 3)?)),
                 "strait" => match rest {
@@ -168,6 +175,21 @@ impl Plan {
                     _ => return Err(CarveError::Plan(n, "strait <Abbr> <Abbr>".into())),
                 },
                 _ => return Err(CarveError::Plan(n, format!("unknown keyword '{key}'"))),
+            }
+        }
+        if plan.wrap {
+            let (west, east, ..) = plan.frame;
+            if (east - west - 360.0).abs() > 1e-9 {
+                return Err(CarveError::Plan(
+                    0,
+                    "a board that wraps needs a frame 360 degrees wide".into(),
+                ));
+            }
+            if !plan.lenses.is_empty() {
+                return Err(CarveError::Plan(
+                    0,
+                    "a board that wraps takes no lens".into(),
+                ));
             }
         }
         Ok(plan)
