@@ -254,14 +254,15 @@ pub fn left(now: DateTime<Utc>, then: DateTime<Utc>) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn utc(s: &str) -> DateTime<Utc> {
         DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
     }
 
-    fn weekly() -> Timing {
+    /// A week to the deadline, two days' grace, any day.
+    pub(crate) fn weekly() -> Timing {
         Timing {
             next: 7 * 24 * 60,
             grace: 2 * 24 * 60,

@@ -103,14 +103,7 @@ fn hour_minute(t: NaiveTime) -> u32 {
 mod tests {
     use super::*;
 
-    fn weekly() -> Timing {
-        Timing {
-            next: 7 * 24 * 60,
-            grace: 2 * 24 * 60,
-            at: None,
-            days: [true; 7],
-        }
-    }
+    use crate::judge::deadline::tests::weekly;
 
     #[test]
     fn timing_templates_read_every_word() {

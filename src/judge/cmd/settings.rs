@@ -97,6 +97,9 @@ pub(super) const DEFS: &[Def] = &[
     }),
 ];
 
+/// The most changes one notice lists.
+const MOST_CHANGES: usize = 40;
+
 impl Session<'_> {
     /// Applies a command of this family.
     pub(in crate::judge) fn settings_command(
@@ -210,7 +213,17 @@ impl Session<'_> {
         if self.changes.is_empty() || self.game.is_none() {
             return;
         }
-        let changes = std::mem::take(&mut self.changes);
+        let mut changes = std::mem::take(&mut self.changes);
+        // A line repeated, or a mail of thousands of SET lines, brings a notice of bounded
+        // size: the same change once in a row, at most MOST_CHANGES lines.
+        changes.dedup();
+        if changes.len() > MOST_CHANGES {
+            let more = changes.len() - MOST_CHANGES;
+            changes.truncate(MOST_CHANGES);
+            changes.push(format!(
+                "… and {more} more changes (SUMMARY shows the settings as they stand)."
+            ));
+        }
         let notices = self
             .judge
             .notice_all(self.game(), "Parameter Change", &changes);
@@ -261,6 +274,35 @@ mod tests {
                 "{}",
                 notice.body
             );
+        }
+    }
+
+    /// A Master's mail of a thousand SET lines brings each member one notice of bounded
+    /// size, not a thousand notices nor a thousand lines.
+    #[test]
+    fn a_thousand_settings_make_one_short_notice_each() {
+        let j = judge();
+        let mut games = started(&j);
+        let mut body = String::from("SIGNON Mg gmpass\n");
+        for _ in 0..500 {
+            body.push_str("SET NMR\nSET NONMR\n");
+        }
+        let h = mail(&j, &mut games, GM, &body, start());
+        let notices: Vec<_> = h
+            .effects
+            .mails
+            .iter()
+            .filter(|m| m.subject.contains("Parameter Change"))
+            .collect();
+        assert_eq!(
+            notices.len(),
+            8,
+            "one to each of the seven players and the Master"
+        );
+        for notice in notices {
+            let lines = notice.body.lines().filter(|l| l.contains("NMR")).count();
+            assert!(lines <= super::MOST_CHANGES, "{lines} lines");
+            assert!(notice.body.contains("more changes"), "{}", notice.body);
         }
     }
 
