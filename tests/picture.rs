@@ -560,17 +560,32 @@ fn a_sample_phases_orders_are_drawn_where_they_should_be() {
                 attr(group, "data-to"),
                 Some(map.region_abbr(to).replace('/', ".").as_str())
             );
-            // The arrow starts in the unit's box, heading for the destination.
+            // The arrow starts at the unit (its chip on a board drawn from shapes, a fleet's
+            // on its coast; its box on the schematic board), heading for the destination.
             let line = first_line_of(&svg, &format!("order-{abbr}"));
-            let num = |k: &str| attr(line, k).unwrap().parse::<f32>().unwrap();
-            let (cx, cy) = layout.centre(o.at);
-            assert!(
-                (num("x1") - cx).abs() <= BOX_W / 2.0
-                    && (num("y1") - cy - 8.0).abs() <= BOX_H / 2.0,
-                "{name}: order-{abbr} starts at {},{}",
-                num("x1"),
-                num("y1")
-            );
+            let num = |t: &str, k: &str| attr(t, k).unwrap().parse::<f32>().unwrap();
+            let unit = format!("unit-{abbr}");
+            let chip = svg.find(&format!(r#" id="{unit}""#)).map(|at| {
+                let rect = tags(&svg[at..], "rect")[0];
+                (
+                    num(rect, "x") + num(rect, "width") / 2.0,
+                    num(rect, "y") + num(rect, "height") / 2.0,
+                )
+            });
+            let (x1, y1) = (num(line, "x1"), num(line, "y1"));
+            match chip {
+                Some((ux, uy)) => assert!(
+                    (x1 - ux).hypot(y1 - uy) <= 14.0,
+                    "{name}: order-{abbr} starts at {x1},{y1}, its unit stands at {ux},{uy}"
+                ),
+                None => {
+                    let (cx, cy) = layout.centre(o.at);
+                    assert!(
+                        (x1 - cx).abs() <= BOX_W / 2.0 && (y1 - cy - 8.0).abs() <= BOX_H / 2.0,
+                        "{name}: order-{abbr} starts at {x1},{y1}"
+                    );
+                }
+            }
         }
     }
 }

@@ -1047,3 +1047,75 @@ fn the_world_map_with_one_border_removed_fails_the_check() {
         "{problems:?}"
     );
 }
+
+/// "the hold ring on a coast fleet drawn at the province's name" (the last session's list
+/// for issue 27): a hold ring, a support's line and a move's arrow start where the unit's
+/// chip is drawn, a fleet's on its coast.
+#[test]
+fn a_coast_fleets_ring_and_lines_start_at_its_chip() {
+    let svg = case_picture(
+        "VARIANT_ALL standard\nCASE coast\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n\
+         \tRussia: F stp/sc\n\tRussia: F spa/nc\n\tRussia: A fin\n\tFrance: A gas\nORDERS\n\
+         \tRussia: F stp/sc H\n\tRussia: F spa/nc-gas\n\tRussia: A fin S F stp/sc\n\tFrance: A gas H\nEND\n",
+    );
+    let ring = all_tags(group(&svg, "order-Stp"), "ellipse")[1];
+    let (cx, cy) = (num(ring, "cx"), num(ring, "cy"));
+    let (ux, uy) = chip_centre(&svg, "unit-Stp");
+    assert!(
+        (cx - ux).abs() < 1.0 && (cy - uy).abs() < 1.0,
+        "ring at ({cx}, {cy}), fleet at ({ux}, {uy})"
+    );
+    let (mx, my) = chip_centre(&svg, "unit-Spa");
+    let arrow = all_tags(group(&svg, "order-Spa"), "line")[0];
+    let (x1, y1) = (num(arrow, "x1"), num(arrow, "y1"));
+    assert!(
+        (x1 - mx).hypot(y1 - my) < 14.0,
+        "the arrow starts at ({x1}, {y1}), the fleet stands at ({mx}, {my})"
+    );
+}
+
+/// Ocean joins are the rules' ("Units commencing their turn in an ocean area may move to
+/// any other ocean zone on the map", the 1880 world's M.1), not geography: no line is
+/// drawn between two oceans (the North Atlantic–North Pacific one crossed Central
+/// America); each ocean's name carries a tag naming the oceans it is joined to, and a
+/// join left out of the shapes fails the check.
+#[test]
+fn ocean_joins_are_tags_on_the_oceans_never_lines_over_land() {
+    use herald::game::map::Terrain;
+    let v = Variant::builtin("world1880").unwrap();
+    let map = &v.map;
+    let text = shapes::builtin("world1880").unwrap();
+    let shapes = shapes::Shapes::read(text, map).unwrap();
+    let svg = picture::draw(v, builtin::WORLD1880, &v.opening()).unwrap();
+    let oceans: Vec<_> = map
+        .province_ids()
+        .filter(|&p| map.province(p).terrain == Terrain::Ocean)
+        .collect();
+    assert_eq!(oceans.len(), 5);
+    for &a in &oceans {
+        for &b in &oceans {
+            let id = format!(r#"id="link-{}-{}""#, map.abbr(a), map.abbr(b));
+            assert!(!svg.contains(&id), "a line between two oceans: {id}");
+        }
+    }
+    assert!(!shapes.joins.is_empty());
+    for &(a, b, ..) in &shapes.joins {
+        for (from, to) in [(a, b), (b, a)] {
+            let tag = tag(&svg, &format!("joins-{}", map.abbr(from)));
+            let listed = attr(tag, "data-to").unwrap();
+            assert!(
+                listed.split(' ').any(|w| w == map.abbr(to)),
+                "{} does not name {}: {listed}",
+                map.abbr(from),
+                map.abbr(to)
+            );
+        }
+    }
+    let without = text.replace("join Nao Npo 845 543 582 623\n", "");
+    assert_ne!(without, text);
+    let problems = picture::check_shapes(map, &without);
+    assert!(
+        problems.iter().any(|p| p.contains("Nao and Npo")),
+        "{problems:?}"
+    );
+}

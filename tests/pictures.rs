@@ -10,5 +10,6 @@ mod support;
 
 mod picture;
 mod picture_colours;
+mod picture_floods;
 mod picture_mail;
 mod picture_shapes;

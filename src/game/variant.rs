@@ -115,6 +115,7 @@ impl Variant {
         })?;
         let mut rules = rules;
         rules_into_map(&rules, &mut map);
+        map.scheduled = !source.changes.is_empty();
         if rules.victory_majority {
             rules.victory_centres = map.centres().count() / 2 + 1;
         }
@@ -143,6 +144,7 @@ impl Variant {
                     errors,
                 })?;
             rules_into_map(&rules, &mut built);
+            built.scheduled = true;
             schedule.push(((year, season), built));
         }
         Ok(Variant {
@@ -173,6 +175,15 @@ impl Variant {
             .rev()
             .find(|((year, season), _)| (*year, *season) < (phase.year, phase.season))
             .map_or(&self.map, |(_, m)| m)
+    }
+
+    /// The next scheduled change from a phase on (the one at the end of its own season
+    /// included): when it comes and the map it makes. `None` when no change is left.
+    pub fn next_change(&self, phase: Phase) -> Option<((i32, u8), &Map)> {
+        self.schedule
+            .iter()
+            .find(|(when, _)| *when >= (phase.year, phase.season))
+            .map(|(when, m)| (*when, m))
     }
 
     /// The map change that takes effect when this season of this year ends, if any.

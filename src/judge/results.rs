@@ -83,10 +83,11 @@ pub(super) fn adjudicate(
         Vec::new()
     };
     // Units given no order are drawn as such, not as holds (issue 27).
-    let marks = marks::unordered(
+    let mut marks = marks::unordered(
         marks::of_report(map, pos, &t.position, &t.report),
         &marks::given(&stored),
     );
+    marks.extend(crate::picture::floods::of_events(&t.events));
     Played {
         next: t.position,
         text: lines.join("\n"),

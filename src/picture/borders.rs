@@ -99,8 +99,18 @@ pub fn check(map: &Map, shapes: &Shapes) -> Vec<String> {
         shapes
             .links
             .iter()
+            .chain(&shapes.joins)
             .any(|&(a, b, ..)| (a, b) == (p, q) || (a, b) == (q, p))
     };
+    for (a, b, ..) in &shapes.joins {
+        if !neighbours(map, *a, *b) {
+            out.push(format!(
+                "shapes: {} and {} are joined but are not neighbours on the map",
+                map.abbr(*a),
+                map.abbr(*b)
+            ));
+        }
+    }
     for (a, b, (x1, y1), (x2, y2)) in &shapes.links {
         let px = (x2 - x1).hypot(y2 - y1) * shapes.scale;
         if px < MIN_BORDER_PX {

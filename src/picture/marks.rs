@@ -104,6 +104,26 @@ pub enum Mark {
         /// The unit.
         unit: Unit,
     },
+    /// A province that went under water at a scheduled change (Deluge's floods).
+    Submerged {
+        /// The province.
+        at: ProvinceId,
+    },
+    /// A unit drowned by the floods (it stood where the water came).
+    Drowned {
+        /// The unit, where it stood.
+        unit: Unit,
+    },
+    /// A supply centre made by a scheduled change.
+    NewCentre {
+        /// The centre.
+        at: ProvinceId,
+    },
+    /// A province the next scheduled change puts under water.
+    FloodsNext {
+        /// The province.
+        at: ProvinceId,
+    },
     /// A unit that was given no order (it holds by default): drawn unlike an ordered hold,
     /// so that a player checking their orders sees the one they forgot (issue 27).
     Unordered {

@@ -17,6 +17,7 @@
 pub mod borders;
 pub mod carve;
 pub mod colour;
+pub mod floods;
 pub mod glyphs;
 pub mod layout;
 pub mod links;
@@ -57,7 +58,7 @@ pub fn draw(
             &layout,
             &title,
             position,
-            &[],
+            &floods::next_floods(variant, position.phase),
         ));
         s.push_str("</svg>\n");
         return Ok(s);
@@ -262,10 +263,11 @@ pub fn case_board(text: &str, case: &Case) -> Result<CaseBoard, PictureError> {
     let map = variant.map_at(before.phase);
     let turn =
         crate::game::turn::play_with(variant, &prepared.rules, map, before, &prepared.orders);
-    let marks = marks::unordered(
+    let mut marks = marks::unordered(
         marks::of_report(map, before, &turn.position, &turn.report),
         &marks::given(&prepared.orders),
     );
+    marks.extend(floods::of_events(&turn.events));
     let mut shown = turn.position.clone();
     if shown.phase.year == before.phase.year {
         shown.phase = before.phase;

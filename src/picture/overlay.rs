@@ -236,8 +236,22 @@ fn moves(map: &Map, marks: &[Mark], from: ProvinceId, to: ProvinceId) -> bool {
     })
 }
 
-/// Draws every mark but those drawn over the units ([`draw_over_units`]).
-pub fn draw_marks(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]) {
+/// The hold ring's half-width and half-height: round a chip of `F E` (34 by 16 px) with
+/// room to show.
+const HOLD_RX: f32 = 24.0;
+/// See [`HOLD_RX`].
+const HOLD_RY: f32 = 15.0;
+
+/// Draws every mark but those drawn over the units ([`draw_over_units`]); `anchor` is
+/// where a province's unit stands (its chip's middle on a board drawn from shapes: a hold
+/// ring round a fleet on its coast, never at the province's name).
+pub fn draw_marks(
+    s: &mut String,
+    map: &Map,
+    layout: &Layout,
+    marks: &[Mark],
+    anchor: &dyn Fn(ProvinceId) -> (f32, f32),
+) {
     s.push_str(r#"<g id="orders">"#);
     let mut ids = Ids(HashMap::new());
     for mark in marks {
@@ -257,13 +271,12 @@ pub fn draw_marks(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]) {
                     result.word(),
                     region_id(map, *to)
                 );
-                let a = unit_anchor(layout, *from);
+                let a = anchor(*from);
                 let b = target(map, layout, *to);
                 let ok = *result != Verdict::Failed;
                 let helpers = helpers_of(marks, *from, dest);
                 if !helpers.is_empty() && !layout.wrap {
-                    let at: Vec<(f32, f32)> =
-                        helpers.iter().map(|&h| unit_anchor(layout, h)).collect();
+                    let at: Vec<(f32, f32)> = helpers.iter().map(|&h| anchor(h)).collect();
                     route_arrow(s, &route(a, b, &at), colour, ok);
                 } else if moves(map, marks, dest, *from) && !layout.wrap {
                     // A head-to-head: each arrow beside the line, so neither hides the other.
@@ -306,22 +319,32 @@ pub fn draw_marks(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]) {
                 s.push_str("</g>");
             }
             Mark::Hold { power, at, result } => {
-                let (x, y) = unit_anchor(layout, *at);
+                // A ring round the unit's chip (wider than the chip, so it shows beside it),
+                // on a white edge so that it reads on its own power's tint; a unit dislodged
+                // where it held has its ring where it waits to retreat.
+                let dislodged = marks
+                    .iter()
+                    .any(|m| matches!(m, Mark::Dislodged { at: d, .. } if d == at));
+                let (x, y) = if dislodged {
+                    dislodged_anchor(map, layout, *at)
+                } else {
+                    anchor(*at)
+                };
                 let dash = if *result == Verdict::Failed {
-                    r#" stroke-dasharray="4 3""#
+                    r#" stroke-dasharray="5 3""#
                 } else {
                     ""
                 };
                 let _ = write!(
                     s,
-                    r##"<circle id="{}" data-kind="hold" data-result="{}" cx="{x:.1}" cy="{y:.1}" r="13" fill="none" stroke="{}" stroke-width="2.5"{dash}/>"##,
+                    r##"<g id="{}" data-kind="hold" data-result="{}"><ellipse cx="{x:.1}" cy="{y:.1}" rx="{HOLD_RX}" ry="{HOLD_RY}" fill="none" stroke="#fff" stroke-width="5.5"/><ellipse cx="{x:.1}" cy="{y:.1}" rx="{HOLD_RX}" ry="{HOLD_RY}" fill="none" stroke="{}" stroke-width="3"{dash}/></g>"##,
                     ids.next(map, "order", *at),
                     result.word(),
                     power_colour(map, *power)
                 );
             }
             Mark::Unordered { at, result, .. } => {
-                let (x, y) = unit_anchor(layout, *at);
+                let (x, y) = anchor(*at);
                 let _ = write!(
                     s,
                     r#"<g id="{}" data-kind="unordered" data-result="{}">"#,
@@ -354,7 +377,7 @@ pub fn draw_marks(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]) {
                     && !layout.wrap;
                 if carried {
                     // The move's arrow runs through this unit: a ring on the way marks it.
-                    let (x, y) = unit_anchor(layout, *by);
+                    let (x, y) = anchor(*by);
                     let fill = if ok { "none" } else { "#fff" };
                     let _ = write!(
                         s,
@@ -363,13 +386,13 @@ pub fn draw_marks(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]) {
                 } else {
                     let end = match to {
                         Some(to) => {
-                            let a = unit_anchor(layout, *from);
+                            let a = anchor(*from);
                             let b = layout.nearest(a, unit_anchor(layout, *to));
                             ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)
                         }
-                        None => unit_anchor(layout, *from),
+                        None => anchor(*from),
                     };
-                    let start = unit_anchor(layout, *by);
+                    let start = anchor(*by);
                     help_line(s, start, layout.nearest(start, end), colour, kind, ok);
                 }
                 s.push_str("</g>");
@@ -385,7 +408,12 @@ pub fn draw_marks(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]) {
                 plus(s, x, y, power_colour(map, unit.power));
                 s.push_str("</g>");
             }
-            Mark::Removed { .. } | Mark::Dislodged { .. } => {}
+            Mark::Removed { .. }
+            | Mark::Dislodged { .. }
+            | Mark::Submerged { .. }
+            | Mark::Drowned { .. }
+            | Mark::NewCentre { .. }
+            | Mark::FloodsNext { .. } => {}
         }
     }
     s.push_str("</g>");
@@ -437,7 +465,13 @@ fn plus(s: &mut String, x: f32, y: f32, colour: &str) {
 
 /// A unit's chip drawn beside a space (dislodged, removed): its kind and its power's letter
 /// on a board drawn from shapes, the kind's strokes on the schematic board.
-fn side_chip(s: &mut String, map: &Map, layout: &Layout, unit: &Unit, (x, y): (f32, f32)) {
+pub(super) fn side_chip(
+    s: &mut String,
+    map: &Map,
+    layout: &Layout,
+    unit: &Unit,
+    (x, y): (f32, f32),
+) {
     let colour = power_colour(map, unit.power);
     if layout.shaped {
         let kind = match unit.kind {
@@ -535,21 +569,12 @@ pub fn draw_over_units(
 
 /// A black cross with a white edge over a unit's chip: removed, disbanded or destroyed.
 fn cross(s: &mut String, x: f32, y: f32) {
-    let d = format!(
-        "M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}",
-        x - 13.0,
-        y - 10.0,
-        x + 13.0,
-        y + 10.0,
-        x - 13.0,
-        y + 10.0,
-        x + 13.0,
-        y - 10.0
-    );
-    let _ = write!(
-        s,
-        r##"<path d="{d}" stroke="#fff" stroke-width="5.5" stroke-linecap="round"/><path d="{d}" stroke="#000" stroke-width="3" stroke-linecap="round"/>"##
-    );
+    cross_in(s, x, y, "#000");
+}
+
+/// A cross in `ink` with a white edge over a unit's chip.
+pub(super) fn cross_in(s: &mut String, x: f32, y: f32, ink: &str) {
+    s.push_str(&super::floods::cross_path(x, y, ink));
 }
 
 /// The key to the marks, two rows from `y` in the key's group: the orders, then what
@@ -592,7 +617,7 @@ pub fn draw_mark_key(s: &mut String, y: f32) {
                 Box::new(move |s: &mut String, x, y| {
                     let _ = write!(
                         s,
-                        r##"<circle cx="{}" cy="{}" r="7" fill="none" stroke="{grey}" stroke-width="2.5"/>"##,
+                        r##"<ellipse cx="{}" cy="{}" rx="12" ry="7" fill="none" stroke="{grey}" stroke-width="2.5"/>"##,
                         x + 14.0,
                         y + 7.0
                     );

@@ -362,6 +362,7 @@ impl Painter {
         title: &str,
         marks: &[Mark],
     ) -> Result<(Arc<Background>, String), PictureError> {
+        let marks = &with_next_floods(variant, position, marks)[..];
         let map = variant.map_at(position.phase);
         let bg = self.background(variant, map, map_text)?;
         let overlay = match &bg.shapes {
@@ -380,6 +381,7 @@ impl Painter {
         title: &str,
         marks: &[Mark],
     ) -> Result<Picture, PictureError> {
+        let marks = &with_next_floods(variant, position, marks)[..];
         let map = variant.map_at(position.phase);
         let bg = self.background(variant, map, map_text)?;
         if let (Some(shapes), Some(kept)) = (&bg.shapes, &bg.kept) {
@@ -392,6 +394,22 @@ impl Painter {
         let svg = whole(&bg, &overlay);
         Ok(Picture { svg, png })
     }
+}
+
+/// The marks with the next scheduled floods added: every picture of a board whose map
+/// floods shows what goes under next (Deluge: "next winter's floods", issue 27).
+fn with_next_floods<'a>(
+    variant: &Variant,
+    position: &Position,
+    marks: &'a [Mark],
+) -> std::borrow::Cow<'a, [Mark]> {
+    let next = super::floods::next_floods(variant, position.phase);
+    if next.is_empty() {
+        return std::borrow::Cow::Borrowed(marks);
+    }
+    let mut all = marks.to_vec();
+    all.extend(next);
+    std::borrow::Cow::Owned(all)
 }
 
 /// A picture of a board drawn from shapes: the tints filled from the kept paths, then the
@@ -417,7 +435,7 @@ fn paint_shaped(
         };
         space.paint(&mut pixmap, rgb(&shaped::tint(map, who)), border);
     }
-    let lower = shaped::lower(map, &bg.layout, title, position, marks);
+    let lower = shaped::lower(map, shapes, &bg.layout, title, position, marks);
     png::onto(
         &mut pixmap,
         &layer(width, height, &super::glyphs::outlined(&lower)),

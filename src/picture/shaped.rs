@@ -26,6 +26,8 @@ use crate::game::position::Position;
 pub const SEA: &str = "#bcd8ee";
 /// Land that is no space, and impassable spaces.
 pub const NEUTRAL: &str = "#d2cdc2";
+/// The hatching over impassable land.
+const SHUT_HATCH: &str = "#a39b8b";
 /// Borders between land spaces.
 const BORDER: &str = "#4d4030";
 
@@ -59,6 +61,12 @@ pub fn background(map: &Map, shapes: &Shapes, layout: &Layout) -> String {
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans"><rect width="{width}" height="{height}" fill="#f7f7f2"/>"##
     );
     let k = shapes.scale;
+    // Impassable land is hatched, so that no power's grey tint (Classical's Rome) reads as
+    // impassable, nor impassable as a grey power's.
+    let _ = write!(
+        s,
+        r##"<defs><pattern id="shut" width="7" height="7" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="7" height="7" fill="{NEUTRAL}"/><line x1="0" y1="0" x2="0" y2="7" stroke="{SHUT_HATCH}" stroke-width="2.2"/></pattern></defs>"##
+    );
     let _ = write!(
         s,
         r##"<g id="map" transform="translate(0 {TOP}) scale({k})" stroke-linejoin="round"><rect width="{w}" height="{h}" fill="{SEA}"/>"##,
@@ -79,7 +87,7 @@ pub fn background(map: &Map, shapes: &Shapes, layout: &Layout) -> String {
     }
     let _ = write!(
         s,
-        r##"<path id="no-space" d="{}" fill="{NEUTRAL}" stroke="#8a8478" stroke-width="{}"/>"##,
+        r##"<path id="no-space" d="{}" fill="url(#shut)" stroke="#8a8478" stroke-width="{}"/>"##,
         shapes.none,
         1.0 / k
     );
@@ -89,7 +97,7 @@ pub fn background(map: &Map, shapes: &Shapes, layout: &Layout) -> String {
             continue;
         }
         let fill = if prov.terrain == Terrain::Shut {
-            NEUTRAL
+            "url(#shut)"
         } else {
             LAND
         };
@@ -105,7 +113,11 @@ pub fn background(map: &Map, shapes: &Shapes, layout: &Layout) -> String {
     for &(a, b, (x1, y1), (x2, y2)) in &shapes.links {
         let _ = write!(
             s,
-            r##"<line id="link-{}-{}" x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{BORDER}" stroke-width="2.5" stroke-dasharray="4 3"/>"##,
+            r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#fff" stroke-width="7" stroke-linecap="round"/><line id="link-{}-{}" x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#1a1a1a" stroke-width="3.5" stroke-dasharray="5 3"/>"##,
+            x1 * k,
+            y1 * k,
+            x2 * k,
+            y2 * k,
             escape(map.abbr(a)),
             escape(map.abbr(b)),
             x1 * k,
@@ -114,10 +126,46 @@ pub fn background(map: &Map, shapes: &Shapes, layout: &Layout) -> String {
             y2 * k
         );
     }
+    draw_joins(&mut s, map, shapes, layout);
     s.push_str("</g>");
     let rows = map.powers.len().div_ceil(super::svg::canvas(map, layout).2) as f32;
-    draw_key(&mut s, TOP + layout.height + rows * 22.0 + 14.0);
+    draw_key(&mut s, map, TOP + layout.height + rows * 22.0 + 14.0);
     s
+}
+
+/// The joins (two spaces joined by a rule, not across drawn water: the world's oceans),
+/// as a tag under each joined space's name listing the spaces it is joined to, `↔ Npo Spo`
+/// (`id="joins-<Abbr>"`, `data-to` the others): a line between two oceans would cross land.
+fn draw_joins(s: &mut String, map: &Map, shapes: &Shapes, layout: &Layout) {
+    for p in map.province_ids() {
+        let mut to: Vec<&str> = shapes
+            .joins
+            .iter()
+            .filter_map(|&(a, b, ..)| match (a == p, b == p) {
+                (true, _) => Some(map.abbr(b)),
+                (_, true) => Some(map.abbr(a)),
+                _ => None,
+            })
+            .collect();
+        if to.is_empty() {
+            continue;
+        }
+        to.sort_unstable();
+        let word = format!("\u{2194} {}", to.join(" "));
+        let w = 12.0 + 8.4 * word.chars().count() as f32;
+        let (x, y) = layout.centre(p);
+        let y = y + 20.0;
+        let _ = write!(
+            s,
+            r##"<g id="joins-{}" data-to="{}"><rect x="{:.1}" y="{:.1}" width="{w:.1}" height="19" rx="9" fill="#fff" stroke="#1a1a1a" stroke-width="2" stroke-dasharray="5 3"/><text x="{x:.1}" y="{:.1}" font-size="13" font-weight="bold" text-anchor="middle" fill="#1d3f6e">{}</text></g>"##,
+            escape(map.abbr(p)),
+            escape(&to.join(" ")),
+            x - w / 2.0,
+            y - 9.5,
+            y + 5.0,
+            escape(&word)
+        );
+    }
 }
 
 /// The spaces' names and their coasts' names: drawn over the orders' marks, under the
@@ -153,7 +201,7 @@ fn draw_names(s: &mut String, map: &Map, layout: &Layout) {
 }
 
 /// The key of a board drawn from shapes: land, sea, impassable, centres, then the marks.
-fn draw_key(s: &mut String, top: f32) {
+fn draw_key(s: &mut String, map: &Map, top: f32) {
     let _ = write!(
         s,
         r##"<g id="key" transform="translate(10 {top})" font-size="11" fill="#222">"##
@@ -162,7 +210,7 @@ fn draw_key(s: &mut String, top: f32) {
     for (word, fill) in [
         ("land", LAND),
         ("sea", SEA),
-        ("impassable", NEUTRAL),
+        ("impassable", "url(#shut)"),
         ("held by a power (tinted)", "#e3a3ad"),
     ] {
         let _ = write!(
@@ -179,6 +227,9 @@ fn draw_key(s: &mut String, top: f32) {
         x + 15.0
     );
     super::overlay::draw_mark_key(s, 22.0);
+    if map.scheduled {
+        super::floods::draw_key(s, 66.0);
+    }
     s.push_str("</g>");
 }
 
@@ -195,7 +246,7 @@ pub fn overlay(
 ) -> String {
     let mut s = String::with_capacity(200 * 1024);
     s.push_str(&tints(map, shapes, position));
-    s.push_str(&lower(map, layout, title, position, marks));
+    s.push_str(&lower(map, shapes, layout, title, position, marks));
     s.push_str(&names(map, layout));
     s.push_str(&upper(map, shapes, layout, position, marks));
     s
@@ -247,6 +298,7 @@ pub fn border_rgb() -> [u8; 3] {
 /// Over the tints: the title, the centres and the orders' marks.
 pub fn lower(
     map: &Map,
+    shapes: &Shapes,
     layout: &Layout,
     title: &str,
     position: &Position,
@@ -259,8 +311,16 @@ pub fn lower(
         escape(title)
     );
     let _ = write!(s, r##"<g transform="translate(0 {TOP})">"##);
+    super::floods::draw_areas(&mut s, map, shapes, marks);
     draw_centres(&mut s, map, layout, position);
-    super::overlay::draw_marks(&mut s, map, layout, marks);
+    let chips = chips(map, shapes, layout, position);
+    let anchor = |p: ProvinceId| {
+        chips
+            .iter()
+            .find(|c| c.at == p)
+            .map_or_else(|| super::style::unit_anchor(layout, p), Chip::middle)
+    };
+    super::overlay::draw_marks(&mut s, map, layout, marks, &anchor);
     s.push_str("</g>");
     s
 }
@@ -286,8 +346,9 @@ pub fn upper(
     let (_, _, per_row) = super::svg::canvas(map, layout);
     let mut s = String::with_capacity(32 * 1024);
     let _ = write!(s, r##"<g transform="translate(0 {TOP})">"##);
-    draw_units(&mut s, map, shapes, layout, position);
+    draw_units(&mut s, map, &chips(map, shapes, layout, position));
     super::overlay::draw_over_units(&mut s, map, layout, position, marks);
+    super::floods::draw_over_units(&mut s, map, layout, marks);
     s.push_str("</g>");
     super::svg::draw_legend(&mut s, map, position, TOP + layout.height, per_row);
     s
@@ -356,7 +417,7 @@ fn within(shapes: &Shapes, p: ProvinceId, x: f32, y: f32) -> bool {
 
 /// Where a space's centre mark stands: left of its name, or right of it where another
 /// space's name lies there.
-fn centre_mark(map: &Map, layout: &Layout, p: ProvinceId) -> (f32, f32) {
+pub(super) fn centre_mark(map: &Map, layout: &Layout, p: ProvinceId) -> (f32, f32) {
     let (x, y) = layout.centre(p);
     let half = map.province(p).abbr.chars().count() as f32 * LABEL_PX * 0.34;
     let (lx, cy) = (x - half - 8.0, y - 7.5);
@@ -388,13 +449,46 @@ fn draw_centres(s: &mut String, map: &Map, layout: &Layout, position: &Position)
     s.push_str("</g>");
 }
 
-/// A unit's chip: its kind and its power's letter (`A E`, `F T`), in its power's colour.
-fn draw_units(s: &mut String, map: &Map, shapes: &Shapes, layout: &Layout, position: &Position) {
-    s.push_str(r#"<g id="units">"#);
-    let mut seen: Vec<ProvinceId> = Vec::new();
+/// Where one unit's chip stands: its box, left, top and width (16 px high).
+#[derive(Clone, Copy, Debug)]
+pub struct Chip {
+    /// The unit's province.
+    pub at: ProvinceId,
+    /// Its place among the units sharing the province (fleets on a free ocean).
+    pub nth: usize,
+    /// The unit.
+    pub unit: crate::game::position::Unit,
+    /// The box's left, top and width.
+    pub x: f32,
+    /// See `x`.
+    pub y: f32,
+    /// See `x`.
+    pub w: f32,
+}
+
+impl Chip {
+    /// The chip's middle: where the unit's orders start and its hold ring is drawn.
+    pub fn middle(&self) -> (f32, f32) {
+        (self.x + self.w / 2.0, self.y + 8.0)
+    }
+}
+
+/// The word on a unit's chip: its kind and its power's letter (`A E`, `F T`).
+fn chip_text(map: &Map, unit: &crate::game::position::Unit) -> String {
+    let kind = match unit.kind {
+        UnitKind::Army => "A",
+        UnitKind::Fleet => "F",
+        UnitKind::ArmyFleet => "A-F",
+    };
+    format!("{kind} {}", map.power(unit.power).letter)
+}
+
+/// Where every unit's chip stands: on its space (a fleet on its coast), side by side with
+/// the others sharing it, moved clear of every other space's name.
+pub fn chips(map: &Map, shapes: &Shapes, layout: &Layout, position: &Position) -> Vec<Chip> {
+    let mut out: Vec<Chip> = Vec::new();
     for (p, unit) in position.all_units() {
-        let nth = seen.iter().filter(|&&q| q == p).count();
-        seen.push(p);
+        let nth = out.iter().filter(|c| c.at == p).count();
         let on_coast = map.region(unit.region).coast.is_some();
         let (cx, cy) = if on_coast {
             layout.point(map, unit.region)
@@ -402,14 +496,7 @@ fn draw_units(s: &mut String, map: &Map, shapes: &Shapes, layout: &Layout, posit
             let (x, y) = layout.centre(p);
             (x, y + 8.0)
         };
-        let kind = match unit.kind {
-            UnitKind::Army => "A",
-            UnitKind::Fleet => "F",
-            UnitKind::ArmyFleet => "A-F",
-        };
-        let power = map.power(unit.power);
-        let text = format!("{kind} {}", power.letter);
-        let w = 10.0 + 8.0 * text.chars().count() as f32;
+        let w = 10.0 + 8.0 * chip_text(map, &unit).chars().count() as f32;
         let (x, y) = (cx - w / 2.0 + nth as f32 * (w + 2.0), cy - 8.0);
         let (dx, dy) = clear_of_names(
             map,
@@ -418,12 +505,35 @@ fn draw_units(s: &mut String, map: &Map, shapes: &Shapes, layout: &Layout, posit
             p,
             (x - 1.0, y - 1.0, x + w + 1.0, y + 17.0),
         );
-        let (x, y) = (x + dx, y + dy);
+        out.push(Chip {
+            at: p,
+            nth,
+            unit,
+            x: x + dx,
+            y: y + dy,
+            w,
+        });
+    }
+    out
+}
+
+/// Each unit's chip: its kind and its power's letter (`A E`, `F T`), in its power's colour.
+fn draw_units(s: &mut String, map: &Map, chips: &[Chip]) {
+    s.push_str(r#"<g id="units">"#);
+    for c in chips {
+        let (unit, x, y, w) = (c.unit, c.x, c.y, c.w);
+        let kind = match unit.kind {
+            UnitKind::Army => "A",
+            UnitKind::Fleet => "F",
+            UnitKind::ArmyFleet => "A-F",
+        };
+        let power = map.power(unit.power);
+        let text = chip_text(map, &unit);
         let colour = power_colour(map, unit.power);
-        let id = if nth == 0 {
-            escape(&map.province(p).abbr)
+        let id = if c.nth == 0 {
+            escape(&map.province(c.at).abbr)
         } else {
-            format!("{}.{nth}", escape(&map.province(p).abbr))
+            format!("{}.{}", escape(&map.province(c.at).abbr), c.nth)
         };
         let _ = write!(
             s,

@@ -73,6 +73,11 @@ pub struct Shapes {
     pub coasts: Vec<Option<(f32, f32)>>,
     /// Neighbours across water, with the two ends of their mark.
     pub links: Vec<Link>,
+    /// Neighbours joined by a rule, not by geography (the 1880 world's oceans, M.1: "Units
+    /// commencing their turn in an ocean area may move to any other ocean zone"): a line
+    /// between them would cross land, so each end has its own labelled mark, naming the
+    /// other.
+    pub joins: Vec<Link>,
     /// The board goes round the globe: a space on its left edge borders the space on its
     /// right edge beside it (the world map's seam across the Pacific).
     pub wrap: bool,
@@ -95,6 +100,7 @@ impl Shapes {
         let mut spaces: Vec<Option<SpaceShape>> = vec![None; map.province_count()];
         let mut coasts = vec![None; map.regions.len()];
         let mut links = Vec::new();
+        let mut joins = Vec::new();
         let mut none = String::new();
         let mut wrap = false;
         for (i, line) in text.lines().enumerate() {
@@ -149,7 +155,7 @@ impl Shapes {
                         _ => bad(&format!("coast '{abbr}': unknown coast or bad place")),
                     }
                 }
-                "link" => {
+                "link" | "join" => {
                     let rest: Vec<&str> = line.split_whitespace().skip(1).collect();
                     let v: Vec<f32> = rest.iter().skip(2).filter_map(|w| num(Some(w))).collect();
                     let find = |i: usize| {
@@ -158,9 +164,14 @@ impl Shapes {
                     };
                     match (find(0), find(1), &v[..]) {
                         (Some(&a), Some(&b), &[x1, y1, x2, y2]) => {
-                            links.push((a, b, (x1, y1), (x2, y2)));
+                            let to = if key == "join" {
+                                &mut joins
+                            } else {
+                                &mut links
+                            };
+                            to.push((a, b, (x1, y1), (x2, y2)));
                         }
-                        _ => bad("link <Abbr> <Abbr> <x1> <y1> <x2> <y2>"),
+                        _ => bad(&format!("{key} <Abbr> <Abbr> <x1> <y1> <x2> <y2>")),
                     }
                 }
                 _ => bad(&format!("unknown keyword '{key}'")),
@@ -187,6 +198,7 @@ impl Shapes {
             none,
             coasts,
             links,
+            joins,
             wrap,
         })
     }

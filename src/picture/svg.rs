@@ -51,7 +51,8 @@ pub fn canvas(map: &Map, layout: &Layout) -> (f32, f32, usize) {
     let width = layout.width;
     let per_row = ((width - 20.0) / legend_item(map)).floor().max(1.0) as usize;
     let power_rows = map.powers.len().div_ceil(per_row);
-    let legend_h = LEGEND_ROW * (power_rows as f32 + 3.0) + 10.0;
+    let key_rows = if map.scheduled { 4.0 } else { 3.0 };
+    let legend_h = LEGEND_ROW * (power_rows as f32 + key_rows) + 10.0;
     (width, TOP + layout.height + legend_h, per_row)
 }
 
@@ -105,7 +106,7 @@ pub fn overlay(
     );
     let _ = write!(s, r##"<g transform="translate(0 {TOP})">"##);
     draw_centres(&mut s, map, layout, position);
-    super::overlay::draw_marks(&mut s, map, layout, marks);
+    super::overlay::draw_marks(&mut s, map, layout, marks, &|p| unit_anchor(layout, p));
     draw_units(&mut s, map, layout, position);
     super::overlay::draw_over_units(&mut s, map, layout, position, marks);
     s.push_str("</g>");

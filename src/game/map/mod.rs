@@ -137,6 +137,9 @@ pub struct Map {
     /// Oceans are free (the world variant's rule M.1): any number of fleets share one,
     /// without combat. Set by the variant from its rules.
     pub free_oceans: bool,
+    /// The map's file schedules changes to the board (Deluge's floods): its pictures key
+    /// the floods. Set by the variant that builds it.
+    pub scheduled: bool,
     /// Convoys over oceans follow the world variant's M.2 (see [`Map::join_oceans`]).
     ocean_network: bool,
 }
@@ -571,6 +574,7 @@ impl Map {
             fleet_touch,
             names,
             free_oceans: false,
+            scheduled: false,
             ocean_network: false,
         }
     }

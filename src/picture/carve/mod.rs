@@ -519,9 +519,19 @@ pub fn carve_years(
             MIN_LINK_PX / plan.scale,
             (w, h),
         );
+        // Two oceans are joined by the rules (the 1880 world's M.1), not across the water
+        // between them: each end gets its own mark (`join`), no line over the land.
+        let ocean = |p: crate::game::ids::ProvinceId| {
+            map.province(p).terrain == crate::game::map::Terrain::Ocean
+        };
+        let word = if ocean(pa) && ocean(pb) {
+            "join"
+        } else {
+            "link"
+        };
         let _ = writeln!(
             text,
-            "link {} {} {x1} {y1} {x2} {y2}",
+            "{word} {} {} {x1} {y1} {x2} {y2}",
             map.abbr(pa),
             map.abbr(pb)
         );
