@@ -11,9 +11,10 @@ use std::fmt::Write;
 use super::layout::Layout;
 use super::marks::Mark;
 use super::shapes::Shapes;
-use super::style::{escape, unit_anchor};
+use super::style::{cross_path, escape, unit_anchor};
 use crate::game::calendar::Phase;
 use crate::game::flood::MapEvent;
+use crate::game::ids::ProvinceId;
 use crate::game::map::Map;
 use crate::game::variant::Variant;
 
@@ -66,7 +67,7 @@ fn hatch(s: &mut String) {
 /// that goes under next, outlined dashed (on a board drawn from shapes; the schematic
 /// board has no outline to mark).
 pub fn draw_areas(s: &mut String, map: &Map, shapes: &Shapes, marks: &[Mark]) {
-    let areas: Vec<(&str, crate::game::ids::ProvinceId)> = marks
+    let areas: Vec<(&str, ProvinceId)> = marks
         .iter()
         .filter_map(|m| match *m {
             Mark::Submerged { at } => Some(("submerged", at)),
@@ -104,8 +105,14 @@ pub fn draw_areas(s: &mut String, map: &Map, shapes: &Shapes, marks: &[Mark]) {
 }
 
 /// Over the units: each drowned unit's chip where it stood, crossed out in flood blue, and
-/// a ring round each new centre.
-pub fn draw_over_units(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark]) {
+/// a ring round each new centre (`centre`: where a province's centre mark stands).
+pub fn draw_over_units(
+    s: &mut String,
+    map: &Map,
+    layout: &Layout,
+    marks: &[Mark],
+    centre: &dyn Fn(ProvinceId) -> (f32, f32),
+) {
     for mark in marks {
         match *mark {
             Mark::Drowned { unit } => {
@@ -118,11 +125,11 @@ pub fn draw_over_units(s: &mut String, map: &Map, layout: &Layout, marks: &[Mark
                     escape(&map.power(unit.power).name)
                 );
                 super::overlay::side_chip(s, map, layout, &unit, (x, y));
-                super::overlay::cross_in(s, x, y, FLOOD);
+                s.push_str(&cross_path(x, y, FLOOD));
                 s.push_str("</g>");
             }
             Mark::NewCentre { at } => {
-                let (x, y) = super::shaped::centre_mark(map, layout, at);
+                let (x, y) = centre(at);
                 let _ = write!(
                     s,
                     r##"<circle id="new-centre-{}" cx="{x:.1}" cy="{y:.1}" r="8.5" fill="none" stroke="{NEW_CENTRE}" stroke-width="3"/>"##,
@@ -176,22 +183,4 @@ pub fn draw_key(s: &mut String, y: f32) {
         );
         x += 44.0 + 6.6 * word.len() as f32;
     }
-}
-
-/// A cross over (x, y) in `ink` with a white edge, 26 by 20 px.
-pub fn cross_path(x: f32, y: f32, ink: &str) -> String {
-    let d = format!(
-        "M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}",
-        x - 13.0,
-        y - 10.0,
-        x + 13.0,
-        y + 10.0,
-        x - 13.0,
-        y + 10.0,
-        x + 13.0,
-        y - 10.0
-    );
-    format!(
-        r##"<path d="{d}" stroke="#fff" stroke-width="5.5" stroke-linecap="round"/><path d="{d}" stroke="{ink}" stroke-width="3" stroke-linecap="round"/>"##
-    )
 }

@@ -573,8 +573,8 @@ fn cross(s: &mut String, x: f32, y: f32) {
 }
 
 /// A cross in `ink` with a white edge over a unit's chip.
-pub(super) fn cross_in(s: &mut String, x: f32, y: f32, ink: &str) {
-    s.push_str(&super::floods::cross_path(x, y, ink));
+fn cross_in(s: &mut String, x: f32, y: f32, ink: &str) {
+    s.push_str(&super::style::cross_path(x, y, ink));
 }
 
 /// The key to the marks, two rows from `y` in the key's group: the orders, then what

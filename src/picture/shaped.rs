@@ -348,7 +348,7 @@ pub fn upper(
     let _ = write!(s, r##"<g transform="translate(0 {TOP})">"##);
     draw_units(&mut s, map, &chips(map, shapes, layout, position));
     super::overlay::draw_over_units(&mut s, map, layout, position, marks);
-    super::floods::draw_over_units(&mut s, map, layout, marks);
+    super::floods::draw_over_units(&mut s, map, layout, marks, &|p| centre_mark(map, layout, p));
     s.push_str("</g>");
     super::svg::draw_legend(&mut s, map, position, TOP + layout.height, per_row);
     s
@@ -417,7 +417,7 @@ fn within(shapes: &Shapes, p: ProvinceId, x: f32, y: f32) -> bool {
 
 /// Where a space's centre mark stands: left of its name, or right of it where another
 /// space's name lies there.
-pub(super) fn centre_mark(map: &Map, layout: &Layout, p: ProvinceId) -> (f32, f32) {
+fn centre_mark(map: &Map, layout: &Layout, p: ProvinceId) -> (f32, f32) {
     let (x, y) = layout.centre(p);
     let half = map.province(p).abbr.chars().count() as f32 * LABEL_PX * 0.34;
     let (lx, cy) = (x - half - 8.0, y - 7.5);

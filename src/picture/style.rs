@@ -106,3 +106,21 @@ pub(crate) fn hits_any_name(map: &Map, layout: &Layout, b: (f32, f32, f32, f32))
         b.0 < n.2 && n.0 < b.2 && b.1 < n.3 && n.1 < b.3
     })
 }
+
+/// A cross over (x, y) in `ink` with a white edge, 26 by 20 px.
+pub fn cross_path(x: f32, y: f32, ink: &str) -> String {
+    let d = format!(
+        "M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}",
+        x - 13.0,
+        y - 10.0,
+        x + 13.0,
+        y + 10.0,
+        x - 13.0,
+        y + 10.0,
+        x + 13.0,
+        y - 10.0
+    );
+    format!(
+        r##"<path d="{d}" stroke="#fff" stroke-width="5.5" stroke-linecap="round"/><path d="{d}" stroke="{ink}" stroke-width="3" stroke-linecap="round"/>"##
+    )
+}
