@@ -7,7 +7,7 @@
 
 use chrono::{DateTime, SecondsFormat, Utc};
 
-use super::{phase_title, processed_at};
+use super::{phase_title, processed_times};
 use crate::judge::{Game, Judge};
 
 /// The year in the feed's tag URIs (RFC 4151): a fixed date, so that ids never change.
@@ -23,13 +23,15 @@ pub fn atom(judge: &Judge, game: &Game, base_url: &str) -> String {
     let name = path_part(&game.name);
     let id = format!("tag:{},{TAG_YEAR}:games/{name}", host(base));
     let page = format!("{base}/games/{name}");
+    let times = processed_times(judge, game);
     let entries: Vec<(String, DateTime<Utc>, String, &str)> = game
         .history
         .iter()
+        .zip(times)
         .rev()
-        .map(|record| {
+        .map(|(record, at)| {
             let phase = record.phase();
-            let at = processed_at(judge, game, phase).unwrap_or(DateTime::UNIX_EPOCH);
+            let at = at.unwrap_or(DateTime::UNIX_EPOCH);
             let title = format!("{} results", phase_title(calendar, phase));
             (calendar.code(phase), at, title, record.results.as_str())
         })

@@ -10,7 +10,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 
-use super::processed_at;
+use super::processed_times;
 use crate::judge::calendars::{line, stamp, text};
 use crate::judge::game::Status;
 use crate::judge::{Game, Judge};
@@ -22,7 +22,8 @@ pub fn ics(judge: &Judge, game: &Game, now: DateTime<Utc>) -> String {
     let calendar = &variant.calendar;
     let domain = judge.address.split('@').nth(1).unwrap_or("herald");
     let mut events: Vec<Event> = Vec::new();
-    for record in &game.history {
+    let times = processed_times(judge, game);
+    for (record, at) in game.history.iter().zip(times) {
         if let Some((deadline, grace)) = record.deadline {
             let phase = record.phase();
             events.extend(Event::pair(
@@ -30,7 +31,7 @@ pub fn ics(judge: &Judge, game: &Game, now: DateTime<Utc>) -> String {
                 &calendar.code(phase),
                 &calendar.show(phase),
                 (deadline, grace),
-                Some(processed_at(judge, game, phase)),
+                Some(at),
             ));
         }
     }

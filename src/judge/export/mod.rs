@@ -21,6 +21,8 @@ pub mod json;
 #[cfg(test)]
 mod tests;
 
+use std::collections::{BTreeMap, HashMap};
+
 use chrono::{DateTime, Utc};
 
 use super::game::{Game, PhaseRecord, PowerOrders};
@@ -59,6 +61,7 @@ pub struct Replayed<'g> {
 pub fn replay<'g>(judge: &Judge, game: &'g Game) -> Vec<Replayed<'g>> {
     let variant = judge.variant(game);
     let rules = judge.rules(game);
+    let times = processed_times(judge, game);
     let mut out = Vec::with_capacity(game.history.len());
     for (i, record) in game.history.iter().enumerate() {
         let before = &record.before;
@@ -78,7 +81,7 @@ pub fn replay<'g>(judge: &Judge, game: &'g Game) -> Vec<Replayed<'g>> {
             orders,
             turn,
             after,
-            at: processed_at(judge, game, record.phase()),
+            at: times.get(i).copied().flatten(),
         });
     }
     out
@@ -87,10 +90,7 @@ pub fn replay<'g>(judge: &Judge, game: &'g Game) -> Vec<Replayed<'g>> {
 /// The orders of a phase's record, in the order adjudication takes them ([`super::filed`]):
 /// power by power, each power's as given. Lines an older herald kept as text are read; a
 /// line that no longer reads was not on file.
-fn on_file(
-    map: &Map,
-    orders: &std::collections::BTreeMap<u8, PowerOrders>,
-) -> Vec<(PowerId, Order)> {
+fn on_file(map: &Map, orders: &BTreeMap<u8, PowerOrders>) -> Vec<(PowerId, Order)> {
     let mut out = Vec::new();
     for p in map.power_ids() {
         let Some(o) = orders.get(&p.0) else { continue };
@@ -105,16 +105,30 @@ fn on_file(
     out
 }
 
-/// When a phase was processed: the time of the last results mail for it in the archive
-/// (a ROLLBACK keeps the undone results, and the phase played again comes later).
-pub fn processed_at(judge: &Judge, game: &Game, phase: Phase) -> Option<DateTime<Utc>> {
-    let code = judge.variant(game).calendar.code(phase);
-    let subject = format!("JUDGE:{} - {code} Results", game.name);
-    game.archive
+/// When each phase played was processed, by its place in the history: the time of the
+/// last results mail for its phase in the archive (a ROLLBACK keeps the undone results, and
+/// the phase played again comes later), None where the archive has none. One pass over the
+/// archive, however long the game.
+pub fn processed_times(judge: &Judge, game: &Game) -> Vec<Option<DateTime<Utc>>> {
+    let calendar = &judge.variant(game).calendar;
+    let subjects: HashMap<String, Phase> = game
+        .history
         .iter()
-        .rev()
-        .find(|a| a.subject == subject)
-        .map(|a| a.at)
+        .map(|h| {
+            let code = calendar.code(h.phase());
+            (format!("JUDGE:{} - {code} Results", game.name), h.phase())
+        })
+        .collect();
+    let mut at: HashMap<Phase, DateTime<Utc>> = HashMap::new();
+    for a in &game.archive {
+        if let Some(&phase) = subjects.get(&a.subject) {
+            at.insert(phase, a.at);
+        }
+    }
+    game.history
+        .iter()
+        .map(|h| at.get(&h.phase()).copied())
+        .collect()
 }
 
 /// A phase as the results name it: `Spring 1901 Movement`, `Spring 273 B.C. Movement`.

@@ -89,6 +89,41 @@ fn the_atom_feed_has_an_entry_per_phase_with_stable_ids() {
     assert!(later.contains("<updated>2026-12-01T16:00:00Z</updated>"));
 }
 
+/// A phase played again after a ROLLBACK keeps its entry's id, dated when it was played
+/// again (the archive keeps the undone results too).
+#[test]
+fn a_phase_played_again_is_dated_when_it_was_played_again() {
+    let j = judge();
+    let mut games = a_year_played(&j);
+    let rollback = "SIGNON Mg gmpass\nROLLBACK F1901R";
+    let h = mail(&j, &mut games, GM, rollback, start() + Duration::hours(6));
+    assert!(reply(&h, GM).body.contains("Rolled back to F1901R"));
+    for k in [7, 8] {
+        let now = start() + Duration::hours(k);
+        mail(&j, &mut games, GM, "SIGNON Mg gmpass\nPROCESS!", now);
+    }
+    let g = &games["g"];
+    assert_eq!(g.history.len(), 4);
+    let feed = atom(&j, g, "https://herald.example.org");
+    let doc = roxmltree::Document::parse(&feed).unwrap();
+    let dated: Vec<(&str, &str)> = doc
+        .root_element()
+        .children()
+        .filter(|c| c.has_tag_name((ATOM, "entry")))
+        .map(|e| (child(e, "id").unwrap(), child(e, "updated").unwrap()))
+        .collect();
+    let id = |code: &str| format!("tag:herald.example.org,2026:games/g/{code}");
+    assert_eq!(
+        dated,
+        [
+            (id("W1901A").as_str(), "2026-12-01T18:00:00Z"),
+            (id("F1901R").as_str(), "2026-12-01T17:00:00Z"),
+            (id("F1901M").as_str(), "2026-12-01T12:00:00Z"),
+            (id("S1901M").as_str(), "2026-12-01T11:00:00Z"),
+        ]
+    );
+}
+
 /// "escaping must be right: a test with `<&>"` in a game name/press": text with markup
 /// characters and a control character reads back as written (the control left out).
 #[test]
