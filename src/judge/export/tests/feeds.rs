@@ -141,8 +141,7 @@ fn the_atom_feed_escapes_markup() {
     );
     let last = root
         .children()
-        .filter(|c| c.has_tag_name((ATOM, "entry")))
-        .last()
+        .rfind(|c| c.has_tag_name((ATOM, "entry")))
         .unwrap();
     assert_eq!(
         child(last, "content"),
