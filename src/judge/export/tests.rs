@@ -292,3 +292,39 @@ fn a_classical_game_exports_in_its_own_calendar() {
     assert_eq!(schema_errors(&v), None, "{v:#}");
     assert_eq!(v["phases"][0]["year"], "273 B.C.");
 }
+
+/// Every variant's phases replay from their case file: Deluge's floods and new centres
+/// (the last power seen in a province), the world's free oceans and unit choice, Portage.
+/// The Master processes a year and a half of holds (Deluge's Winter 1900 first).
+#[test]
+fn every_variant_s_case_file_replays() {
+    let j = judge();
+    for variant in ["deluge", "world1880", "portage"] {
+        let players: Vec<(String, char)> = j
+            .catalog
+            .variant(variant)
+            .unwrap()
+            .map
+            .powers
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (format!("p{i}@example.org"), p.letter))
+            .collect();
+        let create = format!("v gmpass {variant}");
+        let mut games = crate::judge::testkit::started_as(&j, &create, &players);
+        for k in 1..=5 {
+            let now = start() + Duration::hours(k);
+            mail(&j, &mut games, GM, "SIGNON Mv gmpass\nPROCESS!", now);
+        }
+        let g = &games["v"];
+        assert!(g.history.len() >= 4, "{variant}: {}", g.history.len());
+        let file = datc_case(&j, g);
+        let cases = crate::cases::parse_cases(&file).unwrap();
+        assert_eq!(cases.len(), g.history.len(), "{variant}");
+        for case in &cases {
+            assert_eq!(crate::cases::run_case(case), Ok(()), "{variant}: {file}");
+        }
+        let v = export_json(&j, g);
+        assert_eq!(schema_errors(&v), None, "{variant}: {v:#}");
+    }
+}
