@@ -57,6 +57,20 @@ enum Command {
         #[command(subcommand)]
         command: GameCommand,
     },
+    /// Writes a game to standard output for readers outside mail (docs/export.md): the
+    /// JSON export, its orders as adjudication cases, its Atom feed or its calendar. None
+    /// holds an address, a password, press, or the orders of the phase not yet processed.
+    Export {
+        /// The game's name.
+        game: String,
+        /// What to write.
+        #[arg(long, value_enum, default_value = "json")]
+        format: ExportFormat,
+        /// Where the judge's web pages are, for the Atom feed's links and ids
+        /// (`https://herald.example.org`).
+        #[arg(long, value_name = "URL", default_value = "http://localhost")]
+        base_url: String,
+    },
     /// Runs adjudication case files (jDip's DATC format) and ends with 'N passed, N failed'.
     Datc {
         /// Case files.
@@ -94,6 +108,19 @@ enum GameCommand {
         /// The game's name.
         game: String,
     },
+}
+
+/// The forms of `herald export`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ExportFormat {
+    /// The game as JSON (schema herald-game/1, docs/export.schema.json).
+    Json,
+    /// Its phases as cases for `herald datc`.
+    Datc,
+    /// Its results as an Atom feed.
+    Atom,
+    /// Its deadlines as an iCalendar file.
+    Ics,
 }
 
 #[derive(Subcommand)]
@@ -311,6 +338,26 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     None => anyhow::bail!("there is no game '{game}'"),
                 },
             }
+            Ok(ExitCode::SUCCESS)
+        }),
+        Command::Export {
+            game,
+            format,
+            base_url,
+        } => runtime()?.block_on(async {
+            use herald::judge::export;
+            let service = Service::open(config()?).await?;
+            let Some(g) = service.game(&game).await? else {
+                anyhow::bail!("there is no game '{game}'");
+            };
+            let judge = &service.judge;
+            let text = match format {
+                ExportFormat::Json => format!("{:#}\n", export::export_json(judge, &g)),
+                ExportFormat::Datc => export::datc_case(judge, &g),
+                ExportFormat::Atom => export::atom(judge, &g, &base_url),
+                ExportFormat::Ics => export::ics(judge, &g, Utc::now()),
+            };
+            print!("{text}");
             Ok(ExitCode::SUCCESS)
         }),
         Command::Datc {

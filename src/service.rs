@@ -338,13 +338,21 @@ impl Service {
     /// One game in full for the keeper (`herald game show`), found by name in any case;
     /// `None` if there is no such game.
     pub async fn game_view(&self, name: &str) -> Result<Option<String>, ServiceError> {
+        Ok(self
+            .game(name)
+            .await?
+            .map(|g| judge::summary::keeper_view(&self.judge, &g)))
+    }
+
+    /// One game as stored, found by name in any case (`herald game show`, `herald
+    /// export`); `None` if there is no such game.
+    pub async fn game(&self, name: &str) -> Result<Option<judge::Game>, ServiceError> {
         let mut tx = self.store.begin_read().await?;
         let games = tx.all_games::<judge::Game>().await?;
         tx.rollback().await?;
         Ok(games
-            .iter()
-            .find(|g| g.name.eq_ignore_ascii_case(name))
-            .map(|g| judge::summary::keeper_view(&self.judge, g)))
+            .into_iter()
+            .find(|g| g.name.eq_ignore_ascii_case(name)))
     }
 
     /// Handles one raw mail in one transaction: dedupe, judge, games, outbox, actions.

@@ -117,6 +117,20 @@ fn ingest_tick_migrate_and_the_keepers_game_views() {
     assert!(ok && out.contains("master: ann@example.org"), "{out}");
     let (ok, out) = herald(&["game", "show", "nosuch", "--config", cfg]);
     assert!(!ok && out.contains("there is no game 'nosuch'"), "{out}");
+    // Issue 28, point 3: "A CLI `herald export GAME [--format json|datc|atom|ics]`".
+    let (ok, out) = herald(&["export", "CLIG", "--config", cfg]);
+    assert!(ok && out.contains("\"schema\": \"herald-game/1\""), "{out}");
+    assert!(!out.contains("ann@example.org"), "{out}");
+    for (format, first) in [
+        ("datc", "# Game 'clig' (standard)"),
+        ("atom", "<?xml version=\"1.0\" encoding=\"utf-8\"?>"),
+        ("ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"),
+    ] {
+        let (ok, out) = herald(&["export", "clig", "--format", format, "--config", cfg]);
+        assert!(ok && out.starts_with(first), "{format}: {out}");
+    }
+    let (ok, out) = herald(&["export", "nosuch", "--config", cfg]);
+    assert!(!ok && out.contains("there is no game 'nosuch'"), "{out}");
     let (ok, out) = herald(&["tick", "--config", cfg, "--now", "2026-12-01T11:00:00Z"]);
     assert!(ok && out.contains("0 mail(s) read"), "{out}");
     let (ok, out) = herald(&["tick", "--config", cfg, "--now", "yesterday"]);

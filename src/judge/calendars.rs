@@ -16,12 +16,12 @@ use crate::envelope::Attachment;
 pub const CALENDAR: &str = "text/calendar; charset=utf-8; method=PUBLISH";
 
 /// An RFC 5545 UTC date-time: `20261208T113100Z`.
-fn stamp(t: DateTime<Utc>) -> String {
+pub(super) fn stamp(t: DateTime<Utc>) -> String {
     t.format("%Y%m%dT%H%M%SZ").to_string()
 }
 
 /// A TEXT value with RFC 5545's escapes.
-fn text(s: &str) -> String {
+pub(super) fn text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -37,7 +37,7 @@ fn text(s: &str) -> String {
 }
 
 /// A content line folded at 75 octets (RFC 5545, 3.1), ended with CRLF.
-fn line(out: &mut String, content: &str) {
+pub(super) fn line(out: &mut String, content: &str) {
     let mut width = 0;
     for c in content.chars() {
         let n = c.len_utf8();

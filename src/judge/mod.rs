@@ -20,6 +20,7 @@
 //! - [`password`]: argon2 hashes.
 //! - [`privacy`]: anonymous and private games: who may learn and see what.
 //! - [`partners`]: which powers one player holds together, for the rules engine.
+//! - [`export`]: a game for readers outside mail: Atom and iCalendar feeds, JSON, DATC cases.
 
 pub mod absence;
 pub mod board;
@@ -32,6 +33,7 @@ pub mod dips;
 pub mod draws;
 pub mod dummies;
 pub mod ending;
+pub mod export;
 pub mod filed;
 pub mod gains;
 pub mod game;
