@@ -59,7 +59,7 @@ pub fn next_floods(variant: &Variant, phase: Phase) -> Vec<Mark> {
 fn hatch(s: &mut String) {
     let _ = write!(
         s,
-        r##"<defs><pattern id="flooded" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" fill="#ffffff" fill-opacity="0.35"/><line x1="0" y1="0" x2="0" y2="8" stroke="{FLOOD}" stroke-width="2.4"/></pattern></defs>"##
+        r##"<defs><pattern id="flooded" width="7" height="7" patternUnits="userSpaceOnUse"><rect width="7" height="7" fill="#ffffff" fill-opacity="0.35"/><rect y="0" width="7" height="2.4" fill="{FLOOD}"/></pattern></defs>"##
     );
 }
 

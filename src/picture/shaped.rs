@@ -65,7 +65,7 @@ pub fn background(map: &Map, shapes: &Shapes, layout: &Layout) -> String {
     // impassable, nor impassable as a grey power's.
     let _ = write!(
         s,
-        r##"<defs><pattern id="shut" width="7" height="7" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="7" height="7" fill="{NEUTRAL}"/><line x1="0" y1="0" x2="0" y2="7" stroke="{SHUT_HATCH}" stroke-width="2.2"/></pattern></defs>"##
+        r##"<defs><pattern id="shut" width="6" height="6" patternUnits="userSpaceOnUse"><rect width="6" height="6" fill="{NEUTRAL}"/><rect y="0" width="6" height="2" fill="{SHUT_HATCH}"/></pattern></defs>"##
     );
     let _ = write!(
         s,
@@ -87,7 +87,7 @@ pub fn background(map: &Map, shapes: &Shapes, layout: &Layout) -> String {
     }
     let _ = write!(
         s,
-        r##"<path id="no-space" d="{}" fill="url(#shut)" stroke="#8a8478" stroke-width="{}"/>"##,
+        r##"<path id="no-space" d="{}" fill="{NEUTRAL}" stroke="#8a8478" stroke-width="{}"/>"##,
         shapes.none,
         1.0 / k
     );
