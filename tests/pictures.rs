@@ -13,3 +13,4 @@ mod picture_colours;
 mod picture_floods;
 mod picture_mail;
 mod picture_shapes;
+mod picture_sizes;

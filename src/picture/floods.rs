@@ -143,7 +143,7 @@ pub fn draw_over_units(
 
 /// The key's row of the floods, at `y` in the key's group, on a map whose file schedules
 /// changes.
-pub fn draw_key(s: &mut String, y: f32) {
+pub fn draw_key(s: &mut String, y: f32, px: f32) {
     hatch(s);
     let items: [(&str, String); 4] = [
         (
@@ -181,6 +181,6 @@ pub fn draw_key(s: &mut String, y: f32) {
             r#"<g transform="translate({x} 0)">{mark}<text x="30" y="{:.1}">{word}</text></g>"#,
             y + 11.0
         );
-        x += 44.0 + 6.6 * word.len() as f32;
+        x += 44.0 + 6.6 * px / 11.0 * word.len() as f32;
     }
 }

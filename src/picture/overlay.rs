@@ -482,10 +482,11 @@ pub(super) fn side_chip(
         let text = format!("{kind} {}", map.power(unit.power).letter);
         let _ = write!(
             s,
-            r##"<rect x="{:.1}" y="{:.1}" width="{CHIP_W}" height="16" rx="3" fill="{colour}" stroke="{DISLODGED}" stroke-width="3" stroke-dasharray="4 2"/><text x="{x:.1}" y="{:.1}" font-size="12.5" font-weight="bold" text-anchor="middle" fill="{}">{}</text>"##,
+            r##"<rect x="{:.1}" y="{:.1}" width="{CHIP_W}" height="16" rx="3" fill="{colour}" stroke="{DISLODGED}" stroke-width="3" stroke-dasharray="4 2"/><text x="{x:.1}" y="{:.1}" font-size="{}" font-weight="bold" text-anchor="middle" fill="{}">{}</text>"##,
             x - CHIP_W / 2.0,
             y - 8.0,
             y + 4.5,
+            super::style::small_px(layout.width),
             ink_on(colour),
             escape(&text)
         );
@@ -579,7 +580,7 @@ fn cross_in(s: &mut String, x: f32, y: f32, ink: &str) {
 
 /// The key to the marks, two rows from `y` in the key's group: the orders, then what
 /// happened to units (no order, built, removed, dislodged).
-pub fn draw_mark_key(s: &mut String, y: f32) {
+pub fn draw_mark_key(s: &mut String, y: f32, px: f32) {
     const GREY: &str = "#444";
     let grey = GREY;
     type Draw = dyn Fn(&mut String, f32, f32);
@@ -675,7 +676,7 @@ pub fn draw_mark_key(s: &mut String, y: f32) {
                 x + 34.0,
                 y + 11.0
             );
-            x += 44.0 + 6.6 * word.len() as f32;
+            x += 44.0 + 6.6 * px / 11.0 * word.len() as f32;
         }
     }
 }

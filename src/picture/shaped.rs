@@ -129,7 +129,12 @@ pub fn background(map: &Map, shapes: &Shapes, layout: &Layout) -> String {
     draw_joins(&mut s, map, shapes, layout);
     s.push_str("</g>");
     let rows = map.powers.len().div_ceil(super::svg::canvas(map, layout).2) as f32;
-    draw_key(&mut s, map, TOP + layout.height + rows * 22.0 + 14.0);
+    draw_key(
+        &mut s,
+        map,
+        TOP + layout.height + rows * 22.0 + 14.0,
+        super::style::small_px(layout.width),
+    );
     s
 }
 
@@ -152,12 +157,13 @@ fn draw_joins(s: &mut String, map: &Map, shapes: &Shapes, layout: &Layout) {
         }
         to.sort_unstable();
         let word = format!("\u{2194} {}", to.join(" "));
-        let w = 12.0 + 8.4 * word.chars().count() as f32;
+        let px = super::style::small_px(layout.width).max(13.0);
+        let w = 12.0 + 0.65 * px * word.chars().count() as f32;
         let (x, y) = layout.centre(p);
         let y = y + 20.0;
         let _ = write!(
             s,
-            r##"<g id="joins-{}" data-to="{}"><rect x="{:.1}" y="{:.1}" width="{w:.1}" height="19" rx="9" fill="#fff" stroke="#1a1a1a" stroke-width="2" stroke-dasharray="5 3"/><text x="{x:.1}" y="{:.1}" font-size="13" font-weight="bold" text-anchor="middle" fill="#1d3f6e">{}</text></g>"##,
+            r##"<g id="joins-{}" data-to="{}"><rect x="{:.1}" y="{:.1}" width="{w:.1}" height="19" rx="9" fill="#fff" stroke="#1a1a1a" stroke-width="2" stroke-dasharray="5 3"/><text x="{x:.1}" y="{:.1}" font-size="{px}" font-weight="bold" text-anchor="middle" fill="#1d3f6e">{}</text></g>"##,
             escape(map.abbr(p)),
             escape(&to.join(" ")),
             x - w / 2.0,
@@ -191,9 +197,10 @@ fn draw_names(s: &mut String, map: &Map, layout: &Layout) {
             let coast = map.region(r).coast.map_or("", |c| c.abbr());
             let _ = write!(
                 s,
-                r##"<text id="coast-{}" x="{cx:.1}" y="{:.1}" font-size="10" text-anchor="middle" fill="#1d4f8a" stroke="#ffffff" stroke-width="2" paint-order="stroke">{coast}</text>"##,
+                r##"<text id="coast-{}" x="{cx:.1}" y="{:.1}" font-size="{}" text-anchor="middle" fill="#1d4f8a" stroke="#ffffff" stroke-width="2" paint-order="stroke">{coast}</text>"##,
                 region_id(map, r),
-                cy - 9.0
+                cy - 9.0,
+                super::style::small_px(layout.width)
             );
         }
     }
@@ -201,11 +208,12 @@ fn draw_names(s: &mut String, map: &Map, layout: &Layout) {
 }
 
 /// The key of a board drawn from shapes: land, sea, impassable, centres, then the marks.
-fn draw_key(s: &mut String, map: &Map, top: f32) {
+fn draw_key(s: &mut String, map: &Map, top: f32, px: f32) {
     let _ = write!(
         s,
-        r##"<g id="key" transform="translate(10 {top})" font-size="11" fill="#222">"##
+        r##"<g id="key" transform="translate(10 {top})" font-size="{px}" fill="#222">"##
     );
+    let em = px / 11.0;
     let mut x = 0.0;
     for (word, fill) in [
         ("land", LAND),
@@ -218,7 +226,7 @@ fn draw_key(s: &mut String, map: &Map, top: f32) {
             r##"<rect x="{x}" y="0" width="22" height="14" fill="{fill}" stroke="{BORDER}"/><text x="{}" y="11">{word}</text>"##,
             x + 27.0
         );
-        x += 34.0 + 6.6 * word.len() as f32;
+        x += 34.0 + 6.6 * em * word.len() as f32;
     }
     let _ = write!(
         s,
@@ -226,9 +234,9 @@ fn draw_key(s: &mut String, map: &Map, top: f32) {
         x + 6.0,
         x + 15.0
     );
-    super::overlay::draw_mark_key(s, 22.0);
+    super::overlay::draw_mark_key(s, 22.0, px);
     if map.scheduled {
-        super::floods::draw_key(s, 66.0);
+        super::floods::draw_key(s, 66.0, px);
     }
     s.push_str("</g>");
 }
@@ -346,11 +354,22 @@ pub fn upper(
     let (_, _, per_row) = super::svg::canvas(map, layout);
     let mut s = String::with_capacity(32 * 1024);
     let _ = write!(s, r##"<g transform="translate(0 {TOP})">"##);
-    draw_units(&mut s, map, &chips(map, shapes, layout, position));
+    draw_units(
+        &mut s,
+        map,
+        &chips(map, shapes, layout, position),
+        super::style::small_px(layout.width),
+    );
     super::overlay::draw_over_units(&mut s, map, layout, position, marks);
     super::floods::draw_over_units(&mut s, map, layout, marks, &|p| centre_mark(map, layout, p));
     s.push_str("</g>");
-    super::svg::draw_legend(&mut s, map, position, TOP + layout.height, per_row);
+    super::svg::draw_legend(
+        &mut s,
+        map,
+        position,
+        TOP + layout.height,
+        (per_row, super::style::small_px(layout.width)),
+    );
     s
 }
 
@@ -487,6 +506,7 @@ fn chip_text(map: &Map, unit: &crate::game::position::Unit) -> String {
 /// the others sharing it, moved clear of every other space's name.
 pub fn chips(map: &Map, shapes: &Shapes, layout: &Layout, position: &Position) -> Vec<Chip> {
     let mut out: Vec<Chip> = Vec::new();
+    let px = super::style::small_px(layout.width);
     for (p, unit) in position.all_units() {
         let nth = out.iter().filter(|c| c.at == p).count();
         let on_coast = map.region(unit.region).coast.is_some();
@@ -496,7 +516,7 @@ pub fn chips(map: &Map, shapes: &Shapes, layout: &Layout, position: &Position) -
             let (x, y) = layout.centre(p);
             (x, y + 8.0)
         };
-        let w = 10.0 + 8.0 * chip_text(map, &unit).chars().count() as f32;
+        let w = 10.0 + 0.64 * px * chip_text(map, &unit).chars().count() as f32;
         let (x, y) = (cx - w / 2.0 + nth as f32 * (w + 2.0), cy - 8.0);
         let (dx, dy) = clear_of_names(
             map,
@@ -518,7 +538,7 @@ pub fn chips(map: &Map, shapes: &Shapes, layout: &Layout, position: &Position) -
 }
 
 /// Each unit's chip: its kind and its power's letter (`A E`, `F T`), in its power's colour.
-fn draw_units(s: &mut String, map: &Map, chips: &[Chip]) {
+fn draw_units(s: &mut String, map: &Map, chips: &[Chip], px: f32) {
     s.push_str(r#"<g id="units">"#);
     for c in chips {
         let (unit, x, y, w) = (c.unit, c.x, c.y, c.w);
@@ -537,7 +557,7 @@ fn draw_units(s: &mut String, map: &Map, chips: &[Chip]) {
         };
         let _ = write!(
             s,
-            r##"<g id="unit-{id}" data-power="{}" data-kind="{kind}" data-region="{}"><rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="16" rx="{}" fill="{colour}" stroke="#000" stroke-width="1.2"/><text x="{:.1}" y="{:.1}" font-size="12.5" font-weight="bold" text-anchor="middle" fill="{}">{}</text></g>"##,
+            r##"<g id="unit-{id}" data-power="{}" data-kind="{kind}" data-region="{}"><rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="16" rx="{}" fill="{colour}" stroke="#000" stroke-width="1.2"/><text x="{:.1}" y="{:.1}" font-size="{px}" font-weight="bold" text-anchor="middle" fill="{}">{}</text></g>"##,
             escape(&power.name),
             region_id(map, unit.region),
             if unit.kind == UnitKind::Fleet {

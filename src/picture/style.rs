@@ -124,3 +124,11 @@ pub fn cross_path(x: f32, y: f32, ink: &str) -> String {
         r##"<path d="{d}" stroke="#fff" stroke-width="5.5" stroke-linecap="round"/><path d="{d}" stroke="{ink}" stroke-width="3" stroke-linecap="round"/>"##
     )
 }
+
+/// The size of a picture's smallest text (its key, legend, coasts' names and units'
+/// letters) on a canvas `width` px wide: 11 px once a mail client shows the picture 1,000 px
+/// wide (issue 27: "readable at 1,000 px wide (labels ≥ 11 px there)"), rounded up to a
+/// half pixel, and never under 12.5 px.
+pub fn small_px(width: f32) -> f32 {
+    ((11.0 * width / 1000.0 * 2.0).ceil() / 2.0).max(12.5)
+}

@@ -13,7 +13,7 @@ use super::layout::{Layout, BOX_H, BOX_W, COAST_R};
 use super::links::{links, LinkKind};
 use super::marks::Mark;
 pub use super::palette::power_colour;
-pub use super::style::{escape, ink_on, letters, region_id, unit_anchor};
+pub use super::style::{escape, ink_on, letters, region_id, small_px, unit_anchor};
 use crate::game::calendar::Calendar;
 use crate::game::ids::{ProvinceId, UnitKind};
 use crate::game::map::{Map, Terrain};
@@ -24,14 +24,14 @@ pub const TOP: f32 = 40.0;
 const LEGEND_ROW: f32 = 22.0;
 /// The width of one power's entry in the legend: room for the longest name and its counts
 /// (`: 18 centres, 17 units`) at 12 px.
-fn legend_item(map: &Map) -> f32 {
+fn legend_item(map: &Map, px: f32) -> f32 {
     let longest = map
         .powers
         .iter()
         .map(|p| p.name.chars().count())
         .max()
         .unwrap_or(0);
-    (longest + 24) as f32 * 7.2 + 24.0
+    (longest + 24) as f32 * 0.6 * px + 24.0
 }
 
 /// Fill and border of a space's box by its terrain.
@@ -49,7 +49,9 @@ fn terrain_style(t: Terrain) -> (&'static str, &'static str) {
 /// legend below.
 pub fn canvas(map: &Map, layout: &Layout) -> (f32, f32, usize) {
     let width = layout.width;
-    let per_row = ((width - 20.0) / legend_item(map)).floor().max(1.0) as usize;
+    let per_row = ((width - 20.0) / legend_item(map, small_px(width)))
+        .floor()
+        .max(1.0) as usize;
     let power_rows = map.powers.len().div_ceil(per_row);
     let key_rows = if map.scheduled { 4.0 } else { 3.0 };
     let legend_h = LEGEND_ROW * (power_rows as f32 + key_rows) + 10.0;
@@ -84,7 +86,11 @@ pub fn background(map: &Map, layout: &Layout) -> String {
     draw_spaces(&mut s, map, layout);
     s.push_str("</g>");
     let rows = map.powers.len().div_ceil(per_row) as f32;
-    draw_key(&mut s, TOP + layout.height + rows * LEGEND_ROW + 14.0);
+    draw_key(
+        &mut s,
+        TOP + layout.height + rows * LEGEND_ROW + 14.0,
+        small_px(width),
+    );
     s
 }
 
@@ -110,7 +116,13 @@ pub fn overlay(
     draw_units(&mut s, map, layout, position);
     super::overlay::draw_over_units(&mut s, map, layout, position, marks);
     s.push_str("</g>");
-    draw_legend(&mut s, map, position, TOP + layout.height, per_row);
+    draw_legend(
+        &mut s,
+        map,
+        position,
+        TOP + layout.height,
+        (per_row, small_px(layout.width)),
+    );
     s
 }
 
@@ -242,12 +254,18 @@ fn draw_units(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
 }
 
 /// The legend of powers with their centres and units, from `top`.
-pub fn draw_legend(s: &mut String, map: &Map, position: &Position, top: f32, per_row: usize) {
+pub fn draw_legend(
+    s: &mut String,
+    map: &Map,
+    position: &Position,
+    top: f32,
+    (per_row, px): (usize, f32),
+) {
     let _ = write!(s, r#"<g id="legend" transform="translate(10 {top})">"#);
     for (i, p) in map.power_ids().enumerate() {
         let colour = power_colour(map, p);
         let (x, y) = (
-            (i % per_row) as f32 * legend_item(map),
+            (i % per_row) as f32 * legend_item(map, px),
             (i / per_row) as f32 * LEGEND_ROW + 8.0,
         );
         let centres = position.centre_count(p);
@@ -268,7 +286,7 @@ pub fn draw_legend(s: &mut String, map: &Map, position: &Position, top: f32, per
         let name = escape(&map.power(p).name);
         let _ = write!(
             s,
-            r##"<g id="power-{id}"><rect x="{x}" y="{y}" width="14" height="14" rx="2" fill="{colour}" stroke="#000"/><text x="{tx}" y="{ty}" font-size="12" fill="#222">{name}: {centres} centres, {units} units</text></g>"##,
+            r##"<g id="power-{id}"><rect x="{x}" y="{y}" width="14" height="14" rx="2" fill="{colour}" stroke="#000"/><text x="{tx}" y="{ty}" font-size="{px}" fill="#222">{name}: {centres} centres, {units} units</text></g>"##,
             id = name.replace(' ', "_"),
             tx = x + 20.0,
             ty = y + 12.0,
@@ -278,7 +296,7 @@ pub fn draw_legend(s: &mut String, map: &Map, position: &Position, top: f32, per
 }
 
 /// The key to the terrain, links and marks, in two rows from `top`.
-fn draw_key(s: &mut String, top: f32) {
+fn draw_key(s: &mut String, top: f32, px: f32) {
     let y = 0.0;
     let mut x = 0.0;
     let key: [(&str, Terrain); 5] = [
@@ -290,8 +308,9 @@ fn draw_key(s: &mut String, top: f32) {
     ];
     let _ = write!(
         s,
-        r##"<g id="key" transform="translate(10 {top})" font-size="11" fill="#222">"##
+        r##"<g id="key" transform="translate(10 {top})" font-size="{px}" fill="#222">"##
     );
+    let em = px / 11.0;
     for (word, t) in key {
         let (fill, border) = terrain_style(t);
         let _ = write!(
@@ -300,7 +319,7 @@ fn draw_key(s: &mut String, top: f32) {
             tx = x + 27.0,
             ty = y + 11.0,
         );
-        x += 34.0 + 7.0 * word.len() as f32;
+        x += 34.0 + 7.0 * em * word.len() as f32;
     }
     for (word, style) in [
         ("army move", r##"stroke="#c9a27a" stroke-width="1.8""##),
@@ -318,7 +337,7 @@ fn draw_key(s: &mut String, top: f32) {
             tx = x + 29.0,
             ty = y + 11.0,
         );
-        x += 40.0 + 7.0 * word.len() as f32;
+        x += 40.0 + 7.0 * em * word.len() as f32;
     }
     let _ = write!(
         s,
@@ -328,6 +347,6 @@ fn draw_key(s: &mut String, top: f32) {
         tx = x + 15.0,
         ty = y + 11.0,
     );
-    super::overlay::draw_mark_key(s, LEGEND_ROW);
+    super::overlay::draw_mark_key(s, LEGEND_ROW, px);
     s.push_str("</g>");
 }
