@@ -293,7 +293,8 @@ impl Painter {
             (Some(whole), view) => {
                 let frames =
                     region::read(map_text, map, &whole.layout()).map_err(PictureError::Draw)?;
-                let (shapes, layout) = region::view(&whole, &frames, view).ok_or_else(no_view)?;
+                let (shapes, layout) =
+                    region::view(map, &whole, &frames, view).ok_or_else(no_view)?;
                 let zoom = shapes.scale / whole.scale;
                 (Some(shapes), layout, frames, zoom)
             }

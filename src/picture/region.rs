@@ -9,7 +9,7 @@
 //!
 //! The frame is the box around the listed spaces' name places, widened by [`PAD_PX`] of
 //! the region's picture on every side. A board drawn from shapes with regions is mailed as
-//! several pictures, each [`PICTURE_PX`] wide, so that its 14 px names read at 11.7 px in a
+//! several pictures, each [`PICTURE_PX`] wide, so that its 14 px names read at 12.7 px in a
 //! mail client 1,000 px wide:
 //!
 //! - the **overview**: the whole board scaled to that width, every space's outline and
@@ -30,11 +30,11 @@ use super::shapes::{rings, Shapes, SpaceShape};
 use super::style::escape;
 use super::svg::TOP;
 use crate::game::ids::ProvinceId;
-use crate::game::map::Map;
+use crate::game::map::{Map, Terrain};
 
 /// The width of an overview's and a region's picture, pixels: a mail client showing it 1,000
-/// px wide draws the 14 px names 11.7 px high.
-pub const PICTURE_PX: f32 = 1200.0;
+/// px wide draws the 14 px names 12.7 px high and the units' 12.5 px letters 11.4 px.
+pub const PICTURE_PX: f32 = 1100.0;
 /// Room around a region's listed names, pixels of its picture: a name's half width, a unit
 /// under it.
 pub const PAD_PX: f32 = 40.0;
@@ -185,9 +185,12 @@ pub enum View {
     Region(usize),
 }
 
-/// The shapes and layout of a view of a board drawn from `shapes` (the whole board's),
-/// with `frames` its regions; `None` for a region it does not have.
-pub fn view(shapes: &Shapes, frames: &[Frame], view: View) -> Option<(Shapes, Layout)> {
+/// The shapes and layout of a view of `map`'s board drawn from `shapes` (the whole
+/// board's), with `frames` its regions; `None` for a region it does not have. An overview
+/// leaves to the regions every space whose name lies in a frame, except the oceans: open
+/// water any number of fleets share (the world's rule M.1), too large to belong to one
+/// region, they keep their names and fleets on the overview.
+pub fn view(map: &Map, shapes: &Shapes, frames: &[Frame], view: View) -> Option<(Shapes, Layout)> {
     let (w, h) = shapes.canvas();
     match view {
         View::Whole => Some((shapes.clone(), shapes.layout())),
@@ -195,10 +198,12 @@ pub fn view(shapes: &Shapes, frames: &[Frame], view: View) -> Option<(Shapes, La
             let cropped = crop(shapes, (0.0, 0.0, w, h), PICTURE_PX / w);
             let mut layout = cropped.layout();
             let whole = shapes.layout();
-            layout.hidden = whole
-                .centres
-                .iter()
-                .map(|&c| frames.iter().any(|f| f.contains(c)))
+            layout.hidden = map
+                .province_ids()
+                .map(|p| {
+                    map.province(p).terrain != Terrain::Ocean
+                        && frames.iter().any(|f| f.contains(whole.centre(p)))
+                })
                 .collect();
             Some((cropped, layout))
         }
@@ -307,8 +312,9 @@ pub fn shown_marks(map: &Map, layout: &Layout, marks: &[Mark]) -> Vec<Mark> {
 }
 
 /// The frames drawn on an overview (magnified `zoom` times from the whole board), each
-/// labelled with its region's name and the number of its picture (the overview is 1):
-/// drawn over the names, so that no tint hides a frame.
+/// labelled with its region's name and the number of its picture (the overview is 1) in its
+/// top left corner, or its bottom left where that lies in another frame: drawn over the
+/// names, so that no tint hides a frame.
 pub fn frames_svg(frames: &[Frame], zoom: f32) -> String {
     let mut s = String::new();
     let _ = write!(s, r#"<g id="regions" transform="translate(0 {TOP})">"#);
@@ -321,13 +327,26 @@ pub fn frames_svg(frames: &[Frame], zoom: f32) -> String {
         );
         let label = format!("{} — picture {}", f.name, i + 2);
         let w = label.chars().count() as f32 * 9.0 + 12.0;
+        let in_another = |y: f32| {
+            frames.iter().enumerate().any(|(j, g)| {
+                j != i
+                    && [(x0, y), (x0 + w, y), (x0, y + 22.0), (x0 + w, y + 22.0)]
+                        .iter()
+                        .any(|&(x, y)| g.contains((x / zoom, y / zoom)))
+            })
+        };
+        let ly = if in_another(y0) && !in_another(y1 - 22.0) {
+            y1 - 22.0
+        } else {
+            y0
+        };
         let _ = write!(
             s,
-            r##"<g id="region-{id}"><rect x="{x0:.1}" y="{y0:.1}" width="{:.1}" height="{:.1}" fill="none" stroke="#222" stroke-width="2" stroke-dasharray="9 5"/><rect x="{x0:.1}" y="{y0:.1}" width="{w:.1}" height="22" fill="#ffffff" fill-opacity="0.9" stroke="#222" stroke-width="1"/><text x="{:.1}" y="{:.1}" font-size="14" font-weight="bold" fill="#222">{}</text></g>"##,
+            r##"<g id="region-{id}"><rect x="{x0:.1}" y="{y0:.1}" width="{:.1}" height="{:.1}" fill="none" stroke="#222" stroke-width="2" stroke-dasharray="9 5"/><rect x="{x0:.1}" y="{ly:.1}" width="{w:.1}" height="22" fill="#ffffff" fill-opacity="0.9" stroke="#222" stroke-width="1"/><text x="{:.1}" y="{:.1}" font-size="14" font-weight="bold" fill="#222">{}</text></g>"##,
             x1 - x0,
             y1 - y0,
             x0 + 6.0,
-            y0 + 16.0,
+            ly + 16.0,
             escape(&label),
             id = escape(&f.file_part()),
         );
