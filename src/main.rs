@@ -123,7 +123,7 @@ enum MapCommand {
         #[arg(long, conflicts_with = "phase")]
         variant: Option<String>,
         /// On a map with regions, write only this region's picture (its name, as the
-        /// `draw region` line gives it), as OUT.
+        /// `draw region` line gives it), or with `overview` the overview, as OUT.
         #[arg(long, value_name = "NAME", conflicts_with = "variant")]
         region: Option<String>,
     },
@@ -457,7 +457,8 @@ fn map_draw(
 }
 
 /// The files of a board's pictures: the first (the whole board, or a world's overview) as
-/// `out`, each region's as `out-<region>`; with `only`, that region's alone as `out`.
+/// `out`, each region's as `out-<region>`; with `only`, that region's (or the overview's)
+/// alone as `out`.
 fn named_parts(
     out: &Path,
     parts: Vec<herald::picture::Part>,
@@ -477,10 +478,11 @@ fn named_parts(
     };
     let regions: Vec<String> = parts.iter().filter_map(|p| p.region.clone()).collect();
     let wanted = only.to_ascii_lowercase().replace(' ', "-");
-    match parts
-        .into_iter()
-        .find(|p| p.region.as_deref() == Some(wanted.as_str()))
-    {
+    let overview = wanted == "overview" && !regions.is_empty();
+    match parts.into_iter().find(|p| match &p.region {
+        None => overview,
+        Some(r) => *r == wanted,
+    }) {
         Some(p) => Ok(vec![(out.to_path_buf(), p.picture.svg, p.picture.png)]),
         None if regions.is_empty() => {
             anyhow::bail!("the map frames no regions ('draw region' lines)")

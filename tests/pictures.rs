@@ -11,4 +11,5 @@ mod support;
 mod picture;
 mod picture_colours;
 mod picture_mail;
+mod picture_regions;
 mod picture_shapes;

@@ -146,6 +146,12 @@ pub fn check_drawing(text: &str, shapes: Option<&str>) -> Vec<String> {
             );
         }
     }
+    // The regions' lines name spaces of the map (`draw region`, [`region`]).
+    if let Ok(layout) = Layout::read(text, &variant.map) {
+        if let Err(errors) = region::read(text, &variant.map, &layout) {
+            out.extend(errors.iter().map(|e| format!("drawing: {e}")));
+        }
+    }
     for (when, map) in maps {
         match Layout::read(text, map) {
             Ok(layout) => out.extend(

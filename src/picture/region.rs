@@ -78,7 +78,8 @@ impl Frame {
     }
 }
 
-/// Whether a map file's text frames any region (a quick look, before anything is drawn).
+/// How many regions a map file's text frames (a quick look at its `draw region` lines,
+/// before anything is drawn).
 pub fn declared(map_text: &str) -> usize {
     map_text
         .lines()

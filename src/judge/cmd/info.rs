@@ -192,7 +192,7 @@ impl Session<'_> {
                             self.budget.no_room_for_files += files.len() - room;
                             files.truncate(room);
                             self.say(format!(
-                                "Only {room} of the {wanted} pictures of this board: a reply carries at most {} files.",
+                                "Only {room} of the {wanted} files of this board's pictures are attached: a reply carries at most {} files.",
                                 judge.limits.attachments
                             ));
                         }
