@@ -254,3 +254,18 @@ fn map_draw_writes_the_overview_and_each_region() {
     assert!(asia.contains(r#"id="space-Tok""#) && !asia.contains(r#"id="space-Ven""#));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `herald map check` reads the regions' lines: a region naming a space the map does not
+/// have is a problem of the drawing, with its line.
+#[test]
+fn map_check_refuses_a_region_of_an_unknown_space() {
+    assert!(picture::check_drawing(builtin::WORLD1880, None).is_empty());
+    let bad = builtin::WORLD1880.replace("draw region Africa: Gog", "draw region Africa: Xyz Gog");
+    let problems = picture::check_drawing(&bad, None);
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("region 'Africa': unknown space 'Xyz'")),
+        "{problems:?}"
+    );
+}

@@ -221,7 +221,7 @@ impl Outgoing {
     ) -> Result<Vec<u8>, RenderError> {
         // A picture shown in the body brings the text a second time, escaped, in HTML.
         let page = if self.attachments.iter().any(|f| f.inline.is_some()) {
-            escape(&self.body).len()
+            super::page::escape(&self.body).len()
         } else {
             0
         };
@@ -326,7 +326,7 @@ fn shown_pictures(
         .zip(pictures)
         .map(|(cid, p)| (cid.as_str(), p.inline.as_deref().unwrap_or("")))
         .collect();
-    let html = crlf_text(&page(&shown, &body));
+    let html = crlf_text(&super::page::page(&shown, &body));
     let mut related = MultiPart::builder()
         .kind(lettre::message::MultiPartKind::Related)
         .boundary(format!("herald_r_{hex}"))
@@ -362,41 +362,6 @@ fn shown_pictures(
                 .body(body + "\r\n"),
         )
         .multipart(related))
-}
-
-/// The HTML page of a mail with pictures (their `cid` and alt text): the pictures in
-/// order, then the text. Everything from the mail is escaped: a player's press or name never
-/// becomes markup.
-fn page(pictures: &[(&str, &str)], text: &str) -> String {
-    let mut images = String::new();
-    for (cid, alt) in pictures {
-        images.push_str(&format!(
-            "<p><img src=\"cid:{}\" alt=\"{}\" style=\"max-width:100%;height:auto\"></p>\n",
-            escape(cid),
-            escape(alt)
-        ));
-    }
-    format!(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n\
-         {images}<pre style=\"white-space:pre-wrap\">{}</pre>\n</body></html>",
-        escape(text)
-    )
-}
-
-/// Text made safe for HTML, in text and in a quoted attribute.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// Header text on one line: line ends and tabs become spaces, other control characters go.
