@@ -13,6 +13,8 @@
 //! - [`marks`]: what the orders of a phase put on the board; `overlay` draws them.
 //! - [`png`]: SVG to PNG through resvg, and the palette PNG encoding.
 //! - [`painter`]: pictures drawn over each map's background, kept once rasterised.
+//! - [`region`]: a crowded map's regions: an overview and one picture per region, each
+//!   readable at a mail client's 1,000 px.
 
 pub mod borders;
 pub mod carve;
