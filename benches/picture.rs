@@ -1,13 +1,15 @@
 //! Pictures of the board (issue 16): one standard-map picture of the opening as SVG alone,
 //! and SVG + PNG drawn by a [`Painter`] that keeps the map's background (as the daemon
 //! does: the first picture of a map rasterises it, every later one draws only what changes),
-//! and the same for the 1880 world; and the results of a crowded standard phase. Method: criterion's median over its default sampling,
+//! and the same for the 1880 world (its whole board, then its overview as view 0 and each
+//! region's picture as views 1 to 4); and the results of a crowded standard phase. Method: criterion's median over its default sampling,
 //! on the development machine (2 cores); the font is loaded once per process. The standard
 //! map is drawn from its shapes (issue 27); `schematic` draws it as the old board of boxes
 //! and links, the peer measured in the same run.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use herald::game::variant::Variant;
+use herald::picture::region::View;
 use herald::picture::{self, Painter};
 use std::hint::black_box;
 
@@ -39,6 +41,25 @@ fn pictures(c: &mut Criterion) {
                     .map(|p| p.png.len())
             })
         });
+        // A map with regions (the world) mails its overview and each region's picture
+        // (issue 27, point 5): each measured as the daemon draws it, background kept.
+        let parts = painter
+            .paint_all(variant, text, &opening, "t", &[])
+            .map_or(0, |p| p.len());
+        let views = if parts > 1 { parts } else { 0 };
+        for i in 0..views {
+            let view = match i {
+                0 => View::Overview,
+                _ => View::Region(i - 1),
+            };
+            c.bench_function(&format!("picture {name} view {i} svg+png"), |b| {
+                b.iter(|| {
+                    painter
+                        .paint_view(variant, text, black_box(&opening), "t", &[], view)
+                        .map(|p| p.png.len())
+                })
+            });
+        }
         let peer = Painter::schematic();
         c.bench_function(&format!("picture {name} schematic svg+png"), |b| {
             b.iter(|| {

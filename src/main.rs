@@ -135,7 +135,8 @@ enum MapCommand {
     /// Draws a map file's opening board, or with --phase the board after each case of a
     /// case file played on it (orders drawn): writes OUT.svg and OUT.png (OUT defaults to
     /// the map file's name without `.map`; OUT-2, OUT-3… for a file's later cases), so a
-    /// keeper can see a new map's `draw` lines.
+    /// keeper can see a new map's `draw` lines. On a map that frames regions (`draw region`)
+    /// OUT is the overview and OUT-<region> each region's picture, as mails show them.
     Draw {
         /// The map file.
         file: PathBuf,
@@ -148,6 +149,10 @@ enum MapCommand {
         /// Draw this built-in variant's opening on the map (Portage on the standard map).
         #[arg(long, conflicts_with = "phase")]
         variant: Option<String>,
+        /// On a map with regions, write only this region's picture (its name, as the
+        /// `draw region` line gives it), or with `overview` the overview, as OUT.
+        #[arg(long, value_name = "NAME", conflicts_with = "variant")]
+        region: Option<String>,
     },
     /// Carves a map's territories from real geography (a keeper's tool, run once): the
     /// land of a TopoJSON file (Natural Earth's `land-50m.json` from the npm package
@@ -381,8 +386,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     out,
                     phase,
                     variant,
+                    region,
                 },
-        } => map_draw(&file, out, phase.as_deref(), variant.as_deref()),
+        } => map_draw(
+            &file,
+            out,
+            phase.as_deref(),
+            variant.as_deref(),
+            region.as_deref(),
+        ),
         Command::Map {
             command:
                 MapCommand::Shapes {
@@ -446,6 +458,7 @@ fn map_draw(
     out: Option<PathBuf>,
     phase: Option<&Path>,
     variant: Option<&str>,
+    region: Option<&str>,
 ) -> Result<ExitCode> {
     let text =
         std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
@@ -458,10 +471,9 @@ fn map_draw(
             vec![(out, p.svg, p.png)]
         }
         None => {
-            let svg = herald::picture::opening_of_map_text(&text)
+            let parts = herald::picture::opening_parts_of_map_text(&text)
                 .with_context(|| format!("drawing {}", file.display()))?;
-            let png = herald::picture::png::render(&svg)?;
-            vec![(out, svg, png)]
+            named_parts(&out, parts, region)?
         }
         Some(cases) => {
             let case_text = std::fs::read_to_string(cases)
@@ -470,13 +482,13 @@ fn map_draw(
                 parse_cases(&case_text).with_context(|| format!("reading {}", cases.display()))?;
             let mut pictures = Vec::new();
             for (i, case) in cases.iter().enumerate() {
-                let picture = herald::picture::of_case_on_map_text(&text, case)
+                let parts = herald::picture::case_parts_on_map_text(&text, case)
                     .with_context(|| format!("drawing case '{}'", case.name))?;
                 let name = match i {
                     0 => out.clone(),
                     _ => PathBuf::from(format!("{}-{}", out.display(), i + 1)),
                 };
-                pictures.push((name, picture.svg, picture.png));
+                pictures.extend(named_parts(&name, parts, region)?);
             }
             pictures
         }
@@ -489,6 +501,44 @@ fn map_draw(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The files of a board's pictures: the first (the whole board, or a world's overview) as
+/// `out`, each region's as `out-<region>`; with `only`, that region's (or the overview's)
+/// alone as `out`.
+fn named_parts(
+    out: &Path,
+    parts: Vec<herald::picture::Part>,
+    only: Option<&str>,
+) -> Result<Vec<(PathBuf, String, Vec<u8>)>> {
+    let Some(only) = only else {
+        return Ok(parts
+            .into_iter()
+            .map(|p| {
+                let name = match &p.region {
+                    None => out.to_path_buf(),
+                    Some(r) => PathBuf::from(format!("{}-{r}", out.display())),
+                };
+                (name, p.picture.svg, p.picture.png)
+            })
+            .collect());
+    };
+    let regions: Vec<String> = parts.iter().filter_map(|p| p.region.clone()).collect();
+    let wanted = only.to_ascii_lowercase().replace(' ', "-");
+    let overview = wanted == "overview" && !regions.is_empty();
+    match parts.into_iter().find(|p| match &p.region {
+        None => overview,
+        Some(r) => *r == wanted,
+    }) {
+        Some(p) => Ok(vec![(out.to_path_buf(), p.picture.svg, p.picture.png)]),
+        None if regions.is_empty() => {
+            anyhow::bail!("the map frames no regions ('draw region' lines)")
+        }
+        None => anyhow::bail!(
+            "no region '{only}': the map's regions are {}",
+            regions.join(", ")
+        ),
+    }
 }
 
 fn datc(catalog: &Catalog, files: &[PathBuf], verbose: bool) -> Result<ExitCode> {

@@ -124,8 +124,24 @@ async fn a_thousand_svg_maps_give_one_picture() {
     let sent = w.mail(ANN, "maps", &body).await;
     let r = within_limits(&sent);
     let names: Vec<&str> = r.attachments.iter().map(|f| f.name.as_str()).collect();
-    assert_eq!(names.len(), 2, "one PNG and its SVG: {names:?}");
-    assert!(names.iter().any(|n| n.ends_with(".png")) && names.iter().any(|n| n.ends_with(".svg")));
+    // One drawing of the board: the world is five pictures (the overview and four
+    // regions, issue 27 point 5), each a PNG and its SVG; the reply holds four files, the
+    // overview's and Europe's (the PNGs shown in the body come first), and says so.
+    assert_eq!(
+        names,
+        [
+            "world1880-opening.png",
+            "world1880-opening-europe.png",
+            "world1880-opening.svg",
+            "world1880-opening-europe.svg"
+        ]
+    );
+    assert!(
+        r.body
+            .contains("Only 4 of the 10 files of this board's pictures are attached: a reply carries at most 4 files."),
+        "{}",
+        r.body
+    );
     assert_eq!(
         r.body
             .matches("GET MAP world1880 SVG: answered above.")
@@ -137,7 +153,7 @@ async fn a_thousand_svg_maps_give_one_picture() {
         .mail(ANN, "maps", "GET MAP world1880 SVG\nGET MAP worl svg\n")
         .await;
     let r = within_limits(&sent);
-    assert_eq!(r.attachments.len(), 2);
+    assert_eq!(r.attachments.len(), 4, "the one drawing, cut to four files");
     assert!(
         r.body
             .contains("The picture of this board is attached once, above."),

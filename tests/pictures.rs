@@ -12,5 +12,6 @@ mod picture;
 mod picture_colours;
 mod picture_floods;
 mod picture_mail;
+mod picture_regions;
 mod picture_shapes;
 mod picture_sizes;

@@ -47,6 +47,23 @@ async fn a_world1880_year_by_mail() {
     ] {
         assert!(map.contains(line), "{line}:\n{map}");
     }
+    // The world is shown in five pictures; a reply carries at most four files
+    // (`[limits] reply_attachments`): the overview and the first three regions, and the
+    // reply says so.
+    let files = &to(&sent, GM).attachments;
+    assert_eq!(
+        names(files),
+        [
+            "world1880-opening.png",
+            "world1880-opening-europe.png",
+            "world1880-opening-africa.png",
+            "world1880-opening-the-americas.png"
+        ]
+    );
+    assert!(
+        map.contains("Only 4 of the 5 files of this board's pictures are attached: a reply carries at most 4 files."),
+        "{map}"
+    );
 
     let sent = w.mail(GM, "new", "CREATE ?w gmpass world1880\n").await;
     assert!(
@@ -84,6 +101,9 @@ async fn a_world1880_year_by_mail() {
     );
     let start = &starts[0];
     assert!(start.subject.contains("W1879A"), "{}", start.subject);
+    // "the start mail carries the opening picture" (issue 27, point 5): on the world, the
+    // overview and each region's picture, all shown in the body.
+    shows_the_world(start, "w-W1879A");
     for line in [
         "GreatBritain (B) ann@example.org",
         "Chile      (C) ann@example.org",
@@ -146,6 +166,7 @@ async fn a_world1880_year_by_mail() {
         assert!(results.body.contains(line), "{line}:\n{}", results.body);
     }
     assert!(!results.body.contains("bounce"), "{}", results.body);
+    shows_the_world(results, "w-F1880M");
 
     // Both fleets are in the ocean now, each ordered apart.
     let reply = order(&mut w, ANN, 'B', "F Nao - Gsl").await;
@@ -191,5 +212,40 @@ async fn a_world1880_year_by_mail() {
         "USA: Fleet North Atlantic Ocean -> Caribbean Sea.",
     ] {
         assert!(results.body.contains(line), "{line}:\n{}", results.body);
+    }
+}
+
+/// The files' names, in order.
+fn names(files: &[support::SentFile]) -> Vec<&str> {
+    files.iter().map(|f| f.name.as_str()).collect()
+}
+
+/// "Every picture herald mails is readable at 1,000 px wide (labels ≥ 11 px there): the world
+/// map as an overview plus regional pictures ... The results mail shows the picture in the
+/// mail body where the client can" (issue 27, point 5): the overview and the four regions,
+/// in order, each a PNG shown inline and 1,100 px wide (its 14 px names 12.7 px at 1,000 px).
+fn shows_the_world(mail: &support::Sent, stem: &str) {
+    // A deadline's calendar entry comes after the pictures.
+    let files: Vec<support::SentFile> = mail
+        .attachments
+        .iter()
+        .filter(|f| f.name.ends_with(".png"))
+        .cloned()
+        .collect();
+    let files = &files[..];
+    let expected: Vec<String> = ["", "-europe", "-africa", "-the-americas", "-asia"]
+        .iter()
+        .map(|r| format!("{stem}{r}.png"))
+        .collect();
+    assert_eq!(names(files), expected, "{}", mail.subject);
+    for f in files {
+        assert_eq!(f.disposition, "inline", "{}", f.name);
+        assert!(f.bytes.starts_with(b"\x89PNG"), "{}", f.name);
+        let width = u32::from_be_bytes([f.bytes[16], f.bytes[17], f.bytes[18], f.bytes[19]]);
+        assert!(
+            (1100..=1110).contains(&width),
+            "{} is {width} px wide",
+            f.name
+        );
     }
 }

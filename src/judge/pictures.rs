@@ -38,9 +38,11 @@ fn file_name(name: &str, code: &str, ext: &str) -> String {
     format!("{}-{}.{ext}", clean(name), clean(code))
 }
 
-/// Draws a board and makes its attachments: the PNG, and the SVG too when asked. `None`
-/// (and a log line) when the variant's map has no drawing or the drawing fails: the mail
-/// goes without a picture rather than not at all.
+/// Draws a board and makes its attachments: the PNG, and the SVG too when asked; on a map
+/// with regions (the world) the overview's and then each region's, in order (issue 27,
+/// point 5: "the world map as an overview plus regional pictures"). None (and a log line)
+/// when the variant's map has no drawing or the drawing fails: the mail goes without a
+/// picture rather than not at all.
 fn attachments(
     judge: &Judge,
     variant: &Variant,
@@ -53,23 +55,33 @@ fn attachments(
     let Some(text) = judge.catalog.map_text(variant) else {
         return Vec::new();
     };
-    match judge.painter.paint(variant, text, position, title, marks) {
-        Ok(picture) => {
-            let mut out = vec![Attachment {
-                name: file_name(file.0, file.1, "png"),
-                content_type: PNG.to_string(),
-                bytes: Arc::from(picture.png),
-                // Shown in the mail's body where the client can (issue 27, point 5), with
-                // the title, which names game and phase, as its alt text.
-                inline: Some(title.to_string()),
-            }];
-            if with_svg {
+    match judge
+        .painter
+        .paint_all(variant, text, position, title, marks)
+    {
+        Ok(parts) => {
+            let mut out = Vec::with_capacity(parts.len() * 2);
+            for part in parts {
+                let code = match &part.region {
+                    None => file.1.to_string(),
+                    Some(region) => format!("{}-{region}", file.1),
+                };
                 out.push(Attachment {
-                    name: file_name(file.0, file.1, "svg"),
-                    content_type: SVG.to_string(),
-                    bytes: Arc::from(picture.svg.into_bytes()),
-                    inline: None,
+                    name: file_name(file.0, &code, "png"),
+                    content_type: PNG.to_string(),
+                    bytes: Arc::from(part.picture.png),
+                    // Shown in the mail's body where the client can (issue 27, point 5),
+                    // with the title, which names game, phase and region, as its alt text.
+                    inline: Some(part.title),
                 });
+                if with_svg {
+                    out.push(Attachment {
+                        name: file_name(file.0, &code, "svg"),
+                        content_type: SVG.to_string(),
+                        bytes: Arc::from(part.picture.svg.into_bytes()),
+                        inline: None,
+                    });
+                }
             }
             out
         }
@@ -81,13 +93,14 @@ fn attachments(
 }
 
 /// The picture of a phase just played on `before`: the board after it, with the orders as
-/// adjudicated. One PNG, shared by every copy of the results.
+/// adjudicated. One PNG (on a map with regions, the overview's and each region's), shared
+/// by every copy of the results.
 pub(super) fn results_picture(
     judge: &Judge,
     game: &Game,
     before: &Position,
     played: &Played,
-) -> Option<Attachment> {
+) -> Vec<Attachment> {
     let variant = judge.variant(game);
     let cal = &variant.calendar;
     let code = cal.code(before.phase);
@@ -112,8 +125,6 @@ pub(super) fn results_picture(
         (&game.name, &code),
         false,
     )
-    .into_iter()
-    .next()
 }
 
 /// The picture of a game's board now (or of its opening before it starts), for `GET MAP`.

@@ -120,7 +120,7 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
             subject: subject.clone(),
             body,
             in_reply_to: None,
-            attachments: picture.iter().cloned().collect(),
+            attachments: picture.clone(),
         });
     }
     effects.mails.extend(later);

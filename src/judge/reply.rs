@@ -76,9 +76,16 @@ impl Session<'_> {
         // the reply has room for another file.
         if let (Role::Power(p), Some(g)) = (self.role, game) {
             if !ctx_orders.is_empty() && g.seat_of(p).is_some_and(|s| s.map) {
-                if self.attachments.len() < judge.limits.attachments {
-                    self.attachments
-                        .extend(super::pictures::orders_picture(judge, g, p));
+                let room = judge
+                    .limits
+                    .attachments
+                    .saturating_sub(self.attachments.len());
+                if room > 0 {
+                    // On a map with regions, as many of its pictures as there is room for.
+                    let mut files = super::pictures::orders_picture(judge, g, p);
+                    self.budget.no_room_for_files += files.len().saturating_sub(room);
+                    files.truncate(room);
+                    self.attachments.extend(files);
                 } else {
                     self.budget.no_room_for_files += 1;
                 }

@@ -6,6 +6,7 @@ pub mod imap;
 pub mod letter;
 pub mod maildir;
 pub mod outgoing;
+mod page;
 pub mod security;
 pub mod smtp;
 

@@ -167,38 +167,39 @@ impl Outgoing {
                 .iter()
                 .map(|b| format!("{b:02x}"))
                 .collect();
-            // The first picture marked to be shown goes in the body; the other files are
-            // attached after it, as before.
-            let shown = self.attachments.iter().position(|f| f.inline.is_some());
+            // The pictures marked to be shown go in the body, in order (a world's overview
+            // and regions); the other files are attached after them, as before.
+            let shown: Vec<&Attachment> = self
+                .attachments
+                .iter()
+                .filter(|f| f.inline.is_some())
+                .collect();
             let files = self
                 .attachments
                 .iter()
                 .enumerate()
-                .filter(|(i, _)| Some(*i) != shown);
+                .filter(|(_, f)| f.inline.is_none());
             let mixed = || {
                 MultiPart::builder()
                     .kind(lettre::message::MultiPartKind::Mixed)
                     .boundary(format!("herald-{hex}"))
             };
-            match shown.and_then(|i| self.attachments.get(i)) {
-                None => {
-                    let mut parts = mixed().singlepart(text(body + "\r\n"));
+            if shown.is_empty() {
+                let mut parts = mixed().singlepart(text(body + "\r\n"));
+                for (_, file) in files {
+                    parts = parts.singlepart(attachment_part(file)?);
+                }
+                mail.multipart(parts)
+            } else {
+                let shown = shown_pictures(&shown, body, &hex)?;
+                if files.clone().next().is_none() {
+                    mail.multipart(shown)
+                } else {
+                    let mut parts = mixed().multipart(shown);
                     for (_, file) in files {
                         parts = parts.singlepart(attachment_part(file)?);
                     }
                     mail.multipart(parts)
-                }
-                Some(picture) => {
-                    let shown = shown_picture(picture, body, &hex)?;
-                    if files.clone().next().is_none() {
-                        mail.multipart(shown)
-                    } else {
-                        let mut parts = mixed().multipart(shown);
-                        for (_, file) in files {
-                            parts = parts.singlepart(attachment_part(file)?);
-                        }
-                        mail.multipart(parts)
-                    }
                 }
             }
         }
@@ -220,7 +221,7 @@ impl Outgoing {
     ) -> Result<Vec<u8>, RenderError> {
         // A picture shown in the body brings the text a second time, escaped, in HTML.
         let page = if self.attachments.iter().any(|f| f.inline.is_some()) {
-            escape(&self.body).len()
+            super::page::escape(&self.body).len()
         } else {
             0
         };
@@ -300,43 +301,58 @@ fn file_body(file: &Attachment) -> Result<Body, RenderError> {
     })
 }
 
-/// A text with a picture shown in its body (issue 27, point 5: "an HTML alternative with
+/// A text with pictures shown in its body (issue 27, point 5: "an HTML alternative with
 /// the image inline ... and keeps the plain text for text-only clients"):
-/// multipart/alternative of the text exactly as a mail without the picture has it, and
-/// multipart/related of an HTML page (the picture at the top, fitted to the window, then the
-/// same text, escaped, in a `<pre>`) with the PNG it names by `cid:`. The PNG part is
-/// `inline` with its file name, so a text-only client lists it as a file to open or save.
-fn shown_picture(picture: &Attachment, body: String, hex: &str) -> Result<MultiPart, RenderError> {
+/// multipart/alternative of the text exactly as a mail without the pictures has it, and
+/// multipart/related of an HTML page (the pictures at the top in order, each fitted to the
+/// window, then the same text, escaped, in a `<pre>`) with the PNGs it names by `cid:`. Each
+/// PNG part is `inline` with its file name, so a text-only client lists it as a file to
+/// open or save.
+fn shown_pictures(
+    pictures: &[&Attachment],
+    body: String,
+    hex: &str,
+) -> Result<MultiPart, RenderError> {
     // No boundary begins with another (`herald-`, `herald_a_`, `herald_r_`): a reader may
     // take a line that merely starts with an outer boundary for it (RFC 2046, 5.1.1).
-    let cid = format!("board-{hex}@herald");
-    let alt = picture.inline.as_deref().unwrap_or("");
-    let html = crlf_text(&page(&cid, alt, &body));
-    let content_type =
-        header::ContentType::parse(&one_line(&picture.content_type)).map_err(|e| {
-            RenderError::Attachment {
-                name: picture.name.clone(),
-                why: format!("content type '{}': {e}", picture.content_type),
-            }
-        })?;
-    let image = file_body(picture)?;
-    let related = MultiPart::builder()
+    let cids: Vec<String> = (0..pictures.len())
+        .map(|i| match i {
+            0 => format!("board-{hex}@herald"),
+            _ => format!("board-{hex}-{}@herald", i + 1),
+        })
+        .collect();
+    let shown: Vec<(&str, &str)> = cids
+        .iter()
+        .zip(pictures)
+        .map(|(cid, p)| (cid.as_str(), p.inline.as_deref().unwrap_or("")))
+        .collect();
+    let html = crlf_text(&super::page::page(&shown, &body));
+    let mut related = MultiPart::builder()
         .kind(lettre::message::MultiPartKind::Related)
         .boundary(format!("herald_r_{hex}"))
         .singlepart(
             SinglePart::builder()
                 .header(header::ContentType::TEXT_HTML)
                 .body(html + "\r\n"),
-        )
-        .singlepart(
+        );
+    for (picture, cid) in pictures.iter().zip(&cids) {
+        let content_type =
+            header::ContentType::parse(&one_line(&picture.content_type)).map_err(|e| {
+                RenderError::Attachment {
+                    name: picture.name.clone(),
+                    why: format!("content type '{}': {e}", picture.content_type),
+                }
+            })?;
+        related = related.singlepart(
             SinglePart::builder()
                 .header(content_type)
                 .header(header::ContentDisposition::inline_with_name(&file_name(
                     picture,
                 )))
                 .header(header::ContentId::from(format!("<{cid}>")))
-                .body(image),
+                .body(file_body(picture)?),
         );
+    }
     Ok(MultiPart::builder()
         .kind(lettre::message::MultiPartKind::Alternative)
         .boundary(format!("herald_a_{hex}"))
@@ -346,35 +362,6 @@ fn shown_picture(picture: &Attachment, body: String, hex: &str) -> Result<MultiP
                 .body(body + "\r\n"),
         )
         .multipart(related))
-}
-
-/// The HTML page of a mail with a picture: the picture, then the text. Everything from the
-/// mail is escaped: a player's press or name never becomes markup.
-fn page(cid: &str, alt: &str, text: &str) -> String {
-    format!(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n\
-         <p><img src=\"cid:{}\" alt=\"{}\" style=\"max-width:100%;height:auto\"></p>\n\
-         <pre style=\"white-space:pre-wrap\">{}</pre>\n</body></html>",
-        escape(cid),
-        escape(alt),
-        escape(text)
-    )
-}
-
-/// Text made safe for HTML, in text and in a quoted attribute.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// Header text on one line: line ends and tabs become spaces, other control characters go.
@@ -672,6 +659,50 @@ mod tests {
             .map(|a| a.attachment_name().unwrap_or("").to_string())
             .collect();
         assert_eq!(files, ["board.png", "deadline.ics"]);
+    }
+
+    /// "the world map as an overview plus regional pictures ... The results mail shows the
+    /// picture in the mail body where the client can" (issue 27, point 5): every picture
+    /// marked to be shown is in the HTML page, in order, each by its own Content-ID; the
+    /// calendar entry stays an attachment.
+    #[test]
+    fn several_shown_pictures_are_all_in_the_page_in_order() {
+        use mail_parser::MimeHeaders;
+        let mut m = with_picture();
+        let region = Attachment {
+            inline: Some("World 1880 — war: Europe, picture 2 of 2".into()),
+            ..Attachment::new("board-europe.png", "image/png", b"\x89PNGeurope".to_vec())
+        };
+        m.attachments.insert(1, region);
+        let bytes = render(&m);
+        let msg = mail_parser::MessageParser::default().parse(&bytes).unwrap();
+        assert_eq!(
+            shape(&msg, msg.root_part()),
+            "mixed(alternative(text/plain,related(text/html,image/png,image/png)),text/calendar)"
+        );
+        let html = msg.body_html(0).unwrap();
+        let pngs: Vec<_> = msg
+            .parts
+            .iter()
+            .filter(|p| p.content_type().is_some_and(|c| c.ctype() == "image"))
+            .collect();
+        assert_eq!(pngs.len(), 2);
+        let at: Vec<usize> = pngs
+            .iter()
+            .map(|p| {
+                html.find(&format!("<img src=\"cid:{}\"", p.content_id().unwrap()))
+                    .unwrap()
+            })
+            .collect();
+        assert!(at[0] < at[1], "{html}");
+        assert_ne!(pngs[0].content_id(), pngs[1].content_id());
+        assert_eq!(pngs[1].contents(), b"\x89PNGeurope");
+        assert!(html.contains("alt=\"World 1880 — war: Europe, picture 2 of 2\""));
+        let files: Vec<_> = msg
+            .attachments()
+            .map(|a| a.attachment_name().unwrap_or("").to_string())
+            .collect();
+        assert_eq!(files, ["board.png", "board-europe.png", "deadline.ics"]);
     }
 
     /// "The boundary delimiter MUST NOT appear inside any of the encapsulated parts" (RFC

@@ -49,6 +49,13 @@ pub struct Layout {
     pub wrap: bool,
     /// Drawn from shapes: the centre is where a space's name stands, its unit just below.
     pub shaped: bool,
+    /// Spaces whose name, centre mark and unit are left to another picture (a world
+    /// overview leaves its framed regions' to their own pictures, [`super::region`]), by
+    /// province index; empty: every space is drawn.
+    pub hidden: Vec<bool>,
+    /// The board is a crop of a larger one (a region's picture): what lies beyond its
+    /// canvas is cut off at the edge rather than drawn over the title and legend.
+    pub clipped: bool,
 }
 
 /// A straight piece of a drawn link, from one point to another.
@@ -83,6 +90,13 @@ impl Layout {
                 continue;
             }
             let rest: Vec<&str> = words.collect();
+            // `draw region <Name>: <Abbr> …` frames a region (read by `super::region`).
+            if rest
+                .first()
+                .is_some_and(|w| w.eq_ignore_ascii_case("region"))
+            {
+                continue;
+            }
             if let [word] = rest[..] {
                 if word.eq_ignore_ascii_case("wrap") {
                     wrap = true;
@@ -163,6 +177,8 @@ impl Layout {
                 coasts: vec![None; map.regions.len()],
                 wrap,
                 shaped: false,
+                hidden: Vec::new(),
+                clipped: false,
             };
             // Twice: the second time each coast sees where the coasts it faces were put.
             for _ in 0..2 {
@@ -292,6 +308,12 @@ impl Layout {
 }
 
 impl Layout {
+    /// Whether a space's name, centre mark and unit are drawn on this picture (see
+    /// [`Layout::hidden`]).
+    pub fn shown(&self, p: ProvinceId) -> bool {
+        !self.hidden.get(p.index()).copied().unwrap_or(false)
+    }
+
     /// What makes the drawing misleading on `map`: two boxes overlapping, a coast's mark
     /// touching another space's box, a link running under a third box (it would read as a
     /// link to it). Each problem one line.

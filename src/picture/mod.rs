@@ -13,6 +13,8 @@
 //! - [`marks`]: what the orders of a phase put on the board; `overlay` draws them.
 //! - [`png`]: SVG to PNG through resvg, and the palette PNG encoding.
 //! - [`painter`]: pictures drawn over each map's background, kept once rasterised.
+//! - [`region`]: a crowded map's regions: an overview and one picture per region, each
+//!   readable at a mail client's 1,000 px.
 
 pub mod borders;
 pub mod carve;
@@ -26,6 +28,7 @@ mod overlay;
 pub mod painter;
 pub mod palette;
 pub mod png;
+pub mod region;
 pub mod shaped;
 pub mod shapes;
 pub mod style;
@@ -38,7 +41,7 @@ use crate::game::position::Position;
 use crate::game::variant::Variant;
 
 pub use layout::{DrawError, Layout};
-pub use painter::{Painter, Picture};
+pub use painter::{Painter, Part, Picture};
 
 /// The picture of a variant's board at a position, on the map as it stands at the
 /// position's phase (Deluge's floods), laid out by the `draw` lines of `map_text`.
@@ -146,6 +149,12 @@ pub fn check_drawing(text: &str, shapes: Option<&str>) -> Vec<String> {
             );
         }
     }
+    // The regions' lines name spaces of the map (`draw region`, [`region`]).
+    if let Ok(layout) = Layout::read(text, &variant.map) {
+        if let Err(errors) = region::read(text, &variant.map, &layout) {
+            out.extend(errors.iter().map(|e| format!("drawing: {e}")));
+        }
+    }
     for (when, map) in maps {
         match Layout::read(text, map) {
             Ok(layout) => out.extend(
@@ -196,6 +205,23 @@ pub fn carve_map_text(
 pub fn opening_of_map_text(text: &str) -> Result<String, PictureError> {
     let variant = variant_of_map_text(text)?;
     draw(&variant, text, &variant.opening()).map_err(PictureError::Draw)
+}
+
+/// Every picture of a map file's opening board ([`Painter::paint_all`]: on a map with
+/// regions the overview and each region), titled as [`draw`] titles it.
+pub fn opening_parts_of_map_text(text: &str) -> Result<Vec<Part>, PictureError> {
+    let variant = variant_of_map_text(text)?;
+    let position = variant.opening();
+    let map = variant.map_at(position.phase);
+    let title = format!("{} — {}", map.title, variant.calendar.show(position.phase));
+    Painter::new().paint_all(&variant, text, &position, &title, &[])
+}
+
+/// Every picture of a case's phase played on a map file's text (see
+/// [`of_case_on_map_text`] and [`Painter::paint_all`]).
+pub fn case_parts_on_map_text(text: &str, case: &Case) -> Result<Vec<Part>, PictureError> {
+    let b = case_board(text, case)?;
+    Painter::new().paint_all(&b.variant, text, &b.position, &b.title, &b.marks)
 }
 
 /// The opening board of a built-in variant (Portage) played on a map file's text, titled

@@ -11,6 +11,7 @@ use resvg::tiny_skia::{self, Pixmap};
 
 use super::layout::Layout;
 use super::marks::Mark;
+use super::region::{self, View};
 use super::shapes::Shapes;
 use super::{png, shaped, svg, PictureError};
 use crate::game::map::Map;
@@ -36,6 +37,8 @@ struct Background {
     palette: png::Palette,
     /// On a board drawn from shapes, what each picture reuses.
     kept: Option<Kept>,
+    /// The map's regions (an overview's frames; empty on a whole board).
+    frames: Vec<region::Frame>,
 }
 
 /// What every picture of a board drawn from shapes reuses: the pixels each space's outline
@@ -44,7 +47,7 @@ struct Background {
 struct Kept {
     /// What each space's tint covers, by province index.
     spaces: Vec<Option<Coverage>>,
-    /// The names' SVG ([`shaped::names`]).
+    /// The names' SVG ([`shaped::names`]), and an overview's frames over them.
     names_svg: String,
     /// The names, rasterised once over a clear canvas, kept as the pixels they cover (their
     /// index in the canvas and premultiplied colour): a small part of the canvas, blended
@@ -67,21 +70,22 @@ struct Coverage {
 }
 
 impl Coverage {
-    /// What an outline (grid units, drawn through `transform`) covers on a canvas of
-    /// `canvas` pixels: the fill, and a border of `border` grid units, anti-aliased as
-    /// tiny-skia draws them.
+    /// What an outline (grid units, drawn through `transform`) covers within `clip` (the
+    /// canvas's pixels from `clip.0` to `clip.1` down): the fill, and a border of `border`
+    /// grid units, anti-aliased as tiny-skia draws them.
     fn of(
         path: &tiny_skia::Path,
         transform: tiny_skia::Transform,
         border: f32,
         canvas: (u32, u32),
+        clip: (u32, u32),
     ) -> Option<Coverage> {
         let b = path.bounds().transform(transform)?;
         let pad = border * transform.sx.abs() + 2.0;
         let left = (b.left() - pad).floor().max(0.0) as u32;
-        let top = (b.top() - pad).floor().max(0.0) as u32;
+        let top = ((b.top() - pad).floor().max(0.0) as u32).max(clip.0);
         let right = ((b.right() + pad).ceil() as u32).min(canvas.0);
-        let bottom = ((b.bottom() + pad).ceil() as u32).min(canvas.1);
+        let bottom = ((b.bottom() + pad).ceil() as u32).min(canvas.1).min(clip.1);
         if right <= left || bottom <= top {
             return None;
         }
@@ -208,8 +212,8 @@ impl std::fmt::Debug for Painter {
 }
 
 /// Which of a variant's maps this is (0: the opening map, k: after the k-th scheduled
-/// change), with the map file's text: together they name one background.
-fn key(variant: &Variant, map: &Map, map_text: &str) -> u64 {
+/// change), with the map file's text and the view: together they name one background.
+fn key(variant: &Variant, map: &Map, map_text: &str, view: View) -> u64 {
     let index = std::iter::once(&variant.map)
         .chain(variant.schedule.iter().map(|(_, m)| m))
         .position(|m| std::ptr::eq(m, map))
@@ -218,6 +222,7 @@ fn key(variant: &Variant, map: &Map, map_text: &str) -> u64 {
     index.hash(&mut h);
     map.name.hash(&mut h);
     map_text.hash(&mut h);
+    view.hash(&mut h);
     h.finish()
 }
 
@@ -256,27 +261,47 @@ impl Painter {
         variant: &Variant,
         map: &Map,
         map_text: &str,
+        view: View,
     ) -> Result<Arc<Background>, PictureError> {
-        let k = key(variant, map, map_text);
+        let k = key(variant, map, map_text, view);
         if let Some(b) = self.lock().get(&k) {
             return Ok(b.clone());
         }
-        let shapes = if self.schematic {
+        let whole = if self.schematic {
             None
         } else {
             super::shapes_of(map)
         };
-        let (layout, svg) = match &shapes {
-            Some(shapes) => {
-                let layout = shapes.layout();
-                let svg = shaped::background(map, shapes, &layout);
-                (layout, svg)
+        let no_view = || {
+            PictureError::Draw(vec![super::DrawError {
+                line: 0,
+                message: format!("the map has no picture {view:?}"),
+            }])
+        };
+        // The shapes and places of this view, the map's regions, and how much the view
+        // magnifies the whole board (an overview's frames are drawn at that scale).
+        let (shapes, layout, frames, zoom) = match (whole, view) {
+            (Some(whole), View::Whole) => {
+                let layout = whole.layout();
+                (Some(whole), layout, Vec::new(), 1.0)
             }
-            None => {
+            (None, View::Whole) => {
                 let layout = Layout::read(map_text, map).map_err(PictureError::Draw)?;
-                let svg = svg::background(map, &layout);
-                (layout, svg)
+                (None, layout, Vec::new(), 1.0)
             }
+            (None, _) => return Err(no_view()),
+            (Some(whole), view) => {
+                let frames =
+                    region::read(map_text, map, &whole.layout()).map_err(PictureError::Draw)?;
+                let (shapes, layout) =
+                    region::view(map, &whole, &frames, view).ok_or_else(no_view)?;
+                let zoom = shapes.scale / whole.scale;
+                (Some(shapes), layout, frames, zoom)
+            }
+        };
+        let svg = match &shapes {
+            Some(shapes) => shaped::background(map, shapes, &layout),
+            None => svg::background(map, &layout),
         };
         let pixmap = png::rasterise(&format!("{svg}</svg>"))?;
         // What the pictures draw over the background: the powers' colours, black, white,
@@ -292,7 +317,10 @@ impl Painter {
         let palette = png::Palette::of(&pixmap, &over);
         let kept = match &shapes {
             Some(shapes) => {
-                let names_svg = shaped::names(map, &layout);
+                let mut names_svg = shaped::names(map, &layout);
+                if view == View::Overview {
+                    names_svg.push_str(&region::frames_svg(&frames, zoom));
+                }
                 let mut names =
                     Pixmap::new(pixmap.width(), pixmap.height()).ok_or(png::PngError::Size {
                         width: pixmap.width(),
@@ -305,13 +333,19 @@ impl Painter {
                 let k = shapes.scale;
                 let transform = tiny_skia::Transform::from_row(k, 0.0, 0.0, k, 0.0, svg::TOP);
                 let canvas = (pixmap.width(), pixmap.height());
+                // A region's outlines stop at its board's edge, off the title and legend.
+                let clip = if layout.clipped {
+                    (svg::TOP as u32, (svg::TOP + layout.height) as u32)
+                } else {
+                    (0, canvas.1)
+                };
                 Some(Kept {
                     spaces: shapes
                         .spaces
                         .iter()
                         .map(|sp| {
                             let path = path_of(&sp.path)?;
-                            Coverage::of(&path, transform, shaped::border_width(k), canvas)
+                            Coverage::of(&path, transform, shaped::border_width(k), canvas, clip)
                         })
                         .collect(),
                     names_svg,
@@ -327,6 +361,7 @@ impl Painter {
             pixmap,
             palette,
             kept,
+            frames,
         });
         self.lock().insert(k, b.clone());
         Ok(b)
@@ -349,27 +384,17 @@ impl Painter {
         title: &str,
         marks: &[Mark],
     ) -> Result<String, PictureError> {
-        let (bg, overlay) = self.parts(variant, map_text, position, title, marks)?;
-        Ok(whole(&bg, &overlay))
-    }
-
-    /// A board's background and the overlay drawn over it.
-    fn parts(
-        &self,
-        variant: &Variant,
-        map_text: &str,
-        position: &Position,
-        title: &str,
-        marks: &[Mark],
-    ) -> Result<(Arc<Background>, String), PictureError> {
         let marks = &with_next_floods(variant, position, marks)[..];
         let map = variant.map_at(position.phase);
-        let bg = self.background(variant, map, map_text)?;
-        let overlay = match &bg.shapes {
-            Some(shapes) => shaped::overlay(map, shapes, &bg.layout, title, position, marks),
-            None => svg::overlay(map, &bg.layout, title, position, marks),
+        let bg = self.background(variant, map, map_text, View::Whole)?;
+        let overlay = match (&bg.shapes, &bg.kept) {
+            (Some(shapes), Some(kept)) => {
+                let (lower, upper) = shaped_layers(&bg, shapes, map, position, title, marks);
+                shaped_overlay(&bg, kept, shapes, map, position, &lower, &upper)
+            }
+            _ => svg::overlay(map, &bg.layout, title, position, marks),
         };
-        Ok((bg, overlay))
+        Ok(whole(&bg, &overlay))
     }
 
     /// The SVG and PNG of a board (see [`Painter::svg`]).
@@ -381,19 +406,151 @@ impl Painter {
         title: &str,
         marks: &[Mark],
     ) -> Result<Picture, PictureError> {
+        self.paint_view(variant, map_text, position, title, marks, View::Whole)
+    }
+
+    /// The SVG and PNG of one view of a board: the whole, or on a map with regions its
+    /// overview or one region ([`region`]).
+    pub fn paint_view(
+        &self,
+        variant: &Variant,
+        map_text: &str,
+        position: &Position,
+        title: &str,
+        marks: &[Mark],
+        view: View,
+    ) -> Result<Picture, PictureError> {
         let marks = &with_next_floods(variant, position, marks)[..];
         let map = variant.map_at(position.phase);
-        let bg = self.background(variant, map, map_text)?;
+        let bg = self.background(variant, map, map_text, view)?;
         if let (Some(shapes), Some(kept)) = (&bg.shapes, &bg.kept) {
             return paint_shaped(&bg, kept, shapes, map, position, title, marks);
         }
-        let (bg, overlay) = self.parts(variant, map_text, position, title, marks)?;
+        let overlay = svg::overlay(map, &bg.layout, title, position, marks);
         let (width, height) = (bg.pixmap.width(), bg.pixmap.height());
         let pixmap = png::over(&bg.pixmap, &layer(width, height, &overlay))?;
         let png = bg.palette.encode(&pixmap)?;
         let svg = whole(&bg, &overlay);
         Ok(Picture { svg, png })
     }
+
+    /// Every picture a mail shows of a board: on a map drawn from shapes that frames
+    /// regions (`draw region` lines, [`region`]), the overview and then each region's
+    /// picture, titled with their names and numbers; on any other map the whole board.
+    pub fn paint_all(
+        &self,
+        variant: &Variant,
+        map_text: &str,
+        position: &Position,
+        title: &str,
+        marks: &[Mark],
+    ) -> Result<Vec<Part>, PictureError> {
+        let map = variant.map_at(position.phase);
+        let regions = region::declared(map_text);
+        if regions == 0 || self.schematic || super::shapes::builtin(&map.name).is_none() {
+            let picture = self.paint(variant, map_text, position, title, marks)?;
+            return Ok(vec![Part {
+                region: None,
+                title: title.to_string(),
+                picture,
+            }]);
+        }
+        let overview = self.background(variant, map, map_text, View::Overview)?;
+        let n = overview.frames.len() + 1;
+        let mut out = Vec::with_capacity(n);
+        let heading = format!("{title} — overview, picture 1 of {n}");
+        out.push(Part {
+            region: None,
+            picture: self.paint_view(
+                variant,
+                map_text,
+                position,
+                &heading,
+                marks,
+                View::Overview,
+            )?,
+            title: heading,
+        });
+        for (i, frame) in overview.frames.iter().enumerate() {
+            let heading = format!("{title} — {}, picture {} of {n}", frame.name, i + 2);
+            out.push(Part {
+                region: Some(frame.file_part()),
+                picture: self.paint_view(
+                    variant,
+                    map_text,
+                    position,
+                    &heading,
+                    marks,
+                    View::Region(i),
+                )?,
+                title: heading,
+            });
+        }
+        Ok(out)
+    }
+
+    /// How many pictures [`Painter::paint_all`] draws of a map (1 + its regions on a map
+    /// drawn from shapes): known before anything is drawn, for a reply's limits.
+    pub fn count(&self, map: &Map, map_text: &str) -> usize {
+        if self.schematic || super::shapes::builtin(&map.name).is_none() {
+            1
+        } else {
+            1 + region::declared(map_text)
+        }
+    }
+}
+
+/// One of the pictures a mail shows of a board ([`Painter::paint_all`]).
+#[derive(Clone, Debug)]
+pub struct Part {
+    /// The region it shows, as a file name's part (`europe`); `None`: the whole board or
+    /// the overview.
+    pub region: Option<String>,
+    /// Its title, which names the region and the picture's number.
+    pub title: String,
+    /// The picture.
+    pub picture: Picture,
+}
+
+/// A board's centres, marks and title (`lower`) and its units and legend (`upper`) as SVG;
+/// an overview leaves out the marks of spaces it leaves to its regions.
+fn shaped_layers(
+    bg: &Background,
+    shapes: &Shapes,
+    map: &Map,
+    position: &Position,
+    title: &str,
+    marks: &[Mark],
+) -> (String, String) {
+    let shown;
+    let marks = if bg.layout.hidden.is_empty() {
+        marks
+    } else {
+        shown = region::shown_marks(map, &bg.layout, marks);
+        &shown[..]
+    };
+    (
+        shaped::lower(map, shapes, &bg.layout, title, position, marks),
+        shaped::upper(map, shapes, &bg.layout, position, marks),
+    )
+}
+
+/// The overlay of a board drawn from shapes as SVG: tints, the lower layer, the kept names
+/// (and an overview's frames), the upper layer.
+fn shaped_overlay(
+    bg: &Background,
+    kept: &Kept,
+    shapes: &Shapes,
+    map: &Map,
+    position: &Position,
+    lower: &str,
+    upper: &str,
+) -> String {
+    let mut overlay = shaped::tints(map, shapes, &bg.layout, position);
+    overlay.push_str(lower);
+    overlay.push_str(&kept.names_svg);
+    overlay.push_str(upper);
+    overlay
 }
 
 /// The marks with the next scheduled floods added: every picture of a board whose map
@@ -435,22 +592,18 @@ fn paint_shaped(
         };
         space.paint(&mut pixmap, rgb(&shaped::tint(map, who)), border);
     }
-    let lower = shaped::lower(map, shapes, &bg.layout, title, position, marks);
+    let (lower, upper) = shaped_layers(bg, shapes, map, position, title, marks);
     png::onto(
         &mut pixmap,
         &layer(width, height, &super::glyphs::outlined(&lower)),
     )?;
     blend(&mut pixmap, &kept.names);
-    let upper = shaped::upper(map, shapes, &bg.layout, position, marks);
     png::onto(
         &mut pixmap,
         &layer(width, height, &super::glyphs::outlined(&upper)),
     )?;
     let png = bg.palette.encode(&pixmap)?;
-    let mut overlay = shaped::tints(map, shapes, position);
-    overlay.push_str(&lower);
-    overlay.push_str(&kept.names_svg);
-    overlay.push_str(&upper);
+    let overlay = shaped_overlay(bg, kept, shapes, map, position, &lower, &upper);
     Ok(Picture {
         svg: whole(bg, &overlay),
         png,

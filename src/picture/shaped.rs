@@ -67,16 +67,22 @@ pub fn background(map: &Map, shapes: &Shapes, layout: &Layout) -> String {
         s,
         r##"<defs><pattern id="shut" width="6" height="6" patternUnits="userSpaceOnUse"><rect width="6" height="6" fill="{NEUTRAL}"/><rect y="0" width="6" height="2" fill="{SHUT_HATCH}"/></pattern></defs>"##
     );
+    s.push_str(&board_open(
+        layout,
+        r#" id="map""#,
+        &format!(" scale({k})"),
+        r#" stroke-linejoin="round""#,
+    ));
     let _ = write!(
         s,
-        r##"<g id="map" transform="translate(0 {TOP}) scale({k})" stroke-linejoin="round"><rect width="{w}" height="{h}" fill="{SEA}"/>"##,
+        r##"<rect width="{w}" height="{h}" fill="{SEA}"/>"##,
         w = shapes.width,
         h = shapes.height,
     );
     // Seas first (their borders thin and blue), then land over them.
     for p in map.province_ids() {
         let prov = map.province(p);
-        if prov.terrain.is_water() {
+        if prov.terrain.is_water() && !shapes.spaces[p.index()].path.is_empty() {
             let _ = write!(
                 s,
                 r##"<path d="{}" fill="{SEA}" stroke="#6f9cc4" stroke-width="{}"/>"##,
@@ -93,7 +99,7 @@ pub fn background(map: &Map, shapes: &Shapes, layout: &Layout) -> String {
     );
     for p in map.province_ids() {
         let prov = map.province(p);
-        if prov.terrain.is_water() {
+        if prov.terrain.is_water() || shapes.spaces[p.index()].path.is_empty() {
             continue;
         }
         let fill = if prov.terrain == Terrain::Shut {
@@ -108,8 +114,8 @@ pub fn background(map: &Map, shapes: &Shapes, layout: &Layout) -> String {
             1.2 / k
         );
     }
-    s.push_str("</g>");
-    let _ = write!(s, r##"<g id="links" transform="translate(0 {TOP})">"##);
+    s.push_str(board_end(layout));
+    s.push_str(&board_open(layout, r#" id="links""#, "", ""));
     for &(a, b, (x1, y1), (x2, y2)) in &shapes.links {
         let _ = write!(
             s,
@@ -127,7 +133,7 @@ pub fn background(map: &Map, shapes: &Shapes, layout: &Layout) -> String {
         );
     }
     draw_joins(&mut s, map, shapes, layout);
-    s.push_str("</g>");
+    s.push_str(board_end(layout));
     let rows = map.powers.len().div_ceil(super::svg::canvas(map, layout).2) as f32;
     draw_key(
         &mut s,
@@ -178,7 +184,7 @@ fn draw_joins(s: &mut String, map: &Map, shapes: &Shapes, layout: &Layout) {
 /// units, so that no arrow hides a name.
 fn draw_names(s: &mut String, map: &Map, layout: &Layout) {
     s.push_str(r#"<g id="names">"#);
-    for p in map.province_ids() {
+    for p in map.province_ids().filter(|&p| layout.shown(p)) {
         let prov = map.province(p);
         let (x, y) = layout.centre(p);
         let ink = if prov.terrain.is_water() {
@@ -253,7 +259,7 @@ pub fn overlay(
     marks: &[Mark],
 ) -> String {
     let mut s = String::with_capacity(200 * 1024);
-    s.push_str(&tints(map, shapes, position));
+    s.push_str(&tints(map, shapes, layout, position));
     s.push_str(&lower(map, shapes, layout, title, position, marks));
     s.push_str(&names(map, layout));
     s.push_str(&upper(map, shapes, layout, position, marks));
@@ -263,15 +269,22 @@ pub fn overlay(
 /// Every space, once, with `id="space-<Abbr>"`, tinted where held, its border drawn again
 /// over the tint. The painter fills the same outlines from paths it keeps (see
 /// [`super::painter`]), so this text is for the SVG only.
-pub fn tints(map: &Map, shapes: &Shapes, position: &Position) -> String {
+pub fn tints(map: &Map, shapes: &Shapes, layout: &Layout, position: &Position) -> String {
     let k = shapes.scale;
     let mut s = String::with_capacity(160 * 1024);
-    let _ = write!(
-        s,
-        r##"<g id="spaces" transform="translate(0 {TOP}) scale({k})" stroke="{BORDER}" stroke-width="{}" stroke-linejoin="round">"##,
-        border_width(k)
-    );
+    s.push_str(&board_open(
+        layout,
+        r#" id="spaces""#,
+        &format!(" scale({k})"),
+        &format!(
+            r#" stroke="{BORDER}" stroke-width="{}" stroke-linejoin="round""#,
+            border_width(k)
+        ),
+    ));
     for p in map.province_ids() {
+        if shapes.spaces[p.index()].path.is_empty() {
+            continue;
+        }
         let prov = map.province(p);
         let who = holder(map, position, p);
         let owner = who.map_or(String::new(), |w| {
@@ -289,8 +302,33 @@ pub fn tints(map: &Map, shapes: &Shapes, position: &Position) -> String {
             escape(&prov.name)
         );
     }
-    s.push_str("</g>");
+    s.push_str(board_end(layout));
     s
+}
+
+/// Opens a group of the board's drawing, below the title: its `id` attribute (or nothing),
+/// a transform after the board's own offset, and other attributes. A clipped board (a
+/// region's picture, [`Layout::clipped`]) is drawn in a nested `<svg>` the size of the
+/// board, so that what lies beyond the region stops at its edge; other boards are drawn as
+/// they always were.
+fn board_open(layout: &Layout, id: &str, transform: &str, attributes: &str) -> String {
+    if layout.clipped {
+        format!(
+            r#"<svg x="0" y="{TOP}" width="{}" height="{}" overflow="hidden"><g{id} transform="translate(0 0){transform}"{attributes}>"#,
+            layout.width, layout.height
+        )
+    } else {
+        format!(r#"<g{id} transform="translate(0 {TOP}){transform}"{attributes}>"#)
+    }
+}
+
+/// Closes what [`board_open`] opened.
+fn board_end(layout: &Layout) -> &'static str {
+    if layout.clipped {
+        "</g></svg>"
+    } else {
+        "</g>"
+    }
 }
 
 /// The width of the border drawn over a tint, in grid units (1.2 px).
@@ -318,7 +356,7 @@ pub fn lower(
         r##"<text id="title" x="12" y="27" font-size="20" font-weight="bold" fill="#222">{}</text>"##,
         escape(title)
     );
-    let _ = write!(s, r##"<g transform="translate(0 {TOP})">"##);
+    s.push_str(&board_open(layout, "", "", ""));
     super::floods::draw_areas(&mut s, map, shapes, marks);
     draw_centres(&mut s, map, layout, position);
     let chips = chips(map, shapes, layout, position);
@@ -329,7 +367,7 @@ pub fn lower(
             .map_or_else(|| super::style::unit_anchor(layout, p), Chip::middle)
     };
     super::overlay::draw_marks(&mut s, map, layout, marks, &anchor);
-    s.push_str("</g>");
+    s.push_str(board_end(layout));
     s
 }
 
@@ -337,9 +375,9 @@ pub fn lower(
 /// rasterises them once).
 pub fn names(map: &Map, layout: &Layout) -> String {
     let mut s = String::with_capacity(16 * 1024);
-    let _ = write!(s, r##"<g transform="translate(0 {TOP})">"##);
+    s.push_str(&board_open(layout, "", "", ""));
     draw_names(&mut s, map, layout);
-    s.push_str("</g>");
+    s.push_str(board_end(layout));
     s
 }
 
@@ -353,7 +391,7 @@ pub fn upper(
 ) -> String {
     let (_, _, per_row) = super::svg::canvas(map, layout);
     let mut s = String::with_capacity(32 * 1024);
-    let _ = write!(s, r##"<g transform="translate(0 {TOP})">"##);
+    s.push_str(&board_open(layout, "", "", ""));
     draw_units(
         &mut s,
         map,
@@ -362,7 +400,7 @@ pub fn upper(
     );
     super::overlay::draw_over_units(&mut s, map, layout, position, marks);
     super::floods::draw_over_units(&mut s, map, layout, marks, &|p| centre_mark(map, layout, p));
-    s.push_str("</g>");
+    s.push_str(board_end(layout));
     super::svg::draw_legend(
         &mut s,
         map,
@@ -409,10 +447,12 @@ fn clear_of_names(
 
 /// Whether a box covers the name of a space other than `own`.
 fn hits_name(map: &Map, layout: &Layout, own: ProvinceId, b: (f32, f32, f32, f32)) -> bool {
-    map.province_ids().filter(|&q| q != own).any(|q| {
-        let n = name_box(map, layout, q);
-        b.0 < n.2 && n.0 < b.2 && b.1 < n.3 && n.1 < b.3
-    })
+    map.province_ids()
+        .filter(|&q| q != own && layout.shown(q))
+        .any(|q| {
+            let n = name_box(map, layout, q);
+            b.0 < n.2 && n.0 < b.2 && b.1 < n.3 && n.1 < b.3
+        })
 }
 
 /// Whether a point (pixels, below the title) lies inside a space's outline.
@@ -450,7 +490,7 @@ fn centre_mark(map: &Map, layout: &Layout, p: ProvinceId) -> (f32, f32) {
 
 fn draw_centres(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
     s.push_str(r#"<g id="centres">"#);
-    for p in map.province_ids() {
+    for p in map.province_ids().filter(|&p| layout.shown(p)) {
         let prov = map.province(p);
         if !prov.centre {
             continue;
@@ -507,7 +547,7 @@ fn chip_text(map: &Map, unit: &crate::game::position::Unit) -> String {
 pub fn chips(map: &Map, shapes: &Shapes, layout: &Layout, position: &Position) -> Vec<Chip> {
     let mut out: Vec<Chip> = Vec::new();
     let px = super::style::small_px(layout.width);
-    for (p, unit) in position.all_units() {
+    for (p, unit) in position.all_units().filter(|&(p, _)| layout.shown(p)) {
         let nth = out.iter().filter(|c| c.at == p).count();
         let on_coast = map.region(unit.region).coast.is_some();
         let (cx, cy) = if on_coast {

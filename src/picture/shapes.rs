@@ -231,6 +231,8 @@ impl Shapes {
                 .collect(),
             wrap: self.wrap,
             shaped: true,
+            hidden: Vec::new(),
+            clipped: false,
         }
     }
 }

@@ -156,9 +156,18 @@ impl Session<'_> {
                         // One picture per map and format in a mail, and only while the reply
                         // has room for its files: decided before it is drawn.
                         let shown = game.clone().unwrap_or_else(|| variant.name.clone());
-                        let files = if svg { 2 } else { 1 };
+                        // A map with regions is shown in several pictures (the world's
+                        // overview and regions): as many as the reply has room for, in
+                        // order, the rest counted in the notice of what was cut.
+                        let pictures = judge
+                            .catalog
+                            .map_text(variant)
+                            .map_or(1, |text| judge.painter.count(map, text));
+                        let wanted = pictures * if svg { 2 } else { 1 };
                         let attached = self.attachments.len();
-                        let files =
+                        let room = judge.limits.attachments.saturating_sub(attached);
+                        let files = wanted.min(room.max(1));
+                        let mut files =
                             match self
                                 .budget
                                 .picture(&shown, svg, files, attached, judge.limits)
@@ -179,6 +188,14 @@ impl Session<'_> {
                                     Vec::new()
                                 }
                             };
+                        if files.len() > room {
+                            self.budget.no_room_for_files += files.len() - room;
+                            files.truncate(room);
+                            self.say(format!(
+                                "Only {room} of the {wanted} files of this board's pictures are attached: a reply carries at most {} files.",
+                                judge.limits.attachments
+                            ));
+                        }
                         if !files.is_empty() {
                             let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
                             self.say(format!(
