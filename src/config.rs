@@ -49,7 +49,9 @@ pub struct JudgeSection {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct StorageSection {
-    /// The SQLite file.
+    /// The database: an SQLite file (a path, or a `sqlite:` URL), the default; or a
+    /// PostgreSQL server (`postgres://user:password@host/name`), which several daemons may
+    /// share (issue 29).
     pub database: PathBuf,
     /// Where herald writes what the keeper must put right when mail cannot be sent or read
     /// (a login refused, a server that does not answer): a route that needs no mail server.
@@ -499,12 +501,15 @@ impl Config {
         };
         let written =
             |section: &str, key: &str| given.get(section).and_then(|s| s.get(key)).is_some();
+        // A URL (`postgres://`, `sqlite:`) is not a path relative to the file; a `sqlite:`
+        // URL's own path is read from the current directory, as sqlx reads it.
+        let url = crate::store::backend::Location::is_url(&self.storage.database);
         for (section, key, path) in [
             ("storage", "database", &mut self.storage.database),
             ("inbox", "maildir", &mut self.inbox.maildir),
             ("outbox", "maildir", &mut self.outbox.maildir),
         ] {
-            if written(section, key) {
+            if written(section, key) && !(section == "storage" && url) {
                 from_dir(path);
             }
         }
@@ -713,6 +718,26 @@ mod tests {
         assert_eq!(config.templates.dir, Some(PathBuf::from("/abs/t")));
         assert_eq!(config.outbox.maildir, PathBuf::from("var/outbox"));
         assert_eq!(config.smtp.ca_file, None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// "`[storage] database = "postgres://..."` selects PostgreSQL" (issue 29): the URL is
+    /// kept as written, not read as a path beside the file.
+    #[test]
+    fn a_database_url_is_not_a_path() {
+        let dir = std::env::temp_dir().join(format!("herald-cfg-url-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("c.toml");
+        std::fs::write(
+            &path,
+            "[storage]\ndatabase = \"postgres://herald:pw@db.example/herald\"\n",
+        )
+        .unwrap();
+        let config = Config::load(&path, true).unwrap();
+        assert_eq!(
+            config.storage.database,
+            PathBuf::from("postgres://herald:pw@db.example/herald")
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
