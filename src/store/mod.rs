@@ -15,9 +15,11 @@
 pub mod backend;
 mod bounces;
 mod consent;
+mod copy;
 mod migrate;
 mod prune;
 
+pub use copy::{Copied, CopyError};
 pub use prune::{OutboxRow, PRUNE_BATCH};
 
 use std::path::Path;
