@@ -425,3 +425,35 @@ fn sqlite(store: &Store) -> &sqlx::SqlitePool {
         Pool::Pg(_) => unreachable!("a file was opened"),
     }
 }
+
+/// A stranger's mail may carry a NUL (in its Message-ID, a line quoted back), which
+/// PostgreSQL refuses in text: stored as U+FFFD on both backends, the mail is still
+/// recorded, found again by the identity it came with, and its reply queued.
+#[tokio::test]
+async fn text_with_a_nul_is_stored_and_found_again() {
+    let (store, dir) = fresh("nul").await;
+    let id = "<a\0b@x.org>".to_string();
+    let mut tx = store.begin().await.unwrap();
+    tx.record_mails(
+        &[(id.clone(), "h".into(), "ann@x.org".into(), "handled".into())],
+        1,
+    )
+    .await
+    .unwrap();
+    let mut reply = mail("ann@x.org", Vec::new());
+    reply.body = "you wrote: MOVE\0 A PAR\n".into();
+    tx.queue(&reply, 1).await.unwrap();
+    tx.log(Some("g\0"), "ann@x.org", "ORDERS\0", 1).await.unwrap();
+    tx.commit().await.unwrap();
+    let mut tx = store.begin().await.unwrap();
+    let seen = tx.seen_among(std::slice::from_ref(&id)).await.unwrap();
+    tx.rollback().await.unwrap();
+    assert_eq!(
+        seen.get(&id),
+        Some(&("h".to_string(), "ann@x.org".to_string()))
+    );
+    let unsent = store.unsent(10, 10).await.unwrap();
+    assert_eq!(unsent[0].1.body, "you wrote: MOVE\u{fffd} A PAR\n");
+    store.close().await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
