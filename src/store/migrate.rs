@@ -127,12 +127,9 @@ mod tests {
 
     #[tokio::test]
     async fn a_fresh_database_gets_every_migration_once() {
-        let pool = Pool::Sqlite(memory().await);
-        apply(&pool).await.unwrap();
-        apply(&pool).await.unwrap();
-        let Pool::Sqlite(pool) = pool else {
-            unreachable!()
-        };
+        let pool = memory().await;
+        apply(&Pool::Sqlite(pool.clone())).await.unwrap();
+        apply(&Pool::Sqlite(pool.clone())).await.unwrap();
         let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM _sqlx_migrations WHERE success")
             .fetch_one(&pool)
             .await

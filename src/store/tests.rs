@@ -7,6 +7,7 @@ use super::*;
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
 use sqlx::Connection;
 use std::str::FromStr;
+use std::sync::Arc;
 
 /// A database made by herald's first, hand-written migrator (both migrations applied,
 /// recorded in `schema_migrations`), with a game and a queued mail in it.
@@ -422,7 +423,7 @@ async fn a_failed_mail_says_its_kind_whatever_its_subject() {
 fn sqlite(store: &Store) -> &sqlx::SqlitePool {
     match &store.pool {
         Pool::Sqlite(pool) => pool,
-        Pool::Pg(_) => unreachable!("a file was opened"),
+        Pool::Pg(_) => panic!("a file was opened"),
     }
 }
 
@@ -443,7 +444,9 @@ async fn text_with_a_nul_is_stored_and_found_again() {
     let mut reply = mail("ann@x.org", Vec::new());
     reply.body = "you wrote: MOVE\0 A PAR\n".into();
     tx.queue(&reply, 1).await.unwrap();
-    tx.log(Some("g\0"), "ann@x.org", "ORDERS\0", 1).await.unwrap();
+    tx.log(Some("g\0"), "ann@x.org", "ORDERS\0", 1)
+        .await
+        .unwrap();
     tx.commit().await.unwrap();
     let mut tx = store.begin().await.unwrap();
     let seen = tx.seen_among(std::slice::from_ref(&id)).await.unwrap();
