@@ -337,6 +337,28 @@ impl Default for JudgeSection {
     }
 }
 
+impl StorageSection {
+    /// `database` as herald prints it: a server URL's password replaced by `***`.
+    pub fn database_shown(&self) -> String {
+        database_shown(&self.database)
+    }
+}
+
+/// A `[storage] database` as herald prints it: a server URL's password replaced by `***`.
+pub fn database_shown(database: &Path) -> String {
+    let text = database.to_string_lossy();
+    let Some((scheme, rest)) = text.split_once("://") else {
+        return text.into_owned();
+    };
+    let Some((login, host)) = rest.rsplit_once('@') else {
+        return text.into_owned();
+    };
+    match login.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+        None => text.into_owned(),
+    }
+}
+
 impl Default for StorageSection {
     fn default() -> Self {
         StorageSection {
@@ -739,6 +761,24 @@ mod tests {
             PathBuf::from("postgres://herald:pw@db.example/herald")
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A server's password is not printed (`herald migrate`, `config check`).
+    #[test]
+    fn a_database_url_is_shown_without_its_password() {
+        let shown = |db: &str| {
+            StorageSection {
+                database: db.into(),
+                ..StorageSection::default()
+            }
+            .database_shown()
+        };
+        assert_eq!(
+            shown("postgres://herald:s3cr@t@db/h"),
+            "postgres://herald:***@db/h"
+        );
+        assert_eq!(shown("postgres://herald@db/h"), "postgres://herald@db/h");
+        assert_eq!(shown("var/herald.db"), "var/herald.db");
     }
 
     #[test]

@@ -274,7 +274,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let path = config_path.unwrap_or_else(|| PathBuf::from("config/herald.toml"));
             println!("{}: the configuration is good", path.display());
             // Where relative paths led (they are read from the file's directory).
-            println!("  database  {}", config.storage.database.display());
+            println!("  database  {}", config.storage.database_shown());
             if config.inbox.kind == InboxKind::Maildir {
                 println!("  inbox     {}", config.inbox.maildir.display());
             }
@@ -286,7 +286,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Migrate { from } => runtime()?.block_on(async {
             let config = config()?;
             Service::migrate(&config).await?;
-            println!("{}: schema up to date", config.storage.database.display());
+            println!("{}: schema up to date", config.storage.database_shown());
             if let Some(from) = from {
                 let copied = Service::migrate_from(&config, &from).await?;
                 for (table, rows, _) in &copied.tables {
@@ -295,7 +295,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 println!(
                     "{} copied into {}: every table's rows counted in both, every game loads",
                     from.display(),
-                    config.storage.database.display()
+                    config.storage.database_shown()
                 );
             }
             // The Maildirs too, as `run` makes them, so that mail can be dropped into the

@@ -107,6 +107,12 @@ async fn a_second_reader_of_a_server_database_is_refused() {
             if holder == &format!("pid {}, herald run", std::process::id())),
         "{refused}"
     );
+    // The keeper reads which database, without its password.
+    let told = refused.to_string();
+    assert!(
+        told.contains("herald:***@") && !told.contains(":herald@"),
+        "{told}"
+    );
     drop(held);
     // The server sees the connection end a moment later.
     let mut taken = None;

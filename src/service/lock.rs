@@ -80,8 +80,10 @@ impl RunLock {
     /// database` names, a file or a server, or says who has it.
     pub async fn take_any(database: &Path, command: &'static str) -> Result<RunLock, LockError> {
         match crate::store::backend::Location::parse(database) {
+            // Named without its password in what the keeper reads.
             crate::store::backend::Location::Postgres(url) => {
-                RunLock::take_server(database, &url, command).await
+                let shown = PathBuf::from(crate::config::database_shown(database));
+                RunLock::take_server(&shown, &url, command).await
             }
             crate::store::backend::Location::Sqlite(file) => RunLock::take(&file, command),
         }
