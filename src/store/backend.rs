@@ -145,7 +145,10 @@ impl Pool {
     pub async fn postgres(url: &str) -> Result<Pool, StoreError> {
         let options = PgConnectOptions::from_str(url)
             .map_err(db("reading the database URL"))?
-            .application_name("herald");
+            .application_name("herald")
+            // The server's notices ("relation ... already exists, skipping" at every start)
+            // are not the keeper's business; its warnings are.
+            .options([("client_min_messages", "warning")]);
         let pool = PgPoolOptions::new()
             .max_connections(8)
             .acquire_timeout(std::time::Duration::from_secs(30))
