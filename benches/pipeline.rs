@@ -7,6 +7,10 @@
 //! (p2) a sweep of 1,000 games whose deadline passed with complete orders: each adjudicated,
 //!      its results queued to its eight members.
 //!
+//! Each runs on SQLite and, when `DATABASE_URL` names a PostgreSQL server (started by
+//! scripts/postgres/start.sh; a fresh database is made on it for each run), on PostgreSQL
+//! too, in the same run (issue 29): `.../sqlite` and `.../postgres`.
+//!
 //! Games are set up once through real mail (CREATE, seven joins, START) and copied, so every
 //! seat shares one password hash: a player's first SIGNON after a daemon start costs one
 //! argon2 run (about 5 ms here), later ones hit the verification cache. These runs measure
@@ -56,8 +60,38 @@ struct Bench {
     dir: std::path::PathBuf,
 }
 
+/// The backends to run on: SQLite, and PostgreSQL when `DATABASE_URL` names a server.
+fn backends() -> Vec<(&'static str, Option<String>)> {
+    let mut out = vec![("sqlite", None)];
+    match std::env::var("DATABASE_URL") {
+        Ok(url) if !url.is_empty() => out.push(("postgres", Some(url))),
+        _ => eprintln!(
+            "DATABASE_URL is not set: SQLite only (start PostgreSQL with scripts/postgres/start.sh)"
+        ),
+    }
+    out
+}
+
+/// A fresh database on the PostgreSQL server at `server`, its URL.
+async fn scratch_postgres(server: &str, name: &str) -> String {
+    use sqlx::Connection;
+    let db = format!("herald_bench_{name}_{}", std::process::id());
+    let mut conn = sqlx::PgConnection::connect(server).await.unwrap();
+    sqlx::query(&format!("DROP DATABASE IF EXISTS {db}"))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    sqlx::query(&format!("CREATE DATABASE {db}"))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    conn.close().await.unwrap();
+    let (base, _) = server.rsplit_once('/').unwrap();
+    format!("{base}/{db}")
+}
+
 impl Bench {
-    fn new(name: &str) -> Bench {
+    fn new(name: &str, server: Option<&str>) -> Bench {
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -65,7 +99,11 @@ impl Bench {
         let dir = std::env::temp_dir().join(format!("herald-bench-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let mut config = Config::default();
-        config.storage.database = dir.join("herald.db");
+        config.storage.database = match server {
+            Some(url) => rt.block_on(scratch_postgres(url, name)).into(),
+            None => dir.join("herald.db"),
+        };
+        config.storage.attention_file = dir.join("attention.txt");
         config.inbox.maildir = dir.join("inbox");
         config.outbox.maildir = dir.join("outbox");
         config.judge.address = "judge@herald.test".into();
@@ -153,79 +191,83 @@ impl Drop for Bench {
 }
 
 fn pipeline(c: &mut Criterion) {
-    let mut b = Bench::new("pipeline");
-    b.games(500, None, false);
     let mut group = c.benchmark_group("p1_10000_order_mails_500_games");
     group
         .sample_size(10)
         .warm_up_time(StdDuration::from_millis(100))
         .measurement_time(StdDuration::from_secs(30));
-    group.bench_function("ingest", |bencher| {
-        bencher.iter_custom(|iters| {
-            let mut total = StdDuration::ZERO;
-            for _ in 0..iters {
-                let mails: Vec<Vec<u8>> = (0..10_000u64)
-                    .map(|k| {
-                        b.id += 1;
-                        let game = k % 500;
-                        let (addr, letter) = PLAYERS[(k / 500 % 7) as usize];
-                        let orders = ORDERS.iter().find(|(l, _)| *l == letter).unwrap().1;
-                        raw(
-                            b.id,
-                            addr,
-                            &format!("SIGNON {letter}g{game} pw{letter}\n{orders}"),
-                        )
-                    })
-                    .collect();
-                let start = Instant::now();
-                b.rt.block_on(async {
-                    // As the daemon reads its inbox: batches of up to 100 mails, each batch
-                    // one transaction.
-                    for batch in mails.chunks(100) {
-                        let refs: Vec<&[u8]> = batch.iter().map(Vec::as_slice).collect();
-                        b.service.ingest_batch(&refs, b.now).await.unwrap();
-                    }
-                });
-                total += start.elapsed();
-            }
-            total
-        })
-    });
+    for (backend, server) in backends() {
+        let mut b = Bench::new(&format!("pipeline_{backend}"), server.as_deref());
+        b.games(500, None, false);
+        group.bench_function(format!("ingest/{backend}"), |bencher| {
+            bencher.iter_custom(|iters| {
+                let mut total = StdDuration::ZERO;
+                for _ in 0..iters {
+                    let mails: Vec<Vec<u8>> = (0..10_000u64)
+                        .map(|k| {
+                            b.id += 1;
+                            let game = k % 500;
+                            let (addr, letter) = PLAYERS[(k / 500 % 7) as usize];
+                            let orders = ORDERS.iter().find(|(l, _)| *l == letter).unwrap().1;
+                            raw(
+                                b.id,
+                                addr,
+                                &format!("SIGNON {letter}g{game} pw{letter}\n{orders}"),
+                            )
+                        })
+                        .collect();
+                    let start = Instant::now();
+                    b.rt.block_on(async {
+                        // As the daemon reads its inbox: batches of up to 100 mails, each batch
+                        // one transaction.
+                        for batch in mails.chunks(100) {
+                            let refs: Vec<&[u8]> = batch.iter().map(Vec::as_slice).collect();
+                            b.service.ingest_batch(&refs, b.now).await.unwrap();
+                        }
+                    });
+                    total += start.elapsed();
+                }
+                total
+            })
+        });
+    }
     group.finish();
 }
 
 fn sweep(c: &mut Criterion) {
-    let b = Bench::new("sweep");
     let mut group = c.benchmark_group("p2_deadline_sweep_1000_games");
     group
         .sample_size(10)
         .warm_up_time(StdDuration::from_millis(100))
         .measurement_time(StdDuration::from_secs(20));
-    group.bench_function("tick", |bencher| {
-        bencher.iter_custom(|iters| {
-            let mut total = StdDuration::ZERO;
-            for _ in 0..iters {
-                let due = b
-                    .template
-                    .as_ref()
-                    .and_then(|g| g.deadline)
-                    .expect("started");
-                b.games(1000, Some(due), true);
-                let at = due + Duration::minutes(1);
-                b.rt.block_on(
-                    b.service
-                        .store
-                        .set_meta("last_tick", &at.timestamp().to_string()),
-                )
-                .unwrap();
-                let start = Instant::now();
-                let ticked = b.rt.block_on(b.service.tick(at)).unwrap();
-                total += start.elapsed();
-                assert!(ticked >= 1000, "{ticked} games due");
-            }
-            total
-        })
-    });
+    for (backend, server) in backends() {
+        let b = Bench::new(&format!("sweep_{backend}"), server.as_deref());
+        group.bench_function(format!("tick/{backend}"), |bencher| {
+            bencher.iter_custom(|iters| {
+                let mut total = StdDuration::ZERO;
+                for _ in 0..iters {
+                    let due = b
+                        .template
+                        .as_ref()
+                        .and_then(|g| g.deadline)
+                        .expect("started");
+                    b.games(1000, Some(due), true);
+                    let at = due + Duration::minutes(1);
+                    b.rt.block_on(
+                        b.service
+                            .store
+                            .set_meta("last_tick", &at.timestamp().to_string()),
+                    )
+                    .unwrap();
+                    let start = Instant::now();
+                    let ticked = b.rt.block_on(b.service.tick(at)).unwrap();
+                    total += start.elapsed();
+                    assert!(ticked >= 1000, "{ticked} games due");
+                }
+                total
+            })
+        });
+    }
     group.finish();
 }
 

@@ -49,7 +49,9 @@ pub struct JudgeSection {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct StorageSection {
-    /// The SQLite file.
+    /// The database: an SQLite file (a path, or a `sqlite:` URL), the default; or a
+    /// PostgreSQL server (`postgres://user:password@host/name`), which several daemons may
+    /// share (issue 29).
     pub database: PathBuf,
     /// Where herald writes what the keeper must put right when mail cannot be sent or read
     /// (a login refused, a server that does not answer): a route that needs no mail server.
@@ -335,6 +337,28 @@ impl Default for JudgeSection {
     }
 }
 
+impl StorageSection {
+    /// `database` as herald prints it: a server URL's password replaced by `***`.
+    pub fn database_shown(&self) -> String {
+        database_shown(&self.database)
+    }
+}
+
+/// A `[storage] database` as herald prints it: a server URL's password replaced by `***`.
+pub fn database_shown(database: &Path) -> String {
+    let text = database.to_string_lossy();
+    let Some((scheme, rest)) = text.split_once("://") else {
+        return text.into_owned();
+    };
+    let Some((login, host)) = rest.rsplit_once('@') else {
+        return text.into_owned();
+    };
+    match login.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+        None => text.into_owned(),
+    }
+}
+
 impl Default for StorageSection {
     fn default() -> Self {
         StorageSection {
@@ -499,12 +523,15 @@ impl Config {
         };
         let written =
             |section: &str, key: &str| given.get(section).and_then(|s| s.get(key)).is_some();
+        // A URL (`postgres://`, `sqlite:`) is not a path relative to the file; a `sqlite:`
+        // URL's own path is read from the current directory, as sqlx reads it.
+        let url = crate::store::backend::Location::is_url(&self.storage.database);
         for (section, key, path) in [
             ("storage", "database", &mut self.storage.database),
             ("inbox", "maildir", &mut self.inbox.maildir),
             ("outbox", "maildir", &mut self.outbox.maildir),
         ] {
-            if written(section, key) {
+            if written(section, key) && !(section == "storage" && url) {
                 from_dir(path);
             }
         }
@@ -714,6 +741,44 @@ mod tests {
         assert_eq!(config.outbox.maildir, PathBuf::from("var/outbox"));
         assert_eq!(config.smtp.ca_file, None);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// "`[storage] database = "postgres://..."` selects PostgreSQL" (issue 29): the URL is
+    /// kept as written, not read as a path beside the file.
+    #[test]
+    fn a_database_url_is_not_a_path() {
+        let dir = std::env::temp_dir().join(format!("herald-cfg-url-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("c.toml");
+        std::fs::write(
+            &path,
+            "[storage]\ndatabase = \"postgres://herald:pw@db.example/herald\"\n",
+        )
+        .unwrap();
+        let config = Config::load(&path, true).unwrap();
+        assert_eq!(
+            config.storage.database,
+            PathBuf::from("postgres://herald:pw@db.example/herald")
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A server's password is not printed (`herald migrate`, `config check`).
+    #[test]
+    fn a_database_url_is_shown_without_its_password() {
+        let shown = |db: &str| {
+            StorageSection {
+                database: db.into(),
+                ..StorageSection::default()
+            }
+            .database_shown()
+        };
+        assert_eq!(
+            shown("postgres://herald:s3cr@t@db/h"),
+            "postgres://herald:***@db/h"
+        );
+        assert_eq!(shown("postgres://herald@db/h"), "postgres://herald@db/h");
+        assert_eq!(shown("var/herald.db"), "var/herald.db");
     }
 
     #[test]

@@ -46,7 +46,13 @@ enum Command {
     },
     /// Applies the database migrations, makes the Maildirs (inbox and outbox, when they are
     /// Maildirs) and exits.
-    Migrate,
+    Migrate {
+        /// An SQLite database (sqlite:PATH) to copy into the configured one, which must be
+        /// empty (moving a judge to PostgreSQL); the copy is checked: every table's rows
+        /// counted in both, every game loaded.
+        #[arg(long, value_name = "sqlite:PATH")]
+        from: Option<PathBuf>,
+    },
     /// The configuration file.
     Config {
         #[command(subcommand)]
@@ -246,15 +252,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let config = config()?;
             // While a daemon runs, it sends what this mail queued: two senders would send
             // some replies twice.
-            let lock = match RunLock::take(&config.storage.database, "ingest") {
-                Ok(lock) => Some(lock),
-                Err(LockError::Held { holder, .. }) => {
-                    println!("herald ({holder}) is running and sends the replies");
-                    None
-                }
-                Err(e) => return Err(e.into()),
-            };
             runtime()?.block_on(async {
+                let lock = match RunLock::take_any(&config.storage.database, "ingest").await {
+                    Ok(lock) => Some(lock),
+                    Err(LockError::Held { holder, .. }) => {
+                        println!("herald ({holder}) is running and sends the replies");
+                        None
+                    }
+                    Err(e) => return Err(e.into()),
+                };
                 let service = Service::open(config).await?;
                 let outcome = match service.ingest(&raw, now).await? {
                     // The keeper reads how many mails were queued; the work is the fuzz's.
@@ -300,7 +306,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let path = config_path.unwrap_or_else(|| PathBuf::from("config/herald.toml"));
             println!("{}: the configuration is good", path.display());
             // Where relative paths led (they are read from the file's directory).
-            println!("  database  {}", config.storage.database.display());
+            println!("  database  {}", config.storage.database_shown());
             if config.inbox.kind == InboxKind::Maildir {
                 println!("  inbox     {}", config.inbox.maildir.display());
             }
@@ -309,10 +315,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Migrate => runtime()?.block_on(async {
+        Command::Migrate { from } => runtime()?.block_on(async {
             let config = config()?;
             Service::migrate(&config).await?;
-            println!("{}: schema up to date", config.storage.database.display());
+            println!("{}: schema up to date", config.storage.database_shown());
+            if let Some(from) = from {
+                let copied = Service::migrate_from(&config, &from).await?;
+                for (table, rows, _) in &copied.tables {
+                    println!("  {table:<20} {rows} row(s) copied");
+                }
+                println!(
+                    "{} copied into {}: every table's rows counted in both, every game loads",
+                    from.display(),
+                    config.storage.database_shown()
+                );
+            }
             // The Maildirs too, as `run` makes them, so that mail can be dropped into the
             // inbox before the daemon first starts.
             let maildirs = [
@@ -603,7 +620,7 @@ fn parse_now(now: Option<&str>) -> Result<DateTime<Utc>> {
 async fn lock(database: &Path, command: &'static str) -> Result<RunLock, LockError> {
     let end = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
-        match RunLock::take(database, command) {
+        match RunLock::take_any(database, command).await {
             Err(e) if e.held_briefly() && tokio::time::Instant::now() < end => {
                 tokio::time::sleep(std::time::Duration::from_millis(100)).await;
             }

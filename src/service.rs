@@ -20,6 +20,7 @@ use crate::mail::{read_letter, Outgoing};
 use crate::store::{Store, PRUNE_BATCH};
 
 mod attention;
+mod copy;
 mod error;
 mod gate;
 mod inbox;
@@ -202,13 +203,10 @@ impl Service {
         };
         let templates = Templates::load(config.templates.dir.as_deref())?;
         let store = Store::open(&config.storage.database).await?;
+        // Daemons sharing one database and starting together keep the first one's mark.
         let instance = match store.meta("instance").await? {
             Some(mark) => mark,
-            None => {
-                let mark = random_mark();
-                store.set_meta("instance", &mark).await?;
-                mark
-            }
+            None => store.meta_or_set("instance", &random_mark()).await?,
         };
         let confirm_key = gate::confirm_key(&store).await?;
         gate::adopt_old_games(&store, chrono::Utc::now().timestamp()).await?;
@@ -287,8 +285,13 @@ impl Service {
             },
         };
         let attention = Attention::new(match &config.storage.attention_file {
+            // Beside the database file; for a server, in the directory herald runs in.
             p if p.as_os_str().is_empty() => {
-                config.storage.database.with_file_name("attention.txt")
+                if store.is_shared() {
+                    PathBuf::from("attention.txt")
+                } else {
+                    config.storage.database.with_file_name("attention.txt")
+                }
             }
             p => p.clone(),
         });

@@ -357,12 +357,8 @@ async fn the_players_of_games_older_than_the_gate_keep_their_mail() {
 /// Forgets that the games were adopted, as a database made before the gate has no such
 /// record.
 async fn forget_adoption(w: &World) {
-    use sqlx::Connection;
-    let url = format!("sqlite://{}", w.service.config.storage.database.display());
-    let mut db = sqlx::SqliteConnection::connect(&url).await.unwrap();
-    sqlx::query("DELETE FROM meta WHERE key = 'confirm_adopted'")
-        .execute(&mut db)
-        .await
-        .unwrap();
-    db.close().await.unwrap();
+    let mut db = crate::support::Db::open(&w.service.config.storage.database).await;
+    db.execute("DELETE FROM meta WHERE key = 'confirm_adopted'")
+        .await;
+    db.close().await;
 }

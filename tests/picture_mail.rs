@@ -230,14 +230,9 @@ fn shown(bytes: &[u8]) -> (Vec<u8>, String, String) {
 
 /// Rows of `SELECT COUNT(*) ...` on the judge's database, read beside the running service.
 async fn count(w: &World, sql: &str, hash: &str) -> i64 {
-    let url = format!("sqlite://{}", w.dir.join("herald.db").display());
-    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
-    let n = sqlx::query_scalar(sql)
-        .bind(hash)
-        .fetch_one(&pool)
-        .await
-        .unwrap();
-    pool.close().await;
+    let mut db = crate::support::Db::open(&w.service.config.storage.database).await;
+    let n = db.count(sql, hash).await;
+    db.close().await;
     n
 }
 
@@ -277,14 +272,14 @@ async fn the_results_mail_shows_the_board_in_its_body() {
     let hash = sha256(&pictures[0]);
     let blobs = count(
         &w,
-        "SELECT COUNT(*) FROM blobs WHERE hash = ? AND length(bytes) > 0",
+        "SELECT COUNT(*) FROM blobs WHERE hash = $1 AND length(bytes) > 0",
         &hash,
     )
     .await;
     assert_eq!(blobs, 1);
     let links = count(
         &w,
-        "SELECT COUNT(*) FROM outbox_attachments WHERE hash = ?",
+        "SELECT COUNT(*) FROM outbox_attachments WHERE hash = $1",
         &hash,
     )
     .await;

@@ -17,6 +17,7 @@ mod mail_outage;
 mod mail_stack;
 mod mail_stack_twice;
 mod mail_tls;
+mod postgres;
 mod servers_stall;
 mod smtp_refused;
 mod smtp_sending;

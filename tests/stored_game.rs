@@ -172,7 +172,11 @@ async fn the_game_stored_by_the_herald_of_december_2026_loads_and_plays_on() {
 async fn a_stored_game_keeps_its_shape() {
     let mut w = World::new("shape").await;
     play(&mut w).await;
-    let state = stored_state(&w.dir.join("herald.db"), "fx").await;
+    let mut db = crate::support::Db::open(&w.service.config.storage.database).await;
+    let state = db
+        .text("SELECT state FROM games WHERE name = $1", "fx")
+        .await;
+    db.close().await;
     let now = shape(&serde_json::from_str(&state).unwrap());
     let file = fixture("stored_game.shape");
     if std::env::var("HERALD_BLESS").is_ok_and(|v| v == "1") {

@@ -48,6 +48,9 @@ pub enum ServiceError {
     /// Another herald holds the database's lock.
     #[error(transparent)]
     Lock(#[from] LockError),
+    /// `herald migrate --from` made no copy, or a copy that does not match its source.
+    #[error(transparent)]
+    Copy(#[from] crate::store::CopyError),
     /// A mailbox.
     #[error("mailbox {path}: {source}")]
     Mailbox {

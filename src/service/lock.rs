@@ -3,6 +3,10 @@
 //! one that reads the inbox and sends holds an exclusive lock on `<database>.lock` (an
 //! advisory file lock, which the system drops when the process ends, however it ends), and
 //! a second is refused with a message that says who holds it.
+//!
+//! On a PostgreSQL database (issue 29) the lock is a session advisory lock on the server,
+//! held by a connection of its own: the server drops it when that connection ends, however
+//! the process ends, and it holds between machines as a file lock could not.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, Write};
@@ -47,9 +51,22 @@ impl LockError {
 /// The lock, held until dropped (or the process ends).
 #[derive(Debug)]
 pub struct RunLock {
-    /// The locked file.
-    _file: File,
+    /// The locked file, or the server connection holding the advisory lock.
+    _held: Held,
 }
+
+/// What holds a [`RunLock`].
+#[derive(Debug)]
+enum Held {
+    /// A locked file beside the SQLite database.
+    File(#[allow(dead_code)] File),
+    /// A connection to the PostgreSQL server holding the advisory lock.
+    Server(#[allow(dead_code)] sqlx::PgConnection),
+}
+
+/// The key of the PostgreSQL advisory lock the one reader and sender of a database holds
+/// ("herald run" in ASCII, apart from the store's write lock).
+const SERVER_LOCK: i64 = 0x6865_7261_6c64_7275;
 
 /// The lock file of a database.
 pub fn lock_path(database: &Path) -> PathBuf {
@@ -59,7 +76,71 @@ pub fn lock_path(database: &Path) -> PathBuf {
 }
 
 impl RunLock {
-    /// Takes the lock for `command` (run, tick, ingest), or says who has it.
+    /// Takes the lock for `command` (run, tick, ingest) on the database `[storage]
+    /// database` names, a file or a server, or says who has it.
+    pub async fn take_any(database: &Path, command: &'static str) -> Result<RunLock, LockError> {
+        match crate::store::backend::Location::parse(database) {
+            // Named without its password in what the keeper reads.
+            crate::store::backend::Location::Postgres(url) => {
+                let shown = PathBuf::from(crate::config::database_shown(database));
+                RunLock::take_server(&shown, &url, command).await
+            }
+            crate::store::backend::Location::Sqlite(file) => RunLock::take(&file, command),
+        }
+    }
+
+    /// Takes the advisory lock on the PostgreSQL server at `url`.
+    async fn take_server(
+        database: &Path,
+        url: &str,
+        command: &'static str,
+    ) -> Result<RunLock, LockError> {
+        use sqlx::{ConnectOptions, Connection};
+        use std::str::FromStr;
+        let io = |source: sqlx::Error| LockError::Io {
+            path: database.to_path_buf(),
+            source: std::io::Error::other(source),
+        };
+        let me = format!("pid {}, herald {command}", std::process::id());
+        let mut conn = sqlx::postgres::PgConnectOptions::from_str(url)
+            .map_err(io)?
+            .application_name(&me)
+            .connect()
+            .await
+            .map_err(io)?;
+        let got: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock($1)")
+            .bind(SERVER_LOCK)
+            .fetch_one(&mut conn)
+            .await
+            .map_err(io)?;
+        if got {
+            return Ok(RunLock {
+                _held: Held::Server(conn),
+            });
+        }
+        // Who holds it: its connection's name says (bounded like the file's line).
+        let holder: Option<String> = sqlx::query_scalar(
+            "SELECT left(a.application_name, 200) FROM pg_locks l \
+             JOIN pg_stat_activity a ON a.pid = l.pid \
+             WHERE l.locktype = 'advisory' AND l.granted \
+             AND l.classid = ($1 >> 32)::oid AND l.objid = ($1 & 4294967295)::oid LIMIT 1",
+        )
+        .bind(SERVER_LOCK)
+        .fetch_optional(&mut conn)
+        .await
+        .map_err(io)?;
+        let _ = conn.close().await;
+        Err(LockError::Held {
+            database: database.to_path_buf(),
+            holder: holder
+                .filter(|h| !h.is_empty())
+                .unwrap_or_else(|| "its pid unknown".into()),
+            command,
+        })
+    }
+
+    /// Takes the lock for `command` (run, tick, ingest) on an SQLite file, or says who has
+    /// it.
     pub fn take(database: &Path, command: &'static str) -> Result<RunLock, LockError> {
         let path = lock_path(database);
         let io = |source| LockError::Io {
@@ -98,7 +179,9 @@ impl RunLock {
         file.set_len(0).map_err(io)?;
         file.rewind().map_err(io)?;
         writeln!(file, "pid {}, herald {command}", std::process::id()).map_err(io)?;
-        Ok(RunLock { _file: file })
+        Ok(RunLock {
+            _held: Held::File(file),
+        })
     }
 }
 

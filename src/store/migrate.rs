@@ -1,5 +1,7 @@
-//! Applies `migrations/*.sql` through sqlx's migrator, which records each in
-//! `_sqlx_migrations` with the SHA-384 of its SQL and refuses a changed one.
+//! Applies `migrations/*.sql` (SQLite) or `migrations/postgres/*.sql` (PostgreSQL, the same
+//! versions written in its dialect) through sqlx's migrator, which records each in
+//! `_sqlx_migrations` with the SHA-384 of its SQL and refuses a changed one. On PostgreSQL
+//! the migrator holds an advisory lock, so daemons starting together apply each once.
 //!
 //! herald's first migrator recorded applied versions in a table of its own,
 //! `schema_migrations (version, applied)`. A database it made is adopted once, in one
@@ -9,18 +11,25 @@
 use sqlx::migrate::{Migrate, Migrator};
 use sqlx::SqlitePool;
 
+use super::backend::Pool;
 use super::{db, StoreError};
 
 /// The migrations in `migrations/`, embedded at build time.
 pub static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
 
+/// The same migrations for PostgreSQL, in `migrations/postgres/`.
+pub static PG_MIGRATOR: Migrator = sqlx::migrate!("./migrations/postgres");
+
 /// Brings the schema up to date.
-pub async fn apply(pool: &SqlitePool) -> Result<(), StoreError> {
-    adopt_old_bookkeeping(pool).await?;
-    MIGRATOR
-        .run(pool)
-        .await
-        .map_err(|source| StoreError::Migrate { source })
+pub async fn apply(pool: &Pool) -> Result<(), StoreError> {
+    match pool {
+        Pool::Sqlite(pool) => {
+            adopt_old_bookkeeping(pool).await?;
+            MIGRATOR.run(pool).await
+        }
+        Pool::Pg(pool) => PG_MIGRATOR.run(pool).await,
+    }
+    .map_err(|source| StoreError::Migrate { source })
 }
 
 /// Moves what herald's first migrator recorded in `schema_migrations` into sqlx's
@@ -104,11 +113,23 @@ mod tests {
         assert_eq!(versions, [1, 2, 3, 4, 5, 6, 7]);
     }
 
+    /// "One schema, migrations for both backends" (issue 29): each SQLite migration has its
+    /// PostgreSQL twin, of the same version and name.
+    #[test]
+    fn every_migration_has_its_postgres_twin() {
+        let names = |m: &Migrator| -> Vec<(i64, String)> {
+            m.iter()
+                .map(|m| (m.version, m.description.to_string()))
+                .collect()
+        };
+        assert_eq!(names(&MIGRATOR), names(&PG_MIGRATOR));
+    }
+
     #[tokio::test]
     async fn a_fresh_database_gets_every_migration_once() {
         let pool = memory().await;
-        apply(&pool).await.unwrap();
-        apply(&pool).await.unwrap();
+        apply(&Pool::Sqlite(pool.clone())).await.unwrap();
+        apply(&Pool::Sqlite(pool.clone())).await.unwrap();
         let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM _sqlx_migrations WHERE success")
             .fetch_one(&pool)
             .await
@@ -132,7 +153,7 @@ mod tests {
         .execute(&pool)
         .await
         .unwrap();
-        apply(&pool).await.unwrap();
+        apply(&Pool::Sqlite(pool.clone())).await.unwrap();
         let attempts: i64 = sqlx::query_scalar("SELECT COUNT(attempts) FROM outbox")
             .fetch_one(&pool)
             .await

@@ -12,25 +12,28 @@
 //! connection is only a savepoint, whose "commit" commits nothing and leaves the write lock
 //! held.
 
+pub mod backend;
 mod bounces;
 mod consent;
+mod copy;
 mod migrate;
+mod outbox;
 mod prune;
 
+pub use copy::{Copied, CopyError};
 pub use prune::{OutboxRow, PRUNE_BATCH};
 
 use std::path::Path;
-use std::str::FromStr;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 
 use sqlx::pool::PoolConnection;
-use sqlx::{Connection, QueryBuilder, Row, Sqlite, SqlitePool};
+use sqlx::{Database, QueryBuilder, Row};
+
+use backend::{on, Conn, Location, Pool};
 
 use crate::envelope::{Attachment, MailKind, Outgoing};
 
@@ -79,17 +82,17 @@ trait OrClose<T> {
     /// closed instead of going back to the pool. The failure may have been the connection's
     /// own: one opened while the database file could not be written stays read-only, and
     /// one whose statement SQLite cut short may be left in a state herald did not ask for.
-    fn or_close(
+    fn or_close<DB: Database>(
         self,
-        conn: &mut PoolConnection<Sqlite>,
+        conn: &mut PoolConnection<DB>,
         what: &'static str,
     ) -> Result<T, StoreError>;
 }
 
 impl<T> OrClose<T> for Result<T, sqlx::Error> {
-    fn or_close(
+    fn or_close<DB: Database>(
         self,
-        conn: &mut PoolConnection<Sqlite>,
+        conn: &mut PoolConnection<DB>,
         what: &'static str,
     ) -> Result<T, StoreError> {
         self.map_err(|source| {
@@ -110,7 +113,7 @@ pub type StoredStates = HashMap<String, String>;
 /// The database.
 #[derive(Clone, Debug)]
 pub struct Store {
-    pool: SqlitePool,
+    pool: Pool,
 }
 
 /// One transaction: everything a mail or a deadline changes, committed at once. A `Tx`
@@ -119,7 +122,7 @@ pub struct Store {
 /// ever returned to the pool outside a transaction.
 pub struct Tx {
     /// The connection, in a transaction begun with `BEGIN` (see the module's notes).
-    conn: PoolConnection<Sqlite>,
+    conn: Conn,
     /// Whether the transaction ended (committed or rolled back), so the connection may go
     /// back to the pool.
     ended: bool,
@@ -141,316 +144,213 @@ pub struct GameRow {
 }
 
 impl Store {
-    /// Opens (creating) the database file and applies the migrations.
-    pub async fn open(path: &Path) -> Result<Store, StoreError> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|source| StoreError::Dir {
-                path: dir.display().to_string(),
-                source,
-            })?;
-        }
-        let options = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))
-            .map_err(db("reading the database path"))?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
-            .busy_timeout(std::time::Duration::from_secs(10));
-        let pool = SqlitePoolOptions::new()
-            .max_connections(4)
-            // A local file needs no liveness ping before each use; it would cost a round
-            // trip to the connection's thread per transaction. A connection on which a
-            // statement failed is closed instead (see `Store::conn` and `Tx`).
-            .test_before_acquire(false)
-            // sqlx's own transactions (the migrator's) must have ended on a connection that
-            // goes back to the pool; one left open is closed, which rolls it back.
-            .after_release(|conn, _| Box::pin(async move { Ok(!conn.is_in_transaction()) }))
-            .connect_with(options)
-            .await
-            .map_err(db("opening the database"))?;
+    /// Opens the database `[storage] database` names (see [`Location::parse`]): an SQLite
+    /// file, created with its directory if missing, or a PostgreSQL server; and applies the
+    /// migrations.
+    pub async fn open(database: &Path) -> Result<Store, StoreError> {
+        let pool = match Location::parse(database) {
+            Location::Sqlite(path) => Pool::sqlite(&path).await?,
+            Location::Postgres(url) => Pool::postgres(&url).await?,
+        };
         migrate::apply(&pool).await?;
         Ok(Store { pool })
     }
 
+    /// Whether the store is on a PostgreSQL server (shared by several daemons) rather than
+    /// in an SQLite file.
+    pub fn is_shared(&self) -> bool {
+        matches!(self.pool, Pool::Pg(_))
+    }
+
+    /// Closes the store's connections.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
     /// Starts a transaction that writes: it takes the database's write lock at once
-    /// (`BEGIN IMMEDIATE`, waiting up to the busy timeout for another writer), so that it
-    /// can never fail half way because another connection wrote first.
+    /// (`BEGIN IMMEDIATE` on SQLite, the advisory lock [`backend::WRITE_LOCK`] on
+    /// PostgreSQL, waiting for another writer), so that it can never fail half way because
+    /// another connection wrote first.
     pub async fn begin(&self) -> Result<Tx, StoreError> {
-        self.start("BEGIN IMMEDIATE").await
+        let mut conn = self.conn().await?;
+        match &mut conn {
+            Conn::Sqlite(c) => {
+                sqlx::query("BEGIN IMMEDIATE")
+                    .execute(&mut **c)
+                    .await
+                    .or_close(c, "starting a transaction")?;
+            }
+            Conn::Pg(c) => {
+                sqlx::query("BEGIN")
+                    .execute(&mut **c)
+                    .await
+                    .or_close(c, "starting a transaction")?;
+                sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                    .bind(backend::WRITE_LOCK)
+                    .execute(&mut **c)
+                    .await
+                    .or_close(c, "taking the write lock")?;
+            }
+        }
+        Ok(Tx::new(conn))
     }
 
     /// Starts a transaction that only reads (a consistent view of the database; it takes
-    /// no lock until it writes). End it with [`Tx::rollback`].
+    /// no lock). End it with [`Tx::rollback`].
     pub async fn begin_read(&self) -> Result<Tx, StoreError> {
-        self.start("BEGIN").await
-    }
-
-    async fn start(&self, begin: &'static str) -> Result<Tx, StoreError> {
         let mut conn = self.conn().await?;
-        sqlx::query(begin)
-            .execute(&mut *conn)
-            .await
-            .or_close(&mut conn, "starting a transaction")?;
-        Ok(Tx {
-            conn,
-            ended: false,
-            blobs: HashSet::new(),
-        })
+        let begin = match conn {
+            Conn::Sqlite(_) => "BEGIN",
+            Conn::Pg(_) => "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+        };
+        on!(&mut conn, |c, Db| {
+            sqlx::query(begin)
+                .execute(&mut **c)
+                .await
+                .or_close(c, "starting a transaction")?;
+        });
+        Ok(Tx::new(conn))
     }
 
     /// A connection from the pool, for a few statements or a transaction. What a
     /// statement on it returns goes through [`OrClose::or_close`], so that a connection on
     /// which a statement failed is closed rather than used again.
-    async fn conn(&self) -> Result<PoolConnection<Sqlite>, StoreError> {
-        self.pool
-            .acquire()
-            .await
-            .map_err(db("connecting to the database"))
+    async fn conn(&self) -> Result<Conn, StoreError> {
+        self.pool.acquire().await
     }
 
     /// The names of games that need attention at or before `now`.
     pub async fn due_games(&self, now: i64) -> Result<Vec<String>, StoreError> {
         let mut conn = self.conn().await?;
-        let rows =
-            sqlx::query("SELECT name FROM games WHERE due IS NOT NULL AND due <= ? ORDER BY due")
-                .bind(now)
-                .fetch_all(&mut *conn)
-                .await
-                .or_close(&mut conn, "finding due games")?;
-        Ok(rows.iter().map(|r| r.get::<String, _>(0)).collect())
+        on!(&mut conn, |c, Db| {
+            let rows = sqlx::query(
+                "SELECT name FROM games WHERE due IS NOT NULL AND due <= $1 ORDER BY due",
+            )
+            .bind(now)
+            .fetch_all(&mut **c)
+            .await
+            .or_close(c, "finding due games")?;
+            Ok(rows.iter().map(|r| r.get::<String, _>(0)).collect())
+        })
     }
 
     /// Every game, for the keeper's listing.
     pub async fn games(&self) -> Result<Vec<GameRow>, StoreError> {
         let mut conn = self.conn().await?;
-        let rows = sqlx::query("SELECT name, status, state FROM games ORDER BY name")
-            .fetch_all(&mut *conn)
-            .await
-            .or_close(&mut conn, "listing games")?;
-        Ok(rows
-            .iter()
-            .map(|r| GameRow {
-                name: r.get(0),
-                status: r.get(1),
-                state: r.get(2),
-            })
-            .collect())
-    }
-
-    /// Mails not yet sent and due for a try at `now`, oldest first, with their attachments
-    /// (read for the whole batch at once; a file carried by several mails is read once and
-    /// shared).
-    pub async fn unsent(&self, now: i64, limit: i64) -> Result<Vec<(i64, Outgoing)>, StoreError> {
-        let mut conn = self.conn().await?;
-        let rows = sqlx::query(
-            "SELECT id, recipient, subject, body, in_reply_to FROM outbox \
-             WHERE sent IS NULL AND failed IS NULL AND (next_attempt IS NULL OR next_attempt <= ?) ORDER BY id LIMIT ?",
-        )
-        .bind(now)
-        .bind(limit)
-        .fetch_all(&mut *conn)
-        .await
-        .or_close(&mut conn, "reading the outbox")?;
-        let mut mails: Vec<(i64, Outgoing)> = rows
-            .iter()
-            .map(|r| {
-                (
-                    r.get(0),
-                    Outgoing {
-                        to: r.get(1),
-                        subject: r.get(2),
-                        body: r.get(3),
-                        in_reply_to: r.get(4),
-                        attachments: Vec::new(),
-                    },
-                )
-            })
-            .collect();
-        let ids: Vec<i64> = mails.iter().map(|(id, _)| *id).collect();
-        let mut files = Store::attachments_of(&mut conn, &ids).await?;
-        for (id, mail) in &mut mails {
-            if let Some(list) = files.remove(id) {
-                mail.attachments = list;
-            }
-        }
-        Ok(mails)
-    }
-
-    /// The attachments of these outbox rows, each row's in order.
-    async fn attachments_of(
-        conn: &mut PoolConnection<Sqlite>,
-        ids: &[i64],
-    ) -> Result<HashMap<i64, Vec<Attachment>>, StoreError> {
-        let mut links = Vec::new();
-        for chunk in ids.chunks(500) {
-            let mut q = QueryBuilder::<Sqlite>::new(
-                "SELECT outbox_id, name, content_type, hash, inline FROM outbox_attachments WHERE outbox_id IN (",
-            );
-            let mut list = q.separated(", ");
-            for id in chunk {
-                list.push_bind(id);
-            }
-            q.push(") ORDER BY outbox_id, position");
-            let rows = q
-                .build()
-                .fetch_all(&mut **conn)
+        on!(&mut conn, |c, Db| {
+            let rows = sqlx::query("SELECT name, status, state FROM games ORDER BY name")
+                .fetch_all(&mut **c)
                 .await
-                .or_close(conn, "reading attachments")?;
-            links.extend(rows.iter().map(|r| {
-                (
-                    r.get::<i64, _>(0),
-                    r.get::<String, _>(1),
-                    r.get::<String, _>(2),
-                    r.get::<String, _>(3),
-                    r.get::<Option<String>, _>(4),
-                )
-            }));
-        }
-        let mut hashes: Vec<&str> = links.iter().map(|l| l.3.as_str()).collect();
-        hashes.sort_unstable();
-        hashes.dedup();
-        let mut blobs: HashMap<String, Arc<[u8]>> = HashMap::new();
-        for chunk in hashes.chunks(500) {
-            let mut q =
-                QueryBuilder::<Sqlite>::new("SELECT hash, bytes FROM blobs WHERE hash IN (");
-            let mut list = q.separated(", ");
-            for h in chunk {
-                list.push_bind(*h);
-            }
-            q.push(")");
-            let rows = q
-                .build()
-                .fetch_all(&mut **conn)
-                .await
-                .or_close(conn, "reading attachment files")?;
-            blobs.extend(
-                rows.iter()
-                    .map(|r| (r.get::<String, _>(0), Arc::from(r.get::<&[u8], _>(1)))),
-            );
-        }
-        let mut out: HashMap<i64, Vec<Attachment>> = HashMap::new();
-        for (id, name, content_type, hash, inline) in links {
-            // The foreign key keeps every file a link names; were one gone, the mail still
-            // goes, without it, rather than holding up the outbox.
-            let Some(bytes) = blobs.get(&hash) else {
-                tracing::error!(
-                    id,
-                    name,
-                    hash,
-                    "an attachment's file is missing; sent without it"
-                );
-                continue;
-            };
-            out.entry(id).or_default().push(Attachment {
-                name,
-                content_type,
-                bytes: Arc::clone(bytes),
-                inline,
-            });
-        }
-        Ok(out)
-    }
-
-    /// Records a delivery attempt before it is made; the next try waits until `next`.
-    pub async fn record_attempt(&self, id: i64, next: i64) -> Result<i64, StoreError> {
-        let mut conn = self.conn().await?;
-        sqlx::query_scalar("UPDATE outbox SET attempts = attempts + 1, next_attempt = ? WHERE id = ? RETURNING attempts")
-            .bind(next)
-            .bind(id)
-            .fetch_one(&mut *conn)
-            .await
-            .or_close(&mut conn, "recording a delivery attempt")
-    }
-
-    /// How many attempts a queued mail has had.
-    pub async fn attempts(&self, id: i64) -> Result<i64, StoreError> {
-        let mut conn = self.conn().await?;
-        sqlx::query_scalar("SELECT attempts FROM outbox WHERE id = ?")
-            .bind(id)
-            .fetch_one(&mut *conn)
-            .await
-            .or_close(&mut conn, "reading delivery attempts")
-    }
-
-    /// Marks a queued mail refused for good, with the server's answer.
-    pub async fn mark_failed(&self, id: i64, reason: &str) -> Result<(), StoreError> {
-        let mut conn = self.conn().await?;
-        sqlx::query("UPDATE outbox SET failed = ? WHERE id = ?")
-            .bind(reason)
-            .bind(id)
-            .execute(&mut *conn)
-            .await
-            .or_close(&mut conn, "marking a mail failed")?;
-        Ok(())
-    }
-
-    /// Marks an outbox mail sent.
-    pub async fn mark_sent(&self, id: i64, now: i64) -> Result<(), StoreError> {
-        let mut conn = self.conn().await?;
-        sqlx::query("UPDATE outbox SET sent = ? WHERE id = ?")
-            .bind(now)
-            .bind(id)
-            .execute(&mut *conn)
-            .await
-            .or_close(&mut conn, "marking a mail sent")?;
-        Ok(())
+                .or_close(c, "listing games")?;
+            Ok(rows
+                .iter()
+                .map(|r| GameRow {
+                    name: r.get(0),
+                    status: r.get(1),
+                    state: r.get(2),
+                })
+                .collect())
+        })
     }
 
     /// A value from the meta table.
     pub async fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
         let mut conn = self.conn().await?;
-        sqlx::query_scalar("SELECT value FROM meta WHERE key = ?")
-            .bind(key)
-            .fetch_optional(&mut *conn)
-            .await
-            .or_close(&mut conn, "reading meta")
+        on!(&mut conn, |c, Db| {
+            sqlx::query_scalar("SELECT value FROM meta WHERE key = $1")
+                .bind(key)
+                .fetch_optional(&mut **c)
+                .await
+                .or_close(c, "reading meta")
+        })
     }
 
     /// Sets a value in the meta table.
     pub async fn set_meta(&self, key: &str, value: &str) -> Result<(), StoreError> {
         let mut conn = self.conn().await?;
-        sqlx::query("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+        on!(&mut conn, |c, Db| {
+            sqlx::query(
+                "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            )
             .bind(key)
             .bind(value)
-            .execute(&mut *conn)
+            .execute(&mut **c)
             .await
-            .or_close(&mut conn, "writing meta")?;
+            .or_close(c, "writing meta")?;
+        });
         Ok(())
+    }
+
+    /// Sets a value in the meta table unless it has one, and returns the value it keeps:
+    /// of several daemons starting at once on one database, the first one's.
+    pub async fn meta_or_set(&self, key: &str, value: &str) -> Result<String, StoreError> {
+        let mut conn = self.conn().await?;
+        on!(&mut conn, |c, Db| {
+            sqlx::query(
+                "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT(key) DO NOTHING",
+            )
+            .bind(key)
+            .bind(value)
+            .execute(&mut **c)
+            .await
+            .or_close(c, "writing meta")?;
+            sqlx::query_scalar("SELECT value FROM meta WHERE key = $1")
+                .bind(key)
+                .fetch_one(&mut **c)
+                .await
+                .or_close(c, "reading meta")
+        })
     }
 
     /// The addresses whose mail bounced.
     pub async fn bounced(&self) -> Result<Vec<String>, StoreError> {
         let mut conn = self.conn().await?;
-        sqlx::query_scalar("SELECT DISTINCT address FROM bounces ORDER BY address")
-            .fetch_all(&mut *conn)
-            .await
-            .or_close(&mut conn, "reading bounces")
+        on!(&mut conn, |c, Db| {
+            sqlx::query_scalar("SELECT DISTINCT address FROM bounces ORDER BY address")
+                .fetch_all(&mut **c)
+                .await
+                .or_close(c, "reading bounces")
+        })
     }
 
     /// How many mails were ever queued (for tests and the keeper).
     pub async fn outbox_count(&self) -> Result<i64, StoreError> {
         let mut conn = self.conn().await?;
-        sqlx::query_scalar("SELECT COUNT(*) FROM outbox")
-            .fetch_one(&mut *conn)
-            .await
-            .or_close(&mut conn, "counting the outbox")
+        on!(&mut conn, |c, Db| {
+            sqlx::query_scalar("SELECT COUNT(*) FROM outbox")
+                .fetch_one(&mut **c)
+                .await
+                .or_close(c, "counting the outbox")
+        })
     }
 }
 
 impl Tx {
+    /// A transaction begun on `conn`.
+    fn new(conn: Conn) -> Tx {
+        Tx {
+            conn,
+            ended: false,
+            blobs: HashSet::new(),
+        }
+    }
+
     /// Every game.
     pub async fn all_games<T: DeserializeOwned>(&mut self) -> Result<Vec<T>, StoreError> {
-        let rows = sqlx::query("SELECT name, state FROM games ORDER BY name")
-            .fetch_all(&mut *self.conn)
-            .await
-            .map_err(db("loading games"))?;
-        rows.iter()
-            .map(|r| {
-                serde_json::from_str(r.get::<&str, _>(1)).map_err(|source| StoreError::Decode {
-                    name: r.get(0),
-                    source,
+        on!(&mut self.conn, |c, Db| {
+            let rows = sqlx::query("SELECT name, state FROM games ORDER BY name")
+                .fetch_all(&mut **c)
+                .await
+                .map_err(db("loading games"))?;
+            rows.iter()
+                .map(|r| {
+                    serde_json::from_str(r.get::<&str, _>(1)).map_err(|source| StoreError::Decode {
+                        name: r.get(0),
+                        source,
+                    })
                 })
-            })
-            .collect()
+                .collect()
+        })
     }
 
     /// Writes a game (inserting or replacing), with when it next needs attention.
@@ -466,18 +366,20 @@ impl Tx {
             name: name.to_string(),
             source,
         })?;
-        sqlx::query(
-            "INSERT INTO games (name, state, status, due, updated) VALUES (?, ?, ?, ?, ?) \
-             ON CONFLICT(name) DO UPDATE SET state = excluded.state, status = excluded.status, due = excluded.due, updated = excluded.updated",
-        )
-        .bind(name)
-        .bind(json)
-        .bind(status)
-        .bind(due)
-        .bind(now)
-        .execute(&mut *self.conn)
-        .await
-        .map_err(db("saving a game"))?;
+        on!(&mut self.conn, |c, Db| {
+            sqlx::query(
+                "INSERT INTO games (name, state, status, due, updated) VALUES ($1, $2, $3, $4, $5) \
+                 ON CONFLICT(name) DO UPDATE SET state = excluded.state, status = excluded.status, due = excluded.due, updated = excluded.updated",
+            )
+            .bind(name)
+            .bind(&json)
+            .bind(status)
+            .bind(due)
+            .bind(now)
+            .execute(&mut **c)
+            .await
+            .map_err(db("saving a game"))?;
+        });
         Ok(())
     }
 
@@ -494,14 +396,16 @@ impl Tx {
         action: &str,
         now: i64,
     ) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO actions (at, game, actor, action) VALUES (?, ?, ?, ?)")
-            .bind(now)
-            .bind(game)
-            .bind(actor)
-            .bind(action)
-            .execute(&mut *self.conn)
-            .await
-            .map_err(db("logging an action"))?;
+        on!(&mut self.conn, |c, Db| {
+            sqlx::query("INSERT INTO actions (at, game, actor, action) VALUES ($1, $2, $3, $4)")
+                .bind(now)
+                .bind(game.map(text))
+                .bind(text(actor))
+                .bind(text(action))
+                .execute(&mut **c)
+                .await
+                .map_err(db("logging an action"))?;
+        });
         Ok(())
     }
 
@@ -513,27 +417,33 @@ impl Tx {
     ) -> Result<HashMap<String, (String, String)>, StoreError> {
         let mut seen = HashMap::new();
         for chunk in ids.chunks(500) {
-            let mut q = QueryBuilder::<Sqlite>::new(
-                "SELECT message_id, body_hash, sender FROM mails WHERE message_id IN (",
-            );
-            let mut list = q.separated(", ");
-            for id in chunk {
-                list.push_bind(id);
-            }
-            q.push(")");
-            let rows = q
-                .build()
-                .fetch_all(&mut *self.conn)
-                .await
-                .map_err(db("checking Message-IDs"))?;
-            seen.extend(rows.iter().map(|r| {
-                (
-                    r.get::<String, _>(0),
-                    (r.get::<String, _>(1), r.get::<String, _>(2)),
-                )
-            }));
+            on!(&mut self.conn, |c, Db| {
+                let mut q = QueryBuilder::<Db>::new(
+                    "SELECT message_id, body_hash, sender FROM mails WHERE message_id IN (",
+                );
+                let mut list = q.separated(", ");
+                for id in chunk {
+                    list.push_bind(text(id));
+                }
+                q.push(")");
+                let rows = q
+                    .build()
+                    .fetch_all(&mut **c)
+                    .await
+                    .map_err(db("checking Message-IDs"))?;
+                seen.extend(rows.iter().map(|r| {
+                    (
+                        r.get::<String, _>(0),
+                        (r.get::<String, _>(1), r.get::<String, _>(2)),
+                    )
+                }));
+            });
         }
-        Ok(seen)
+        // Keyed as asked (an identity with a NUL is stored without it, see `text`).
+        Ok(ids
+            .iter()
+            .filter_map(|id| seen.get(&*text(id)).map(|v| (id.clone(), v.clone())))
+            .collect())
     }
 
     /// The games with these names (those that exist).
@@ -561,22 +471,24 @@ impl Tx {
     async fn states(&mut self, names: &[String]) -> Result<Vec<(String, String)>, StoreError> {
         let mut out = Vec::new();
         for chunk in names.chunks(500) {
-            let mut q =
-                QueryBuilder::<Sqlite>::new("SELECT name, state FROM games WHERE name IN (");
-            let mut list = q.separated(", ");
-            for n in chunk {
-                list.push_bind(n);
-            }
-            q.push(")");
-            let rows = q
-                .build()
-                .fetch_all(&mut *self.conn)
-                .await
-                .map_err(db("loading games"))?;
-            out.extend(
-                rows.iter()
-                    .map(|r| (r.get::<String, _>(0), r.get::<String, _>(1))),
-            );
+            on!(&mut self.conn, |c, Db| {
+                let mut q =
+                    QueryBuilder::<Db>::new("SELECT name, state FROM games WHERE name IN (");
+                let mut list = q.separated(", ");
+                for n in chunk {
+                    list.push_bind(text(n));
+                }
+                q.push(")");
+                let rows = q
+                    .build()
+                    .fetch_all(&mut **c)
+                    .await
+                    .map_err(db("loading games"))?;
+                out.extend(
+                    rows.iter()
+                        .map(|r| (r.get::<String, _>(0), r.get::<String, _>(1))),
+                );
+            });
         }
         Ok(out)
     }
@@ -596,21 +508,23 @@ impl Tx {
                 })?;
                 rows.push((name, status, json, due));
             }
-            let mut q = QueryBuilder::<Sqlite>::new(
-                "INSERT INTO games (name, state, status, due, updated) ",
-            );
-            q.push_values(rows, |mut b, (name, status, json, due)| {
-                b.push_bind(*name)
-                    .push_bind(json)
-                    .push_bind(*status)
-                    .push_bind(*due)
-                    .push_bind(now);
+            on!(&mut self.conn, |c, Db| {
+                let mut q = QueryBuilder::<Db>::new(
+                    "INSERT INTO games (name, state, status, due, updated) ",
+                );
+                q.push_values(&rows, |mut b, (name, status, json, due)| {
+                    b.push_bind(**name)
+                        .push_bind(json.as_str())
+                        .push_bind(**status)
+                        .push_bind(**due)
+                        .push_bind(now);
+                });
+                q.push(" ON CONFLICT(name) DO UPDATE SET state = excluded.state, status = excluded.status, due = excluded.due, updated = excluded.updated");
+                q.build()
+                    .execute(&mut **c)
+                    .await
+                    .map_err(db("saving games"))?;
             });
-            q.push(" ON CONFLICT(name) DO UPDATE SET state = excluded.state, status = excluded.status, due = excluded.due, updated = excluded.updated");
-            q.build()
-                .execute(&mut *self.conn)
-                .await
-                .map_err(db("saving games"))?;
         }
         Ok(())
     }
@@ -633,32 +547,39 @@ impl Tx {
         // every player is one `Arc`, hashed once.
         let mut digests: HashMap<(usize, usize), String> = HashMap::new();
         for chunk in mails.chunks(200) {
-            let mut q = QueryBuilder::<Sqlite>::new(
-                "INSERT INTO outbox (created, recipient, subject, body, in_reply_to, kind) ",
-            );
-            q.push_values(chunk, |mut b, m| {
-                b.push_bind(now)
-                    .push_bind(&m.to)
-                    .push_bind(&m.subject)
-                    .push_bind(&m.body)
-                    .push_bind(&m.in_reply_to)
-                    .push_bind(kind.word());
+            let with_files = chunk.iter().any(|m| !m.attachments.is_empty());
+            let mut ids: Vec<i64> = on!(&mut self.conn, |c, Db| {
+                let mut q = QueryBuilder::<Db>::new(
+                    "INSERT INTO outbox (created, recipient, subject, body, in_reply_to, kind) ",
+                );
+                q.push_values(chunk, |mut b, m| {
+                    b.push_bind(now)
+                        .push_bind(text(&m.to))
+                        .push_bind(text(&m.subject))
+                        .push_bind(text(&m.body))
+                        .push_bind(m.in_reply_to.as_deref().map(text))
+                        .push_bind(kind.word());
+                });
+                if with_files {
+                    q.push(" RETURNING id");
+                    q.build_query_scalar()
+                        .fetch_all(&mut **c)
+                        .await
+                        .map_err(db("queueing mails"))?
+                } else {
+                    q.build()
+                        .execute(&mut **c)
+                        .await
+                        .map_err(db("queueing mails"))?;
+                    Vec::new()
+                }
             });
-            if chunk.iter().all(|m| m.attachments.is_empty()) {
-                q.build()
-                    .execute(&mut *self.conn)
-                    .await
-                    .map_err(db("queueing mails"))?;
+            if !with_files {
                 continue;
             }
-            q.push(" RETURNING id");
-            let mut ids: Vec<i64> = q
-                .build_query_scalar()
-                .fetch_all(&mut *self.conn)
-                .await
-                .map_err(db("queueing mails"))?;
-            // One statement numbers its rows in the order of its VALUES (AUTOINCREMENT);
-            // RETURNING may list them in any order.
+            // One statement numbers its rows in the order of its VALUES (AUTOINCREMENT on
+            // SQLite, the identity's sequence on PostgreSQL, where the write lock keeps
+            // every other writer out); RETURNING may list them in any order.
             ids.sort_unstable();
             let mut blobs: Vec<(String, &[u8])> = Vec::new();
             let mut links: Vec<(i64, usize, &Attachment, String)> = Vec::new();
@@ -676,32 +597,36 @@ impl Tx {
                 }
             }
             for part in blobs.chunks(100) {
-                let mut q = QueryBuilder::<Sqlite>::new("INSERT INTO blobs (hash, bytes) ");
-                q.push_values(part, |mut b, (hash, bytes)| {
-                    b.push_bind(hash).push_bind(*bytes);
+                on!(&mut self.conn, |c, Db| {
+                    let mut q = QueryBuilder::<Db>::new("INSERT INTO blobs (hash, bytes) ");
+                    q.push_values(part, |mut b, (hash, bytes)| {
+                        b.push_bind(hash.as_str()).push_bind(*bytes);
+                    });
+                    q.push(" ON CONFLICT (hash) DO NOTHING");
+                    q.build()
+                        .execute(&mut **c)
+                        .await
+                        .map_err(db("storing attachment files"))?;
                 });
-                q.push(" ON CONFLICT (hash) DO NOTHING");
-                q.build()
-                    .execute(&mut *self.conn)
-                    .await
-                    .map_err(db("storing attachment files"))?;
             }
             for part in links.chunks(200) {
-                let mut q = QueryBuilder::<Sqlite>::new(
-                    "INSERT INTO outbox_attachments (outbox_id, position, name, content_type, hash, inline) ",
-                );
-                q.push_values(part, |mut b, (id, position, file, hash)| {
-                    b.push_bind(*id)
-                        .push_bind(*position as i64)
-                        .push_bind(&file.name)
-                        .push_bind(&file.content_type)
-                        .push_bind(hash)
-                        .push_bind(&file.inline);
+                on!(&mut self.conn, |c, Db| {
+                    let mut q = QueryBuilder::<Db>::new(
+                        "INSERT INTO outbox_attachments (outbox_id, position, name, content_type, hash, inline) ",
+                    );
+                    q.push_values(part, |mut b, (id, position, file, hash)| {
+                        b.push_bind(*id)
+                            .push_bind(*position as i64)
+                            .push_bind(text(&file.name))
+                            .push_bind(text(&file.content_type))
+                            .push_bind(hash.as_str())
+                            .push_bind(file.inline.as_deref().map(text));
+                    });
+                    q.build()
+                        .execute(&mut **c)
+                        .await
+                        .map_err(db("queueing attachments"))?;
                 });
-                q.build()
-                    .execute(&mut *self.conn)
-                    .await
-                    .map_err(db("queueing attachments"))?;
             }
         }
         Ok(())
@@ -714,20 +639,22 @@ impl Tx {
         now: i64,
     ) -> Result<(), StoreError> {
         for chunk in mails.chunks(200) {
-            let mut q = QueryBuilder::<Sqlite>::new(
-                "INSERT INTO mails (message_id, body_hash, sender, received, outcome) ",
-            );
-            q.push_values(chunk, |mut b, (id, hash, sender, outcome)| {
-                b.push_bind(id)
-                    .push_bind(hash)
-                    .push_bind(sender)
-                    .push_bind(now)
-                    .push_bind(outcome);
+            on!(&mut self.conn, |c, Db| {
+                let mut q = QueryBuilder::<Db>::new(
+                    "INSERT INTO mails (message_id, body_hash, sender, received, outcome) ",
+                );
+                q.push_values(chunk, |mut b, (id, hash, sender, outcome)| {
+                    b.push_bind(text(id))
+                        .push_bind(text(hash))
+                        .push_bind(text(sender))
+                        .push_bind(now)
+                        .push_bind(text(outcome));
+                });
+                q.build()
+                    .execute(&mut **c)
+                    .await
+                    .map_err(db("recording mails"))?;
             });
-            q.build()
-                .execute(&mut *self.conn)
-                .await
-                .map_err(db("recording mails"))?;
         }
         Ok(())
     }
@@ -739,18 +666,20 @@ impl Tx {
         now: i64,
     ) -> Result<(), StoreError> {
         for chunk in actions.chunks(200) {
-            let mut q =
-                QueryBuilder::<Sqlite>::new("INSERT INTO actions (at, game, actor, action) ");
-            q.push_values(chunk, |mut b, (game, actor, action)| {
-                b.push_bind(now)
-                    .push_bind(game)
-                    .push_bind(actor)
-                    .push_bind(action);
+            on!(&mut self.conn, |c, Db| {
+                let mut q =
+                    QueryBuilder::<Db>::new("INSERT INTO actions (at, game, actor, action) ");
+                q.push_values(chunk, |mut b, (game, actor, action)| {
+                    b.push_bind(now)
+                        .push_bind(game.as_deref().map(text))
+                        .push_bind(text(actor))
+                        .push_bind(text(action));
+                });
+                q.build()
+                    .execute(&mut **c)
+                    .await
+                    .map_err(db("logging actions"))?;
             });
-            q.build()
-                .execute(&mut *self.conn)
-                .await
-                .map_err(db("logging actions"))?;
         }
         Ok(())
     }
@@ -763,26 +692,31 @@ impl Tx {
     ) -> Result<HashMap<String, i64>, StoreError> {
         let mut out = HashMap::new();
         for chunk in addresses.chunks(500) {
-            let mut q =
-                QueryBuilder::<Sqlite>::new("SELECT address, COUNT(*) FROM replies WHERE at >= ");
-            q.push_bind(since);
-            q.push(" AND address IN (");
-            let mut list = q.separated(", ");
-            for a in chunk {
-                list.push_bind(a);
-            }
-            q.push(") GROUP BY address");
-            let rows = q
-                .build()
-                .fetch_all(&mut *self.conn)
-                .await
-                .map_err(db("counting replies"))?;
-            out.extend(
-                rows.iter()
-                    .map(|r| (r.get::<String, _>(0), r.get::<i64, _>(1))),
-            );
+            on!(&mut self.conn, |c, Db| {
+                let mut q =
+                    QueryBuilder::<Db>::new("SELECT address, COUNT(*) FROM replies WHERE at >= ");
+                q.push_bind(since);
+                q.push(" AND address IN (");
+                let mut list = q.separated(", ");
+                for a in chunk {
+                    list.push_bind(text(a));
+                }
+                q.push(") GROUP BY address");
+                let rows = q
+                    .build()
+                    .fetch_all(&mut **c)
+                    .await
+                    .map_err(db("counting replies"))?;
+                out.extend(
+                    rows.iter()
+                        .map(|r| (r.get::<String, _>(0), r.get::<i64, _>(1))),
+                );
+            });
         }
-        Ok(out)
+        Ok(addresses
+            .iter()
+            .filter_map(|a| out.get(&*text(a)).map(|n| (a.clone(), *n)))
+            .collect())
     }
 
     /// Records replies (for the rate limit).
@@ -792,14 +726,16 @@ impl Tx {
         now: i64,
     ) -> Result<(), StoreError> {
         for chunk in addresses.chunks(500) {
-            let mut q = QueryBuilder::<Sqlite>::new("INSERT INTO replies (address, at) ");
-            q.push_values(chunk, |mut b, a| {
-                b.push_bind(a).push_bind(now);
+            on!(&mut self.conn, |c, Db| {
+                let mut q = QueryBuilder::<Db>::new("INSERT INTO replies (address, at) ");
+                q.push_values(chunk, |mut b, a| {
+                    b.push_bind(text(a)).push_bind(now);
+                });
+                q.build()
+                    .execute(&mut **c)
+                    .await
+                    .map_err(db("recording replies"))?;
             });
-            q.build()
-                .execute(&mut *self.conn)
-                .await
-                .map_err(db("recording replies"))?;
         }
         Ok(())
     }
@@ -807,13 +743,14 @@ impl Tx {
     /// Marks an outbox mail failed for good, with the reason (in this transaction), and
     /// says what kind of mail it was (ordinary if there is no such row).
     pub async fn mark_failed(&mut self, id: i64, reason: &str) -> Result<MailKind, StoreError> {
-        let kind: Option<String> =
-            sqlx::query_scalar("UPDATE outbox SET failed = ? WHERE id = ? RETURNING kind")
-                .bind(reason)
+        let kind: Option<String> = on!(&mut self.conn, |c, Db| {
+            sqlx::query_scalar("UPDATE outbox SET failed = $1 WHERE id = $2 RETURNING kind")
+                .bind(text(reason))
                 .bind(id)
-                .fetch_optional(&mut *self.conn)
+                .fetch_optional(&mut **c)
                 .await
-                .map_err(db("marking a mail failed"))?;
+                .map_err(db("marking a mail failed"))?
+        });
         Ok(kind.map_or(MailKind::Ordinary, |k| MailKind::from_word(&k)))
     }
 
@@ -824,13 +761,15 @@ impl Tx {
         reason: &str,
         now: i64,
     ) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO bounces (address, at, reason) VALUES (?, ?, ?)")
-            .bind(address)
-            .bind(now)
-            .bind(reason)
-            .execute(&mut *self.conn)
-            .await
-            .map_err(db("recording a bounce"))?;
+        on!(&mut self.conn, |c, Db| {
+            sqlx::query("INSERT INTO bounces (address, at, reason) VALUES ($1, $2, $3)")
+                .bind(text(address))
+                .bind(now)
+                .bind(text(reason))
+                .execute(&mut **c)
+                .await
+                .map_err(db("recording a bounce"))?;
+        });
         Ok(())
     }
 
@@ -841,36 +780,53 @@ impl Tx {
         reason: &str,
         now: i64,
     ) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO quarantine (received, reason, raw) VALUES (?, ?, ?)")
-            .bind(now)
-            .bind(reason)
-            .bind(raw)
-            .execute(&mut *self.conn)
-            .await
-            .map_err(db("quarantining a mail"))?;
+        on!(&mut self.conn, |c, Db| {
+            sqlx::query("INSERT INTO quarantine (received, reason, raw) VALUES ($1, $2, $3)")
+                .bind(now)
+                .bind(text(reason))
+                .bind(raw)
+                .execute(&mut **c)
+                .await
+                .map_err(db("quarantining a mail"))?;
+        });
         Ok(())
     }
 
     /// Commits everything. When this returns `Ok` the transaction is in the database; when
-    /// it fails, nothing of it is (the connection is closed, which rolls back what SQLite did
-    /// not already).
+    /// it fails, nothing of it is (the connection is closed, which rolls back what the
+    /// database did not already).
     pub async fn commit(mut self) -> Result<(), StoreError> {
-        sqlx::query("COMMIT")
-            .execute(&mut *self.conn)
-            .await
-            .map_err(db("committing"))?;
+        on!(&mut self.conn, |c, Db| {
+            sqlx::query("COMMIT")
+                .execute(&mut **c)
+                .await
+                .map_err(db("committing"))?;
+        });
         self.ended = true;
         Ok(())
     }
 
     /// Ends the transaction without changing anything.
     pub async fn rollback(mut self) -> Result<(), StoreError> {
-        sqlx::query("ROLLBACK")
-            .execute(&mut *self.conn)
-            .await
-            .map_err(db("ending a transaction"))?;
+        on!(&mut self.conn, |c, Db| {
+            sqlx::query("ROLLBACK")
+                .execute(&mut **c)
+                .await
+                .map_err(db("ending a transaction"))?;
+        });
         self.ended = true;
         Ok(())
+    }
+}
+
+/// Text as the database keeps it: PostgreSQL refuses a NUL in text, which a stranger's mail
+/// may carry (an order line, a subject quoted back), so it is written as U+FFFD on both
+/// backends, the one database reading as the other would.
+fn text(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.contains('\0') {
+        std::borrow::Cow::Owned(s.replace('\0', "\u{fffd}"))
+    } else {
+        std::borrow::Cow::Borrowed(s)
     }
 }
 

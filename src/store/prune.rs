@@ -1,8 +1,9 @@
 //! The outbox keeps no text forever (issue 24): the text and files of mails sent, or
 //! failed, long ago are dropped, their rows kept; and the outbox as the keeper sees it.
 
-use sqlx::{QueryBuilder, Row, Sqlite};
+use sqlx::{QueryBuilder, Row};
 
+use super::backend::on;
 use super::{db, OrClose, Store, StoreError};
 
 /// One outbox row as the keeper sees it.
@@ -36,65 +37,71 @@ impl Store {
     /// pruned. The rows stay: they say that the mail went, and when.
     pub async fn prune_outbox(&self, before: i64, now: i64) -> Result<usize, StoreError> {
         let mut tx = self.begin().await?;
-        let ids: Vec<i64> = sqlx::query_scalar(
-            "SELECT id FROM outbox WHERE pruned IS NULL \
-             AND ((sent IS NOT NULL AND sent <= ?) OR (failed IS NOT NULL AND created <= ?)) \
-             ORDER BY id LIMIT ?",
-        )
-        .bind(before)
-        .bind(before)
-        .bind(PRUNE_BATCH as i64)
-        .fetch_all(&mut *tx.conn)
-        .await
-        .map_err(db("finding mails to prune"))?;
+        let ids: Vec<i64> = on!(&mut tx.conn, |c, Db| {
+            sqlx::query_scalar(
+                "SELECT id FROM outbox WHERE pruned IS NULL \
+                 AND ((sent IS NOT NULL AND sent <= $1) OR (failed IS NOT NULL AND created <= $1)) \
+                 ORDER BY id LIMIT $2",
+            )
+            .bind(before)
+            .bind(PRUNE_BATCH as i64)
+            .fetch_all(&mut **c)
+            .await
+            .map_err(db("finding mails to prune"))?
+        });
         if ids.is_empty() {
             tx.rollback().await?;
             return Ok(0);
         }
-        let in_ids = |head: &str| {
-            let mut q = QueryBuilder::<Sqlite>::new(head);
+        let hashes: Vec<String> = on!(&mut tx.conn, |c, Db| {
+            let in_ids = |head: &str| {
+                let mut q = QueryBuilder::<Db>::new(head);
+                let mut list = q.separated(", ");
+                for id in &ids {
+                    list.push_bind(*id);
+                }
+                q.push(")");
+                q
+            };
+            let hashes: Vec<String> =
+                in_ids("SELECT DISTINCT hash FROM outbox_attachments WHERE outbox_id IN (")
+                    .build_query_scalar()
+                    .fetch_all(&mut **c)
+                    .await
+                    .map_err(db("finding the files of mails to prune"))?;
+            in_ids("DELETE FROM outbox_attachments WHERE outbox_id IN (")
+                .build()
+                .execute(&mut **c)
+                .await
+                .map_err(db("pruning attachments"))?;
+            let mut q = QueryBuilder::<Db>::new("UPDATE outbox SET body = '', pruned = ");
+            q.push_bind(now).push(" WHERE id IN (");
             let mut list = q.separated(", ");
             for id in &ids {
                 list.push_bind(*id);
             }
             q.push(")");
-            q
-        };
-        let hashes: Vec<String> =
-            in_ids("SELECT DISTINCT hash FROM outbox_attachments WHERE outbox_id IN (")
-                .build_query_scalar()
-                .fetch_all(&mut *tx.conn)
-                .await
-                .map_err(db("finding the files of mails to prune"))?;
-        in_ids("DELETE FROM outbox_attachments WHERE outbox_id IN (")
-            .build()
-            .execute(&mut *tx.conn)
-            .await
-            .map_err(db("pruning attachments"))?;
-        let mut q = QueryBuilder::<Sqlite>::new("UPDATE outbox SET body = '', pruned = ");
-        q.push_bind(now).push(" WHERE id IN (");
-        let mut list = q.separated(", ");
-        for id in &ids {
-            list.push_bind(*id);
-        }
-        q.push(")");
-        q.build()
-            .execute(&mut *tx.conn)
-            .await
-            .map_err(db("pruning mails"))?;
-        for chunk in hashes.chunks(500) {
-            let mut q = QueryBuilder::<Sqlite>::new("DELETE FROM blobs WHERE hash IN (");
-            let mut list = q.separated(", ");
-            for h in chunk {
-                list.push_bind(h);
-            }
-            q.push(
-                ") AND NOT EXISTS (SELECT 1 FROM outbox_attachments a WHERE a.hash = blobs.hash)",
-            );
             q.build()
-                .execute(&mut *tx.conn)
+                .execute(&mut **c)
                 .await
-                .map_err(db("pruning attachment files"))?;
+                .map_err(db("pruning mails"))?;
+            hashes
+        });
+        for chunk in hashes.chunks(500) {
+            on!(&mut tx.conn, |c, Db| {
+                let mut q = QueryBuilder::<Db>::new("DELETE FROM blobs WHERE hash IN (");
+                let mut list = q.separated(", ");
+                for h in chunk {
+                    list.push_bind(h.as_str());
+                }
+                q.push(
+                    ") AND NOT EXISTS (SELECT 1 FROM outbox_attachments a WHERE a.hash = blobs.hash)",
+                );
+                q.build()
+                    .execute(&mut **c)
+                    .await
+                    .map_err(db("pruning attachment files"))?;
+            });
         }
         tx.commit().await?;
         Ok(ids.len())
@@ -103,35 +110,39 @@ impl Store {
     /// Every outbox row as the keeper sees it, oldest first (for tests and the keeper).
     pub async fn outbox_rows(&self) -> Result<Vec<OutboxRow>, StoreError> {
         let mut conn = self.conn().await?;
-        let rows = sqlx::query(
-            "SELECT id, recipient, subject, length(CAST(body AS BLOB)), sent, failed, pruned, \
-             (SELECT COUNT(*) FROM outbox_attachments a WHERE a.outbox_id = outbox.id) \
-             FROM outbox ORDER BY id",
-        )
-        .fetch_all(&mut *conn)
-        .await
-        .or_close(&mut conn, "reading the outbox")?;
-        Ok(rows
-            .iter()
-            .map(|r| OutboxRow {
-                id: r.get(0),
-                to: r.get(1),
-                subject: r.get(2),
-                body_bytes: r.get(3),
-                sent: r.get(4),
-                failed: r.get(5),
-                pruned: r.get(6),
-                attachments: r.get(7),
-            })
-            .collect())
+        on!(&mut conn, |c, Db| {
+            let rows = sqlx::query(
+                "SELECT id, recipient, subject, CAST(octet_length(body) AS BIGINT), sent, failed, pruned, \
+                 (SELECT COUNT(*) FROM outbox_attachments a WHERE a.outbox_id = outbox.id) \
+                 FROM outbox ORDER BY id",
+            )
+            .fetch_all(&mut **c)
+            .await
+            .or_close(c, "reading the outbox")?;
+            Ok(rows
+                .iter()
+                .map(|r| OutboxRow {
+                    id: r.get(0),
+                    to: r.get(1),
+                    subject: r.get(2),
+                    body_bytes: r.get(3),
+                    sent: r.get(4),
+                    failed: r.get(5),
+                    pruned: r.get(6),
+                    attachments: r.get(7),
+                })
+                .collect())
+        })
     }
 
     /// How many attachment files the database holds (each kept once, by digest).
     pub async fn blob_count(&self) -> Result<i64, StoreError> {
         let mut conn = self.conn().await?;
-        sqlx::query_scalar("SELECT COUNT(*) FROM blobs")
-            .fetch_one(&mut *conn)
-            .await
-            .or_close(&mut conn, "counting attachment files")
+        on!(&mut conn, |c, Db| {
+            sqlx::query_scalar("SELECT COUNT(*) FROM blobs")
+                .fetch_one(&mut **c)
+                .await
+                .or_close(c, "counting attachment files")
+        })
     }
 }

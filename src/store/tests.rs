@@ -1,7 +1,13 @@
-//! The store against a temporary SQLite file: games, mails, the outbox and its shared
-//! attachments, and databases made by older versions.
+//! The store against a temporary SQLite file, or, when `HERALD_TEST_DATABASE` names a
+//! PostgreSQL server (`scripts/test` starts one), against a fresh database on it: games,
+//! mails, the outbox and its shared attachments; and SQLite databases made by older
+//! versions.
 
 use super::*;
+use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
+use sqlx::Connection;
+use std::str::FromStr;
+use std::sync::Arc;
 
 /// A database made by herald's first, hand-written migrator (both migrations applied,
 /// recorded in `schema_migrations`), with a game and a queued mail in it.
@@ -69,18 +75,18 @@ async fn a_database_made_by_the_old_migrator_opens_and_works() {
         assert!(text.ends_with("\r\n\r\ntext\r\n"), "{text}");
         let versions: Vec<i64> =
             sqlx::query_scalar("SELECT version FROM _sqlx_migrations ORDER BY version")
-                .fetch_all(&store.pool)
+                .fetch_all(sqlite(&store))
                 .await
                 .unwrap();
         assert_eq!(versions, [1, 2, 3, 4, 5, 6, 7]);
         let old: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM sqlite_master WHERE name = 'schema_migrations'",
         )
-        .fetch_one(&store.pool)
+        .fetch_one(sqlite(&store))
         .await
         .unwrap();
         assert_eq!(old, 0);
-        store.pool.close().await;
+        store.close().await;
     }
     // It still takes new state.
     let store = Store::open(&path).await.unwrap();
@@ -94,22 +100,61 @@ async fn a_database_made_by_the_old_migrator_opens_and_works() {
     let both: Vec<serde_json::Value> = tx.games_named(&["old".into(), "new".into()]).await.unwrap();
     assert_eq!(both.len(), 2);
     drop(tx);
-    store.pool.close().await;
+    store.close().await;
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-async fn fresh(name: &str) -> (Store, std::path::PathBuf) {
+/// A new empty store in an SQLite file, for what only a file can show.
+async fn fresh_file(name: &str) -> (Store, std::path::PathBuf) {
     let dir = std::env::temp_dir().join(format!("herald-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let store = Store::open(&dir.join("h.db")).await.unwrap();
     (store, dir)
 }
 
-async fn count(store: &Store, table: &str) -> i64 {
-    sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table}"))
-        .fetch_one(&store.pool)
+/// A new empty store: an SQLite file in a fresh directory, or a fresh database on the
+/// PostgreSQL server `HERALD_TEST_DATABASE` names.
+async fn fresh(name: &str) -> (Store, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("herald-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let database = match std::env::var("HERALD_TEST_DATABASE") {
+        Ok(server) if !server.is_empty() => scratch_postgres(&server, name).await.into(),
+        _ => dir.join("h.db"),
+    };
+    let store = Store::open(&database).await.unwrap();
+    (store, dir)
+}
+
+/// A new database on the PostgreSQL server at `server` (a URL naming a database the user
+/// may create others from), its URL.
+pub(crate) async fn scratch_postgres(server: &str, name: &str) -> String {
+    use sqlx::Connection;
+    let mut conn = sqlx::PgConnection::connect(server).await.unwrap();
+    let db = format!(
+        "herald_{}_{}_{}",
+        name.to_ascii_lowercase()
+            .replace(|c: char| !c.is_ascii_alphanumeric(), "_"),
+        std::process::id(),
+        chrono::Utc::now().timestamp_nanos_opt().unwrap_or_default()
+    );
+    sqlx::query(&format!("CREATE DATABASE {db}"))
+        .execute(&mut conn)
         .await
-        .unwrap()
+        .unwrap();
+    conn.close().await.unwrap();
+    let (base, _) = server.rsplit_once('/').unwrap();
+    format!("{base}/{db}")
+}
+
+async fn count(store: &Store, table: &str) -> i64 {
+    let mut conn = store.conn().await.unwrap();
+    on!(&mut conn, |c, Db| {
+        sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table}"))
+            .fetch_one(&mut **c)
+            .await
+            .unwrap()
+    })
 }
 
 fn mail(to: &str, attachments: Vec<Attachment>) -> Outgoing {
@@ -197,7 +242,7 @@ async fn a_file_shared_by_many_mails_is_stored_once_and_read_back_shared() {
             assert!(Arc::ptr_eq(first, &a.bytes));
         }
     }
-    store.pool.close().await;
+    store.close().await;
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -227,7 +272,7 @@ async fn each_mail_of_a_large_batch_keeps_its_own_files() {
     let unsent = store.unsent(10, 1000).await.unwrap();
     let back: Vec<Outgoing> = unsent.into_iter().map(|(_, m)| m).collect();
     assert_eq!(back, mails);
-    store.pool.close().await;
+    store.close().await;
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -238,10 +283,10 @@ async fn a_changed_migration_is_refused() {
     let path = dir.join("h.db");
     let store = Store::open(&path).await.unwrap();
     sqlx::query("UPDATE _sqlx_migrations SET checksum = x'00' WHERE version = 2")
-        .execute(&store.pool)
+        .execute(sqlite(&store))
         .await
         .unwrap();
-    store.pool.close().await;
+    store.close().await;
     let err = Store::open(&path).await.unwrap_err();
     assert!(matches!(err, StoreError::Migrate { .. }), "{err}");
     assert!(
@@ -295,7 +340,7 @@ impl Drop for Immutable {
 /// written, holding the write lock.)
 #[tokio::test]
 async fn commits_after_the_database_was_unwritable_for_a_while_are_in_the_database() {
-    let (store, dir) = fresh("unwritable").await;
+    let (store, dir) = fresh_file("unwritable").await;
     let path = dir.join("h.db");
     store.set_meta("before", "1").await.unwrap();
     {
@@ -342,7 +387,7 @@ async fn commits_after_the_database_was_unwritable_for_a_while_are_in_the_databa
         .await
         .unwrap();
     other.close().await.unwrap();
-    store.pool.close().await;
+    store.close().await;
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -370,6 +415,48 @@ async fn a_failed_mail_says_its_kind_whatever_its_subject() {
     ];
     tx.commit().await.unwrap();
     assert_eq!(kinds, [MailKind::Ordinary, MailKind::Undeliverable]);
-    store.pool.close().await;
+    store.close().await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The SQLite pool of a store opened on a file.
+fn sqlite(store: &Store) -> &sqlx::SqlitePool {
+    match &store.pool {
+        Pool::Sqlite(pool) => pool,
+        Pool::Pg(_) => panic!("a file was opened"),
+    }
+}
+
+/// A stranger's mail may carry a NUL (in its Message-ID, a line quoted back), which
+/// PostgreSQL refuses in text: stored as U+FFFD on both backends, the mail is still
+/// recorded, found again by the identity it came with, and its reply queued.
+#[tokio::test]
+async fn text_with_a_nul_is_stored_and_found_again() {
+    let (store, dir) = fresh("nul").await;
+    let id = "<a\0b@x.org>".to_string();
+    let mut tx = store.begin().await.unwrap();
+    tx.record_mails(
+        &[(id.clone(), "h".into(), "ann@x.org".into(), "handled".into())],
+        1,
+    )
+    .await
+    .unwrap();
+    let mut reply = mail("ann@x.org", Vec::new());
+    reply.body = "you wrote: MOVE\0 A PAR\n".into();
+    tx.queue(&reply, 1).await.unwrap();
+    tx.log(Some("g\0"), "ann@x.org", "ORDERS\0", 1)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let mut tx = store.begin().await.unwrap();
+    let seen = tx.seen_among(std::slice::from_ref(&id)).await.unwrap();
+    tx.rollback().await.unwrap();
+    assert_eq!(
+        seen.get(&id),
+        Some(&("h".to_string(), "ann@x.org".to_string()))
+    );
+    let unsent = store.unsent(10, 10).await.unwrap();
+    assert_eq!(unsent[0].1.body, "you wrote: MOVE\u{fffd} A PAR\n");
+    store.close().await;
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -26,6 +26,93 @@ pub fn scratch_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// The database of a test's judge: `herald.db` in its directory, or, when
+/// `HERALD_TEST_DATABASE` names a PostgreSQL server (`scripts/test` starts one with
+/// scripts/postgres/start.sh), a fresh database there (issue 29: "the same test suite
+/// against both").
+pub async fn test_database(dir: &std::path::Path) -> PathBuf {
+    match std::env::var("HERALD_TEST_DATABASE") {
+        Ok(server) if !server.is_empty() => scratch_postgres(&server).await.into(),
+        _ => dir.join("herald.db"),
+    }
+}
+
+/// A new database on the PostgreSQL server at `server`, its URL.
+pub async fn scratch_postgres(server: &str) -> String {
+    use sqlx::Connection;
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let name = format!(
+        "herald_it_{}_{n}_{}",
+        std::process::id(),
+        Utc::now().timestamp_micros()
+    );
+    let mut conn = sqlx::PgConnection::connect(server).await.unwrap();
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    conn.close().await.unwrap();
+    let (base, _) = server.rsplit_once('/').unwrap();
+    format!("{base}/{name}")
+}
+
+/// A connection of the test's own to a judge's database, file or server, beside the
+/// running service. Statements number their parameters `$1`, which both read.
+pub enum Db {
+    Sqlite(sqlx::SqliteConnection),
+    Pg(sqlx::PgConnection),
+}
+
+impl Db {
+    pub async fn open(database: &std::path::Path) -> Db {
+        use sqlx::Connection;
+        let text = database.to_string_lossy();
+        if text.starts_with("postgres") {
+            Db::Pg(sqlx::PgConnection::connect(&text).await.unwrap())
+        } else {
+            let url = format!("sqlite://{text}");
+            Db::Sqlite(sqlx::SqliteConnection::connect(&url).await.unwrap())
+        }
+    }
+
+    /// The one number `sql` selects, with `bind` as `$1` (when it names one).
+    pub async fn count(&mut self, sql: &str, bind: &str) -> i64 {
+        match self {
+            Db::Sqlite(c) => sqlx::query_scalar(sql).bind(bind).fetch_one(c).await,
+            Db::Pg(c) => sqlx::query_scalar(sql).bind(bind).fetch_one(c).await,
+        }
+        .unwrap()
+    }
+
+    /// The one text `sql` selects, with `bind` as `$1`.
+    pub async fn text(&mut self, sql: &str, bind: &str) -> String {
+        match self {
+            Db::Sqlite(c) => sqlx::query_scalar(sql).bind(bind).fetch_one(c).await,
+            Db::Pg(c) => sqlx::query_scalar(sql).bind(bind).fetch_one(c).await,
+        }
+        .unwrap()
+    }
+
+    /// Runs `sql`.
+    pub async fn execute(&mut self, sql: &str) {
+        match self {
+            Db::Sqlite(c) => sqlx::query(sql).execute(c).await.map(|_| ()),
+            Db::Pg(c) => sqlx::query(sql).execute(c).await.map(|_| ()),
+        }
+        .unwrap()
+    }
+
+    pub async fn close(self) {
+        use sqlx::Connection;
+        match self {
+            Db::Sqlite(c) => c.close().await,
+            Db::Pg(c) => c.close().await,
+        }
+        .unwrap()
+    }
+}
+
 /// The seven players of a standard-board game and the power each asks for.
 pub const SEVEN: [(&str, char); 7] = [
     ("ann@example.org", 'E'),
@@ -162,7 +249,9 @@ impl World {
     pub async fn with_database(name: &str, database: &std::path::Path) -> World {
         let dir = scratch_dir(name);
         std::fs::copy(database, dir.join("herald.db")).unwrap();
-        let mut w = World::open(dir, "judge@herald.test").await;
+        let mut config = Config::default();
+        config.storage.database = dir.join("herald.db");
+        let mut w = World::with_config(dir, config, "judge@herald.test").await;
         // Message-IDs apart from those the stored judge has seen (it ignores a mail again).
         w.seq = 100_000;
         w
@@ -170,7 +259,12 @@ impl World {
 
     async fn open(dir: PathBuf, address: &str) -> World {
         let mut config = Config::default();
-        config.storage.database = dir.join("herald.db");
+        config.storage.database = test_database(&dir).await;
+        World::with_config(dir, config, address).await
+    }
+
+    async fn with_config(dir: PathBuf, mut config: Config, address: &str) -> World {
+        config.storage.attention_file = dir.join("attention.txt");
         config.inbox.maildir = dir.join("inbox");
         config.outbox.maildir = dir.join("outbox");
         config.judge.address = address.into();
