@@ -14,9 +14,11 @@
 
 mod bounces;
 mod consent;
+mod mailed;
 mod migrate;
 mod prune;
 
+pub use mailed::Mailed;
 pub use prune::{OutboxRow, PRUNE_BATCH};
 
 use std::path::Path;
