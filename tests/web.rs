@@ -67,11 +67,7 @@ impl Answer {
 impl Site {
     /// Sends a raw request (the text up to the body, then the body) and reads the answer.
     pub async fn raw(&self, request: &[u8]) -> Answer {
-        let mut s = tokio::net::TcpStream::connect(self.addr).await.unwrap();
-        s.write_all(request).await.unwrap();
-        let mut buf = Vec::new();
-        s.read_to_end(&mut buf).await.unwrap();
-        parse(&buf)
+        raw(self.addr, request).await
     }
 
     /// GET `path` with these extra header lines.
@@ -106,6 +102,34 @@ impl Site {
         req.push_str(&body);
         self.raw(req.as_bytes()).await
     }
+}
+
+/// Sends a raw request to `addr` and reads the answer (the server closes the connection).
+pub async fn raw(addr: SocketAddr, request: &[u8]) -> Answer {
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    s.write_all(request).await.unwrap();
+    // Read to the end of the body its Content-Length gives (chromedriver keeps the
+    // connection open), else to the end of the stream.
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 16384];
+    loop {
+        let n = s.read(&mut chunk).await.unwrap();
+        if n == 0 {
+            break;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
+            let length = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            if length.is_some_and(|len| buf.len() >= end + 4 + len) {
+                break;
+            }
+        }
+    }
+    parse(&buf)
 }
 
 /// Percent-encodes a form value.
