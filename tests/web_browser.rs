@@ -68,10 +68,12 @@ async fn start_driver() -> Driver {
         .spawn()
         .unwrap();
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    // Stopped (killed and waited for) when dropped, on every path.
+    let driver = Driver { child, addr };
     // Waits for it to listen (a bounded number of looks, not a timed assertion).
     for _ in 0..200 {
         if tokio::net::TcpStream::connect(addr).await.is_ok() {
-            return Driver { child, addr };
+            return driver;
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
