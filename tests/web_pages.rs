@@ -217,3 +217,17 @@ async fn odd_requests_get_refusals_not_panics() {
     }
     assert_eq!(site.get("/").await.status, 200);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mails_link_to_the_game_page_when_the_base_url_is_set() {
+    // Issue 28: "the public base URL (mails link to the game page when it is set)".
+    let mut w = played_game("web-link").await;
+    let before = support::order(&mut w, "g", "eve@example.org", 'A', "A Gal H").await;
+    assert!(!before.contains(":: Web:"), "{before}");
+    w.service.judge.web = Some("https://judge.example.org".into());
+    let reply = support::order(&mut w, "g", "eve@example.org", 'A', "A Gal H").await;
+    assert!(
+        reply.contains("\n:: Web: https://judge.example.org/games/g\n"),
+        "{reply}"
+    );
+}
