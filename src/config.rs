@@ -30,6 +30,28 @@ pub struct Config {
     pub maps: DirSection,
     /// Template overrides.
     pub templates: DirSection,
+    /// The web pages (issue 28); without the section there are none.
+    pub web: Option<WebSection>,
+}
+
+/// `[web]`: the pages the daemon serves.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WebSection {
+    /// The address and port to listen on (`127.0.0.1:8080`).
+    pub listen: String,
+    /// The public address of the pages (`https://judge.example.org`), empty when not known;
+    /// an `https` one makes the sign-in cookie Secure.
+    pub base_url: String,
+}
+
+impl Default for WebSection {
+    fn default() -> Self {
+        WebSection {
+            listen: "127.0.0.1:8080".into(),
+            base_url: String::new(),
+        }
+    }
 }
 
 /// `[judge]`
@@ -578,6 +600,15 @@ impl Config {
                 host: self.smtp.host.clone(),
             });
         }
+        if let Some(web) = &self.web {
+            if web.listen.parse::<std::net::SocketAddr>().is_err() {
+                return Err(ConfigError::Choice {
+                    key: "[web] listen",
+                    value: web.listen.clone(),
+                    expected: "an address and port, like 127.0.0.1:8080",
+                });
+            }
+        }
         Ok(())
     }
 }
@@ -716,6 +747,14 @@ mod tests {
             assert_eq!(rest, default, "{}", path.display());
             *path = default.clone();
         }
+        // Issue 28: "the shipped config/herald.toml listens on loopback, so the README's
+        // first command serves the pages; without the section it is off."
+        let web = shipped
+            .web
+            .take()
+            .expect("the shipped file has a [web] section");
+        assert_eq!(web.listen, "127.0.0.1:8080");
+        assert!(default.web.is_none());
         assert_eq!(format!("{shipped:?}"), format!("{default:?}"));
     }
 

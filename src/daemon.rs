@@ -41,6 +41,10 @@ pub async fn run(service: &Arc<Service>, shutdown: impl Future<Output = ()>) {
     workers.spawn(reading(service.clone(), wake.clone()));
     workers.spawn(sweeping(service.clone(), wake.clone()));
     workers.spawn(sending(service.clone(), wake));
+    // Issue 28: "[web] … served by the daemon … on the daemon's runtime and database".
+    if let Some(listener) = web_listener(service).await {
+        workers.spawn(serving(service.clone(), listener));
+    }
     tokio::select! {
         biased;
         _ = &mut shutdown => {}
@@ -59,6 +63,38 @@ pub async fn run(service: &Arc<Service>, shutdown: impl Future<Output = ()>) {
         error!(error = %e, "mails that went out could not be recorded as sent; they will be sent again at the next start");
     }
     info!("herald stops");
+}
+
+/// The socket of `[web] listen`, when the section is there; a failure to bind is logged and
+/// the daemon goes on without pages (mail does not wait on the web).
+async fn web_listener(service: &Service) -> Option<tokio::net::TcpListener> {
+    let web = service.config.web.as_ref()?;
+    match tokio::net::TcpListener::bind(&web.listen).await {
+        Ok(listener) => {
+            info!(listen = %web.listen, "serving the web pages");
+            Some(listener)
+        }
+        Err(e) => {
+            error!(listen = %web.listen, error = %e, "the web pages cannot listen there; herald goes on without them");
+            None
+        }
+    }
+}
+
+/// Serves the web pages until the daemon stops.
+async fn serving(service: Arc<Service>, listener: tokio::net::TcpListener) {
+    let web = match crate::web::Web::new(service) {
+        Ok(web) => Arc::new(web),
+        Err(e) => {
+            error!(error = %e, "the web pages cannot start");
+            return std::future::pending().await;
+        }
+    };
+    if let Err(e) = crate::web::serve(web, listener, std::future::pending()).await {
+        error!(error = %e, "serving the web pages failed");
+    }
+    // A listener that failed is not tried again; mail goes on.
+    std::future::pending::<()>().await
 }
 
 /// Who is woken when: the sweeper after mail was read, the sender after mail was queued.

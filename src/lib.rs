@@ -12,6 +12,8 @@
 //! - [`daemon`]: the loop that runs the service until told to stop.
 //! - [`store`]: SQLite: games, handled mails, the outbox, the Master action log.
 //! - [`picture`]: pictures of the board, SVG and PNG.
+//! - [`web`]: the web pages the daemon serves (`[web]`): games, boards, history, press,
+//!   and a signed-in page that takes the mail language.
 //! - [`cases`]: the adjudication case runner (`herald datc`), reading jDip's DATC format.
 
 pub mod cases;
@@ -26,3 +28,4 @@ pub mod mail;
 pub mod picture;
 pub mod service;
 pub mod store;
+pub mod web;

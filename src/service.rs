@@ -283,6 +283,11 @@ impl Service {
                 press_per_mail: config.limits.press_per_mail as usize,
                 press_per_hour: config.limits.press_per_hour as usize,
             },
+            web: config
+                .web
+                .as_ref()
+                .map(|w| w.base_url.trim().trim_end_matches('/').to_string())
+                .filter(|b| !b.is_empty()),
         };
         let attention = Attention::new(match &config.storage.attention_file {
             // Beside the database file; for a server, in the directory herald runs in.

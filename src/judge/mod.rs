@@ -105,6 +105,9 @@ pub struct Judge {
     pub limits: budget::ReplyLimits,
     /// The limits on press per mail and per hour (`[limits]`).
     pub press_limits: volume::Limits,
+    /// The web pages' public address (`[web] base_url`, without a trailing `/`), when set:
+    /// every mail about a game links to its page (issue 28).
+    pub web: Option<String>,
 }
 
 /// Games by name: those a mail or a deadline needs, loaded by the caller and written back
@@ -202,6 +205,10 @@ impl Judge {
                     deadline::show(deadline, tz)
                 ));
             }
+        }
+        // Issue 28: "mails link to the game page when it is set".
+        if let Some(base) = &self.web {
+            h.push_str(&format!("\n:: Web: {base}/games/{}", game.name));
         }
         h
     }

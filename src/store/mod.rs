@@ -16,11 +16,13 @@ pub mod backend;
 mod bounces;
 mod consent;
 mod copy;
+mod mailed;
 mod migrate;
 mod outbox;
 mod prune;
 
 pub use copy::{Copied, CopyError};
+pub use mailed::Mailed;
 pub use prune::{OutboxRow, PRUNE_BATCH};
 
 use std::path::Path;

@@ -1,0 +1,85 @@
+//! `/games/NAME/phases/CODE`: one played phase, with the board its orders were given on,
+//! and its orders and results as mailed. Only processed phases have a page: "no orders
+//! before their phase is processed" (issue 28).
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+
+use super::error::missing;
+use super::html::{cached, entry};
+use super::view::visible;
+use super::{Web, WebError};
+use crate::judge::game::PhaseRecord;
+use crate::judge::Game;
+
+/// The record of phase `code` of `game`, with its index, if that phase was played.
+pub(super) fn played<'g>(
+    web: &Web,
+    game: &'g Game,
+    code: &str,
+) -> Option<(usize, &'g PhaseRecord)> {
+    if code.len() > 16 {
+        return None;
+    }
+    let calendar = &web.service.judge.variant(game).calendar;
+    let phase = calendar.parse(code).ok()?;
+    game.history
+        .iter()
+        .enumerate()
+        .find(|(_, r)| r.phase() == phase)
+}
+
+async fn page_of(
+    web: &Web,
+    headers: &HeaderMap,
+    name: &str,
+    code: &str,
+) -> Result<Response, WebError> {
+    let Some((stored, keep)) = visible(web, headers, name).await? else {
+        return Ok(missing());
+    };
+    let game = &stored.game;
+    let Some((i, record)) = played(web, game, code) else {
+        return Ok(missing());
+    };
+    let calendar = &web.service.judge.variant(game).calendar;
+    let code = calendar.code(record.phase());
+    // Keyed by what the page shows, so that it is rendered once per phase: only a ROLLBACK
+    // changes it.
+    let key = format!(
+        "phase|{}|{code}|{}",
+        game.name,
+        super::cache::digest(&[&record.results, &game.history.len().to_string()])
+    );
+    Ok(cached(web, headers, &key, keep, || {
+        let link = |k: usize| game.history.get(k).map(|r| calendar.code(r.phase()));
+        let html = web.templates.render(
+            "phase.html",
+            minijinja::context! {
+                title => format!("{} — {}", game.name, calendar.show(record.phase())),
+                name => &game.name,
+                code => &code,
+                shown => calendar.show(record.phase()),
+                results => &record.results,
+                previous => i.checked_sub(1).and_then(link),
+                next => link(i + 1),
+                has_map => web.service.judge.catalog.map_text(web.service.judge.variant(game)).is_some(),
+            },
+        )?;
+        Ok(entry(html))
+    }))
+}
+
+/// Answers `/games/NAME/phases/CODE`.
+pub(super) async fn page(
+    State(web): State<Arc<Web>>,
+    Path((name, code)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    page_of(&web, &headers, &name, &code)
+        .await
+        .unwrap_or_else(IntoResponse::into_response)
+}

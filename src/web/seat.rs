@@ -1,0 +1,98 @@
+//! `/seat`: the signed-in page. It shows the seat's orders on file, the text box that takes
+//! the mail language, and what was mailed to the seat's address about this game (its
+//! replies, press and private results) — never another seat's.
+
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Redirect, Response};
+use serde::Serialize;
+
+use super::html::fresh;
+use super::sessions::{viewer, Seat};
+use super::signin::seat_of;
+use super::view::load;
+use super::{Web, WebError};
+use crate::game::ids::PowerId;
+use crate::judge::{deadline, orders};
+
+/// The mails shown at most.
+const MAILS: i64 = 20;
+
+/// One mail shown.
+#[derive(Serialize)]
+struct Mail {
+    at: String,
+    subject: String,
+    body: String,
+}
+
+/// Renders the signed-in page of `seat`, with the answer to what it just gave, if any.
+pub(super) async fn render(
+    web: &Web,
+    seat: &Seat,
+    given: Option<(&str, Vec<String>)>,
+) -> Result<Response, WebError> {
+    let Some(stored) = load(web, &seat.game).await? else {
+        return Ok(Redirect::to("/signin").into_response());
+    };
+    let game = &stored.game;
+    let judge = &web.service.judge;
+    let Some((seat_name, address, _)) = seat_of(web, game, seat.letter) else {
+        return Ok(Redirect::to("/signin").into_response());
+    };
+    let map = judge.map_of(game);
+    let power = map
+        .powers
+        .iter()
+        .position(|p| p.letter == seat.letter)
+        .and_then(|i| u8::try_from(i).ok())
+        .map(PowerId);
+    let (on_file, status) = match power {
+        Some(p) if game.position.is_some() => orders::echo(judge, game, p),
+        _ => (Vec::new(), String::new()),
+    };
+    let prefix = format!("JUDGE:{} - ", game.name);
+    let mails: Vec<Mail> = web
+        .service
+        .store
+        .mailed_to(&address, &prefix, MAILS)
+        .await?
+        .into_iter()
+        .map(|m| Mail {
+            at: chrono::DateTime::from_timestamp(m.created, 0)
+                .map(|t| deadline::show(t, game.settings.zone))
+                .unwrap_or_default(),
+            subject: m.subject,
+            body: m.body,
+        })
+        .collect();
+    let variant = judge.variant(game);
+    let (text, reply) = given.unzip();
+    let html = web.templates.render(
+        "seat.html",
+        minijinja::context! {
+            title => format!("{} — {seat_name}", game.name),
+            name => &game.name,
+            seat => &seat_name,
+            phase => game.position.as_ref().map(|p| variant.calendar.show(p.phase)),
+            deadline => game.deadline.map(|t| deadline::show(t, game.settings.zone)),
+            on_file, status,
+            mails,
+            text, reply,
+            csrf => &seat.csrf,
+        },
+    )?;
+    Ok(fresh(html))
+}
+
+/// `GET /seat`.
+pub(super) async fn page(State(web): State<Arc<Web>>, headers: HeaderMap) -> Response {
+    let Some(seat) = viewer(&web, &headers) else {
+        return Redirect::to("/signin").into_response();
+    };
+    render(&web, &seat, None)
+        .await
+        .unwrap_or_else(IntoResponse::into_response)
+}
