@@ -39,3 +39,26 @@ fn every_boards_smallest_text_is_11_px_at_1000_px_wide() {
         );
     }
 }
+
+/// The world of 1880 is mailed as an overview and a picture per region: each of them
+/// holds to the same bound, its key and legend included.
+#[test]
+fn every_picture_of_the_world_has_11_px_text_at_1000_px_wide() {
+    let painter = Painter::new();
+    let v = Variant::builtin("world1880").unwrap();
+    let text = picture::builtin_map_text(v).unwrap();
+    let parts = painter
+        .paint_all(v, text, &v.opening(), "opening", &[])
+        .unwrap();
+    assert_eq!(parts.len(), 5, "the overview and four regions");
+    for part in parts {
+        let (width, sizes) = sizes(&part.picture.svg);
+        let least = sizes.iter().copied().fold(f32::MAX, f32::min);
+        let shown = least * 1000.0 / width;
+        assert!(
+            shown >= 11.0,
+            "{}: text of {least} px on a {width} px picture is {shown:.1} px at 1,000 px",
+            part.title
+        );
+    }
+}

@@ -63,10 +63,16 @@ async fn every_page_kind_is_served_over_http() {
     assert!(text.contains("href=\"/games/g/phases/S1901M\""), "{text}");
     assert!(text.contains("href=\"/games/g/press\""), "{text}");
     for feed in ["feed.atom", "deadlines.ics", "export.json"] {
-        assert!(text.contains(&format!("href=\"/games/g/{feed}\"")), "{text}");
+        assert!(
+            text.contains(&format!("href=\"/games/g/{feed}\"")),
+            "{text}"
+        );
     }
     let atom = site.get("/games/g/feed.atom").await.text();
-    assert!(atom.contains("<entry>") && atom.contains("S1901M"), "{atom}");
+    assert!(
+        atom.contains("<entry>") && atom.contains("S1901M"),
+        "{atom}"
+    );
     let json: serde_json::Value =
         serde_json::from_slice(&site.get("/games/g/export.json").await.body).unwrap();
     assert_eq!(json["schema"], "herald-game/1");

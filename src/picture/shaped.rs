@@ -165,8 +165,14 @@ fn draw_joins(s: &mut String, map: &Map, shapes: &Shapes, layout: &Layout) {
         let word = format!("\u{2194} {}", to.join(" "));
         let px = super::style::small_px(layout.width).max(13.0);
         let w = 12.0 + 0.65 * px * word.chars().count() as f32;
+        // Below the name and below the fleets standing under it (their chips and hold
+        // rings reach 23 px down), and wholly on the canvas.
         let (x, y) = layout.centre(p);
-        let y = y + 20.0;
+        let x = x.clamp(
+            w / 2.0 + 4.0,
+            (layout.width - w / 2.0 - 4.0).max(w / 2.0 + 4.0),
+        );
+        let y = y + 36.0;
         let _ = write!(
             s,
             r##"<g id="joins-{}" data-to="{}"><rect x="{:.1}" y="{:.1}" width="{w:.1}" height="19" rx="9" fill="#fff" stroke="#1a1a1a" stroke-width="2" stroke-dasharray="5 3"/><text x="{x:.1}" y="{:.1}" font-size="{px}" font-weight="bold" text-anchor="middle" fill="#1d3f6e">{}</text></g>"##,
