@@ -435,7 +435,7 @@ impl Default for LimitsSection {
             replies_per_hour: 60,
             reply_bytes: 256 * 1024,
             reply_lines: 5_000,
-            reply_attachments: 4,
+            reply_attachments: 5,
             send_bytes: 16 * 1024 * 1024,
             keep_outbox_days: 30,
             press_per_mail: 10,

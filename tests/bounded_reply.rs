@@ -16,7 +16,7 @@ const ANN: &str = "ann@example.org";
 /// The default limits (`[limits] reply_bytes`, `reply_lines`, `reply_attachments`).
 const BYTES: usize = 256 * 1024;
 const LINES: usize = 5_000;
-const FILES: usize = 4;
+const FILES: usize = 5;
 
 /// Every mail sent is within the limits, and the one reply to ann is returned.
 fn within_limits(sent: &[Sent]) -> &Sent {
@@ -79,7 +79,7 @@ async fn a_reply_past_its_limit_is_cut_with_a_notice() {
     );
     assert!(!r.body.contains("HISTORY nosuch2999\n"));
     for words in [
-        "*** This reply was cut: herald's replies hold at most 262144 bytes, 5000 lines and 4 attached files.",
+        "*** This reply was cut: herald's replies hold at most 262144 bytes, 5000 lines and 5 attached files.",
         "lines of it were left out",
         "information commands (HELP, GET, LIST, HISTORY, SUMMARY, ...) were not answered",
         "*** Everything else in your mail was read and done",
@@ -125,20 +125,21 @@ async fn a_thousand_svg_maps_give_one_picture() {
     let r = within_limits(&sent);
     let names: Vec<&str> = r.attachments.iter().map(|f| f.name.as_str()).collect();
     // One drawing of the board: the world is five pictures (the overview and four
-    // regions, issue 27 point 5), each a PNG and its SVG; the reply holds four files, the
-    // overview's and Europe's (the PNGs shown in the body come first), and says so.
+    // regions, issue 27 point 5), each a PNG and its SVG; the reply holds five files (the
+    // PNGs shown in the body come first), and says so.
     assert_eq!(
         names,
         [
             "world1880-opening.png",
             "world1880-opening-europe.png",
+            "world1880-opening-africa.png",
             "world1880-opening.svg",
             "world1880-opening-europe.svg"
         ]
     );
     assert!(
         r.body
-            .contains("Only 4 of the 10 files of this board's pictures are attached: a reply carries at most 4 files."),
+            .contains("Only 5 of the 10 files of this board's pictures are attached: a reply carries at most 5 files."),
         "{}",
         r.body
     );
@@ -153,7 +154,7 @@ async fn a_thousand_svg_maps_give_one_picture() {
         .mail(ANN, "maps", "GET MAP world1880 SVG\nGET MAP worl svg\n")
         .await;
     let r = within_limits(&sent);
-    assert_eq!(r.attachments.len(), 4, "the one drawing, cut to four files");
+    assert_eq!(r.attachments.len(), 5, "the one drawing, cut to five files");
     assert!(
         r.body
             .contains("The picture of this board is attached once, above."),
@@ -165,7 +166,8 @@ async fn a_thousand_svg_maps_give_one_picture() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pictures_beyond_the_limit_are_not_drawn() {
     let mut w = World::new("bounded-files").await;
-    let body = "GET MAP standard SVG\nGET MAP classical SVG\nGET MAP deluge SVG\n";
+    // Six files, then a drawing with no room left at all.
+    let body = "GET MAP standard SVG\nGET MAP classical SVG\nGET MAP deluge SVG\nGET MAP portage\n";
     let sent = w.mail(ANN, "maps", body).await;
     let r = within_limits(&sent);
     assert_eq!(
@@ -176,12 +178,18 @@ async fn pictures_beyond_the_limit_are_not_drawn() {
     );
     assert!(
         r.body
-            .contains("No picture: a reply carries at most 4 files."),
+            .contains("Only 1 of the 2 files of this board's pictures are attached: a reply carries at most 5 files."),
         "{}",
         r.body
     );
     assert!(
-        r.body.contains("1 pictures were not attached"),
+        r.body
+            .contains("No picture: a reply carries at most 5 files."),
+        "{}",
+        r.body
+    );
+    assert!(
+        r.body.contains("2 pictures were not attached"),
         "{}",
         r.body
     );
