@@ -25,6 +25,7 @@ pub mod failpoint;
 pub mod game;
 pub mod judge;
 pub mod mail;
+pub mod markup;
 pub mod picture;
 pub mod service;
 pub mod store;

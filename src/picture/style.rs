@@ -17,20 +17,7 @@ pub fn ink_on(colour: &str) -> &'static str {
     }
 }
 
-/// Text made safe for XML.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::markup::escape;
 
 /// A region as an id fragment: `Lon`, `Spa.nc`.
 pub fn region_id(map: &Map, r: RegionId) -> String {

@@ -92,24 +92,7 @@ fn time(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
-/// Text or an attribute value as XML writes it: the five markup characters escaped, and
-/// the characters XML 1.0 does not allow (controls but tab and newline) left out.
-pub(super) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' => out.push(c),
-            c if c.is_control() || matches!(c, '\u{fffe}' | '\u{ffff}') => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub(super) use crate::markup::escape;
 
 /// The host of a URL (`https://user@herald.example.org:8080/x` gives `herald.example.org`),
 /// for the tag URIs; `herald.invalid` when it has none.
