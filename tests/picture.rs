@@ -81,7 +81,10 @@ fn every_space_is_drawn_and_labelled() {
                 let at = svg.find(&tag).unwrap();
                 let element = &svg[at..at + svg[at..].find("</path>").unwrap()];
                 assert!(
-                    element.contains(&format!("<title>{}</title>", p.name)),
+                    element.contains(&format!(
+                        "<title>{}</title>",
+                        herald::markup::escape(&p.name)
+                    )),
                     "{name}: {}",
                     p.abbr
                 );
@@ -114,7 +117,10 @@ fn every_space_is_drawn_and_labelled() {
                 p.abbr
             );
             assert!(
-                group.contains(&format!("<title>{}</title>", p.name)),
+                group.contains(&format!(
+                    "<title>{}</title>",
+                    herald::markup::escape(&p.name)
+                )),
                 "{name}: {}",
                 p.abbr
             );
