@@ -31,6 +31,31 @@ struct Board {
     key: String,
 }
 
+impl Board {
+    /// A game's board at `position`, titled with the variant, the game and the phase, and
+    /// keyed by the game and the position drawn.
+    fn of_game(
+        variant: &crate::game::variant::Variant,
+        game: &str,
+        position: Position,
+    ) -> Result<Board, WebError> {
+        Ok(Board {
+            title: format!(
+                "{} — {}: {}",
+                crate::picture::title_of(variant),
+                game,
+                variant.calendar.show(position.phase)
+            ),
+            variant: variant.name.clone(),
+            key: format!(
+                "board|{game}|{}",
+                super::cache::digest(&[&serde_json::to_string(&position)?])
+            ),
+            position,
+        })
+    }
+}
+
 /// Draws (or finds drawn) a board and answers with one of its two pictures.
 async fn answer(
     web: Arc<Web>,
@@ -104,21 +129,7 @@ async fn game_board(
     let game = stored.game;
     let variant = web.service.judge.variant(&game);
     let position = game.position.clone().unwrap_or_else(|| variant.opening());
-    let board = Board {
-        title: format!(
-            "{} — {}: {}",
-            crate::picture::title_of(variant),
-            game.name,
-            variant.calendar.show(position.phase)
-        ),
-        variant: variant.name.clone(),
-        key: format!(
-            "board|{}|{}",
-            game.name,
-            super::cache::digest(&[&serde_json::to_string(&position)?])
-        ),
-        position,
-    };
+    let board = Board::of_game(variant, &game.name, position)?;
     Ok(answer(web, &headers, board, kind, keep).await)
 }
 
@@ -138,21 +149,7 @@ async fn phase_board(
     };
     let variant = web.service.judge.variant(&game);
     let position = record.before.clone();
-    let board = Board {
-        title: format!(
-            "{} — {}: {}",
-            crate::picture::title_of(variant),
-            game.name,
-            variant.calendar.show(position.phase)
-        ),
-        variant: variant.name.clone(),
-        key: format!(
-            "board|{}|{}",
-            game.name,
-            super::cache::digest(&[&serde_json::to_string(&position)?])
-        ),
-        position,
-    };
+    let board = Board::of_game(variant, &game.name, position)?;
     Ok(answer(web, &headers, board, kind, keep).await)
 }
 
