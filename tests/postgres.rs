@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use herald::config::Config;
-use herald::service::{LockError, RunLock, Service};
+use herald::service::{RunLock, Service};
 
 use crate::support::{scratch_dir, scratch_postgres, Db};
 
@@ -94,34 +94,33 @@ async fn a_stored_sqlite_judge_is_copied_into_postgres_and_checked() {
     db.close().await;
 }
 
-/// One herald at a time reads and sends for a database on a server too: a second `run` is
-/// refused, told who holds the lock, and takes it once the first lets go.
+/// Several daemons share a database on a server (issue 29: "several daemons on one database
+/// ... do the work once"): a second and a third `run` start beside the first, each holding
+/// the server's lock shared on a connection of its own, let go when it ends.
 #[tokio::test]
-async fn a_second_reader_of_a_server_database_is_refused() {
+async fn several_daemons_share_a_server_database() {
     let config = config_on_server().await;
     let db = &config.storage.database;
-    let held = RunLock::take_any(db, "run").await.unwrap();
-    let refused = RunLock::take_any(db, "tick").await.unwrap_err();
-    assert!(
-        matches!(&refused, LockError::Held { holder, .. }
-            if holder == &format!("pid {}, herald run", std::process::id())),
-        "{refused}"
-    );
-    // The keeper reads which database, without its password.
-    let told = refused.to_string();
-    assert!(
-        told.contains("herald:***@") && !told.contains(":herald@"),
-        "{told}"
-    );
-    drop(held);
-    // The server sees the connection end a moment later.
-    let mut taken = None;
+    let first = RunLock::take_any(db, "run").await.unwrap();
+    let second = RunLock::take_any(db, "run").await.unwrap();
+    let third = RunLock::take_any(db, "tick").await.unwrap();
+    let mut check = Db::open(&config.storage.database).await;
+    // This process's locks: their connections are named after its pid.
+    let mine = "SELECT COUNT(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid \
+                WHERE l.locktype = 'advisory' AND l.mode = 'ShareLock' AND l.granted \
+                AND a.application_name LIKE $1";
+    let me = format!("pid {}, herald %", std::process::id());
+    assert_eq!(check.count(mine, &me).await, 3);
+    drop((first, second, third));
+    // The server sees the connections end a moment later.
+    let mut left = 3;
     for _ in 0..100 {
-        if let Ok(lock) = RunLock::take_any(db, "tick").await {
-            taken = Some(lock);
+        left = check.count(mine, &me).await;
+        if left == 0 {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
-    assert!(taken.is_some(), "the lock is let go with its connection");
+    assert_eq!(left, 0, "each lock is let go with its connection");
+    check.close().await;
 }

@@ -4,9 +4,12 @@
 //! advisory file lock, which the system drops when the process ends, however it ends), and
 //! a second is refused with a message that says who holds it.
 //!
-//! On a PostgreSQL database (issue 29) the lock is a session advisory lock on the server,
-//! held by a connection of its own: the server drops it when that connection ends, however
-//! the process ends, and it holds between machines as a file lock could not.
+//! On a PostgreSQL database (issue 29) several daemons share the work: each incoming mail
+//! is claimed in its handling transaction, each due game and each outgoing mail by a lease
+//! (`crate::store::Leases`), so a second `herald run` is no danger there. Each daemon holds
+//! the server's advisory lock *shared*, on a connection of its own (the server drops it
+//! when that connection ends, however the process ends): a keeper's tool that needs the
+//! database to itself can take it exclusively, and `pg_locks` lists the daemons at work.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, Write};
@@ -64,8 +67,8 @@ enum Held {
     Server(#[allow(dead_code)] sqlx::PgConnection),
 }
 
-/// The key of the PostgreSQL advisory lock the one reader and sender of a database holds
-/// ("herald run" in ASCII, apart from the store's write lock).
+/// The key of the PostgreSQL advisory lock every daemon of a database holds shared ("herald
+/// run" in ASCII, apart from the store's write lock).
 const SERVER_LOCK: i64 = 0x6865_7261_6c64_7275;
 
 /// The lock file of a database.
@@ -89,7 +92,8 @@ impl RunLock {
         }
     }
 
-    /// Takes the advisory lock on the PostgreSQL server at `url`.
+    /// Takes the advisory lock on the PostgreSQL server at `url`, shared with every other
+    /// daemon on it: refused only while something holds it exclusively.
     async fn take_server(
         database: &Path,
         url: &str,
@@ -108,7 +112,7 @@ impl RunLock {
             .connect()
             .await
             .map_err(io)?;
-        let got: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock($1)")
+        let got: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock_shared($1)")
             .bind(SERVER_LOCK)
             .fetch_one(&mut conn)
             .await
