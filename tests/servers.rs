@@ -19,5 +19,6 @@ mod mail_stack_twice;
 mod mail_tls;
 mod postgres;
 mod servers_stall;
+mod several_daemons;
 mod smtp_refused;
 mod smtp_sending;

@@ -196,12 +196,63 @@ impl Stack {
         ids
     }
 
+    /// The subject, Message-ID and In-Reply-To of every mail to `user` whose subject
+    /// contains `subject`, read or not: the server's ENVELOPE of each, no bodies, so that
+    /// thousands of mails are read in a moment.
+    pub async fn envelopes(&self, user: &str, password: &str, subject: &str) -> Vec<Envelope> {
+        let mut session = self.login(user, password).await;
+        session.select("INBOX").await.unwrap();
+        let mut uids: Vec<u32> = session
+            .uid_search(format!("SUBJECT \"{subject}\""))
+            .await
+            .unwrap()
+            .into_iter()
+            .collect();
+        uids.sort_unstable();
+        let text = |v: Option<&std::borrow::Cow<'_, [u8]>>| {
+            v.map(|b| String::from_utf8_lossy(b).into_owned())
+                .unwrap_or_default()
+        };
+        let mut out = Vec::with_capacity(uids.len());
+        for chunk in uids.chunks(500) {
+            let set: Vec<String> = chunk.iter().map(u32::to_string).collect();
+            let fetched: Vec<_> = session
+                .uid_fetch(set.join(","), "ENVELOPE")
+                .await
+                .unwrap()
+                .try_collect()
+                .await
+                .unwrap();
+            for f in &fetched {
+                let e = f.envelope().expect("the server sends the envelope");
+                out.push(Envelope {
+                    subject: text(e.subject.as_ref()),
+                    message_id: text(e.message_id.as_ref()),
+                    in_reply_to: text(e.in_reply_to.as_ref()),
+                });
+            }
+        }
+        let _ = session.logout().await;
+        out
+    }
+
     /// The mail stack's directory (pid files, configs).
     pub fn dir() -> std::path::PathBuf {
         std::env::var("HERALD_TEST_MAILSTACK")
             .expect("HERALD_TEST_MAILSTACK: run scripts/test")
             .into()
     }
+}
+
+/// What [`Stack::envelopes`] reads of a mail.
+#[derive(Clone, Debug)]
+pub struct Envelope {
+    /// The subject as sent (ASCII subjects need no decoding).
+    pub subject: String,
+    /// The Message-ID, with its angle brackets.
+    pub message_id: String,
+    /// The In-Reply-To (empty when there is none).
+    pub in_reply_to: String,
 }
 
 /// herald's daemon on the stack, running until `stop` is sent.
