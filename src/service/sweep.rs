@@ -54,6 +54,10 @@ impl Service {
                     }
                 }
             }
+            if games.is_empty() {
+                leases.release().await;
+                continue;
+            }
             games.sort_by(|a, b| a.0.name.cmp(&b.0.name));
             let Some(effects) = self.tick_all(&mut games, now) else {
                 tracing::error!(
