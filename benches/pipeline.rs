@@ -6,6 +6,10 @@
 //!      to 100 mails, each batch one transaction.
 //! (p2) a sweep of 1,000 games whose deadline passed with complete orders: each adjudicated,
 //!      its results queued to its eight members.
+//! (p3) on PostgreSQL only: a sweep of 10,000 such games by one daemon, and by two daemons
+//!      sharing the database (two services, each with its own connections and runtime, on
+//!      threads of their own, as two `herald run` would be), each game judged by exactly one
+//!      (issue 29: "the 10,000-game sweep on two daemons against one").
 //!
 //! Each runs on SQLite and, when `DATABASE_URL` names a PostgreSQL server (started by
 //! scripts/postgres/start.sh; a fresh database is made on it for each run), on PostgreSQL
@@ -271,5 +275,63 @@ fn sweep(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, pipeline, sweep);
+criterion_group!(benches, pipeline, sweep, sweep_daemons);
 criterion_main!(benches);
+
+fn sweep_daemons(c: &mut Criterion) {
+    let Some(server) = std::env::var("DATABASE_URL").ok().filter(|u| !u.is_empty()) else {
+        eprintln!("DATABASE_URL is not set: no sweep by several daemons (it needs PostgreSQL)");
+        return;
+    };
+    let mut group = c.benchmark_group("p3_deadline_sweep_10000_games");
+    group
+        .sample_size(10)
+        .warm_up_time(StdDuration::from_millis(100))
+        .measurement_time(StdDuration::from_secs(60));
+    let b = Bench::new("daemons_postgres", Some(&server));
+    // The second daemon: its own runtime, and its own pool made on it.
+    let rt2 = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let second = rt2
+        .block_on(Service::open(b.service.config.clone()))
+        .unwrap();
+    let due = b
+        .template
+        .as_ref()
+        .and_then(|g| g.deadline)
+        .expect("started");
+    let at = due + Duration::minutes(1);
+    for daemons in [1, 2] {
+        group.bench_function(format!("tick/postgres_{daemons}_daemons"), |bencher| {
+            bencher.iter_custom(|iters| {
+                let mut total = StdDuration::ZERO;
+                for _ in 0..iters {
+                    b.games(10_000, Some(due), true);
+                    b.rt.block_on(
+                        b.service
+                            .store
+                            .set_meta("last_tick", &at.timestamp().to_string()),
+                    )
+                    .unwrap();
+                    let start = Instant::now();
+                    let ticked = if daemons == 1 {
+                        b.rt.block_on(b.service.tick(at)).unwrap()
+                    } else {
+                        std::thread::scope(|s| {
+                            let one = s.spawn(|| b.rt.block_on(b.service.tick(at)).unwrap());
+                            let two = s.spawn(|| rt2.block_on(second.tick(at)).unwrap());
+                            one.join().unwrap() + two.join().unwrap()
+                        })
+                    };
+                    total += start.elapsed();
+                    // Every game judged, and none twice.
+                    assert_eq!(ticked, 10_000, "games judged by {daemons} daemons");
+                }
+                total
+            })
+        });
+    }
+    group.finish();
+}

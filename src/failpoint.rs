@@ -5,7 +5,8 @@
 //! Points: `after-fetch` (mail read from the inbox, not yet handled), `during-processing`
 //! (mail judged, transaction not committed), `after-commit` (committed, not yet marked
 //! handled on the server), `during-sending` (accepted by SMTP, not yet marked sent),
-//! `after-writing` (written to the file outbox, not yet marked sent).
+//! `after-writing` (written to the file outbox, not yet marked sent), `during-sweep` (due
+//! games judged and written, the transaction not committed).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;

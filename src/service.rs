@@ -714,18 +714,29 @@ impl Service {
         let ts = now.timestamp();
         self.prune_hourly(ts).await?;
         let ids = OutboxIds::new(&self.instance, &self.judge.address);
+        // Each mail is looked at once a round, in the order queued: one that another daemon
+        // sharing the database is sending (its lease held) is passed over, to be looked at
+        // again next round, when it is sent or its sender gone.
+        let mut after = 0;
         loop {
-            let batch = self.store.unsent(ts, 200).await?;
-            if batch.is_empty() {
+            let batch = self.store.unsent_after(ts, after, 200).await?;
+            let Some((last, _)) = batch.last() else {
                 return Ok(n);
-            }
+            };
+            after = *last;
             if let Some(smtp) = &self.smtp {
                 if let Err(why) = smtp.ready().await {
                     return Err(servers::server_fault(why));
                 }
             }
+            let mut leases = self.store.leases().await?;
             let mut stalled = false;
             for (id, mail) in batch {
+                // Leased, then claimed by a write that holds only while the mail is still
+                // unsent and due: a daemon that sent it and let go meanwhile has marked it.
+                if !leases.mail(id).await? {
+                    continue;
+                }
                 let bytes = match mail.render_within(
                     self.config.limits.send_bytes,
                     &self.judge.name,
@@ -760,7 +771,10 @@ impl Service {
                         // reader may have moved it to cur/ meanwhile, which is only looked
                         // at for a mail tried before.
                         let name = format!("outbox-{id:012}.herald");
-                        let tried = self.store.record_attempt(id, ts).await?;
+                        let Some(tried) = self.store.record_attempt(id, ts, ts).await? else {
+                            leases.let_go_mail(id).await?;
+                            continue;
+                        };
                         let written = if tried > 1 {
                             self.outbox.find(&name).map_err(mailbox)?
                         } else {
@@ -775,9 +789,14 @@ impl Service {
                         let tried = self.store.attempts(id).await?;
                         let backoff =
                             (self.config.smtp.retry_seconds.max(1) as i64) << tried.min(12);
-                        self.store
-                            .record_attempt(id, ts + backoff.min(3600))
+                        let claimed = self
+                            .store
+                            .record_attempt(id, ts, ts + backoff.min(3600))
                             .await?;
+                        if claimed.is_none() {
+                            leases.let_go_mail(id).await?;
+                            continue;
+                        }
                         match smtp.send(&self.judge.address, &mail.to, &bytes).await {
                             Ok(()) => crate::failpoint::hit("during-sending"),
                             Err(SendError::Transient(why)) if tried + 1 < MAX_ATTEMPTS => {
@@ -807,7 +826,9 @@ impl Service {
                 self.unrecorded().push((id, ts));
                 n += 1;
                 self.record_sent().await?;
+                leases.let_go_mail(id).await?;
             }
+            leases.release().await;
             if stalled {
                 return Ok(n);
             }

@@ -13,7 +13,7 @@ use crate::store::Tx;
 impl Service {
     /// Does what is due at `now`, the wall clock, for every game; first, after an outage
     /// (more than `[timing] outage` since the last tick), moves deadlines that passed while
-    /// herald was down. Returns how many games were ticked.
+    /// herald was down. Returns how many games this daemon ticked.
     pub async fn tick(&self, now: DateTime<Utc>) -> Result<usize, ServiceError> {
         self.tick_at(now, Clock::Wall).await
     }
@@ -24,33 +24,26 @@ impl Service {
     /// the way are processed as they fall due.
     pub async fn tick_at(&self, now: DateTime<Utc>, clock: Clock) -> Result<usize, ServiceError> {
         let ts = now.timestamp();
-        let last = match clock {
-            Clock::Wall => self.store.meta("last_tick").await?,
-            Clock::Set => None,
-        };
-        if let Some(last) = last.and_then(|v| v.parse::<i64>().ok()) {
-            let since = DateTime::from_timestamp(last, 0).unwrap_or(now);
-            if now - since > self.judge.durations.outage {
-                let mut tx = self.store.begin().await?;
-                for mut g in tx.all_games::<judge::Game>().await? {
-                    let effects = judge::tick::after_outage(&self.judge, &mut g, since, now);
-                    if effects.mails.is_empty() {
-                        continue;
-                    }
-                    warn!(game = %g.name, "deadline moved after an outage");
-                    self.commit_effects(&mut tx, &g, &effects, ts).await?;
-                }
-                tx.commit().await?;
-            }
+        if clock == Clock::Wall {
+            self.after_outage(now).await?;
         }
         let due = self.store.due_games(ts).await?;
-        // Due games are swept in batches of 200. Each batch is read in a transaction that
-        // only reads, judged (adjudicated, its pictures drawn) outside any transaction, on
-        // every core, then written in one transaction that checks each game is as it was
-        // read: one changed meanwhile (by another herald process) is left for the next sweep.
+        let mut ticked = 0;
+        // Due games are swept in batches of 200. Each batch is leased (on a database several
+        // daemons share, the games another daemon is judging are left to it), read in a
+        // transaction that only reads (those still due: another daemon may have judged one
+        // since the list was read), judged (adjudicated, its pictures drawn) outside any
+        // transaction, on every core, then written in one transaction that checks each game
+        // is as it was read: one changed meanwhile (by a mail) is left for the next sweep.
         for names in due.chunks(200) {
+            let mut leases = self.store.leases().await?;
+            let names = leases.games(names).await?;
+            if names.is_empty() {
+                leases.release().await;
+                continue;
+            }
             let mut read = self.store.begin_read().await?;
-            let states = read.game_states(names).await?;
+            let states = read.due_game_states(&names, ts).await?;
             read.rollback().await?;
             let mut games: Vec<(judge::Game, String)> = Vec::with_capacity(states.len());
             for (name, state) in states {
@@ -61,6 +54,10 @@ impl Service {
                     }
                 }
             }
+            if games.is_empty() {
+                leases.release().await;
+                continue;
+            }
             games.sort_by(|a, b| a.0.name.cmp(&b.0.name));
             let Some(effects) = self.tick_all(&mut games, now) else {
                 tracing::error!(
@@ -69,7 +66,7 @@ impl Service {
                 continue;
             };
             let mut tx = self.store.begin().await?;
-            let current = tx.game_states(names).await?;
+            let current = tx.game_states(&names).await?;
             let mut mails = Vec::new();
             let mut actions = Vec::new();
             let mut changed = Vec::new();
@@ -87,19 +84,58 @@ impl Service {
                         .map(|a| (a.game, a.actor, a.what)),
                 );
             }
+            ticked += changed.len();
             let saves = self.rows(changed.into_iter());
             tx.save_games(&saves, ts).await?;
             let mails = self.gate(&mut tx, mails, Default::default(), ts).await?;
             tx.queue_many(&mails, ts).await?;
             tx.log_many(&actions, ts).await?;
+            crate::failpoint::hit("during-sweep");
             tx.commit().await?;
+            // Only now, with the results written, may another daemon look at these games.
+            leases.release().await;
         }
         // Only the wall clock says when herald last looked: a time the keeper set is no
         // evidence that herald was running then.
         if clock == Clock::Wall {
             self.store.set_meta("last_tick", &ts.to_string()).await?;
         }
-        Ok(due.len())
+        Ok(ticked)
+    }
+
+    /// After an outage (more than `[timing] outage` since the last sweep by the wall clock)
+    /// moves the deadlines that passed while herald was down. The last sweep's time is read
+    /// and moved on in the transaction that moves them: of several daemons coming back
+    /// together, the first moves them and the others find nothing to move.
+    async fn after_outage(&self, now: DateTime<Utc>) -> Result<(), ServiceError> {
+        let ts = now.timestamp();
+        let Some(last) = self.store.meta("last_tick").await? else {
+            return Ok(());
+        };
+        let gap = |last: Option<String>| {
+            let since = last
+                .and_then(|v| v.parse::<i64>().ok())
+                .and_then(|t| DateTime::from_timestamp(t, 0))?;
+            (now - since > self.judge.durations.outage).then_some(since)
+        };
+        if gap(Some(last)).is_none() {
+            return Ok(());
+        }
+        let mut tx = self.store.begin().await?;
+        let Some(since) = gap(tx.meta("last_tick").await?) else {
+            return tx.rollback().await.map_err(Into::into);
+        };
+        for mut g in tx.all_games::<judge::Game>().await? {
+            let effects = judge::tick::after_outage(&self.judge, &mut g, since, now);
+            if effects.mails.is_empty() {
+                continue;
+            }
+            warn!(game = %g.name, "deadline moved after an outage");
+            self.commit_effects(&mut tx, &g, &effects, ts).await?;
+        }
+        tx.set_meta("last_tick", &ts.to_string()).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Does what is due for each game, the games shared among the machine's cores (at most

@@ -16,12 +16,15 @@ pub mod backend;
 mod bounces;
 mod consent;
 mod copy;
+mod leases;
 mod mailed;
+mod meta;
 mod migrate;
 mod outbox;
 mod prune;
 
 pub use copy::{Copied, CopyError};
+pub use leases::Leases;
 pub use mailed::Mailed;
 pub use prune::{OutboxRow, PRUNE_BATCH};
 
@@ -255,55 +258,6 @@ impl Store {
         })
     }
 
-    /// A value from the meta table.
-    pub async fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let mut conn = self.conn().await?;
-        on!(&mut conn, |c, Db| {
-            sqlx::query_scalar("SELECT value FROM meta WHERE key = $1")
-                .bind(key)
-                .fetch_optional(&mut **c)
-                .await
-                .or_close(c, "reading meta")
-        })
-    }
-
-    /// Sets a value in the meta table.
-    pub async fn set_meta(&self, key: &str, value: &str) -> Result<(), StoreError> {
-        let mut conn = self.conn().await?;
-        on!(&mut conn, |c, Db| {
-            sqlx::query(
-                "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            )
-            .bind(key)
-            .bind(value)
-            .execute(&mut **c)
-            .await
-            .or_close(c, "writing meta")?;
-        });
-        Ok(())
-    }
-
-    /// Sets a value in the meta table unless it has one, and returns the value it keeps:
-    /// of several daemons starting at once on one database, the first one's.
-    pub async fn meta_or_set(&self, key: &str, value: &str) -> Result<String, StoreError> {
-        let mut conn = self.conn().await?;
-        on!(&mut conn, |c, Db| {
-            sqlx::query(
-                "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT(key) DO NOTHING",
-            )
-            .bind(key)
-            .bind(value)
-            .execute(&mut **c)
-            .await
-            .or_close(c, "writing meta")?;
-            sqlx::query_scalar("SELECT value FROM meta WHERE key = $1")
-                .bind(key)
-                .fetch_one(&mut **c)
-                .await
-                .or_close(c, "reading meta")
-        })
-    }
-
     /// The addresses whose mail bounced.
     pub async fn bounced(&self) -> Result<Vec<String>, StoreError> {
         let mut conn = self.conn().await?;
@@ -453,7 +407,7 @@ impl Tx {
         &mut self,
         names: &[String],
     ) -> Result<Vec<T>, StoreError> {
-        self.states(names)
+        self.states(names, None)
             .await?
             .into_iter()
             .map(|(name, state)| {
@@ -466,16 +420,35 @@ impl Tx {
     /// judge games outside a transaction and check, in the one that writes them, that no
     /// one changed them meanwhile.
     pub async fn game_states(&mut self, names: &[String]) -> Result<StoredStates, StoreError> {
-        Ok(self.states(names).await?.into_iter().collect())
+        Ok(self.states(names, None).await?.into_iter().collect())
     }
 
-    /// (name, state) of each of these games that exists.
-    async fn states(&mut self, names: &[String]) -> Result<Vec<(String, String)>, StoreError> {
+    /// [`Tx::game_states`] of those of these games that are due at `now`: another daemon
+    /// may have judged one since the list of due games was read.
+    pub async fn due_game_states(
+        &mut self,
+        names: &[String],
+        now: i64,
+    ) -> Result<StoredStates, StoreError> {
+        Ok(self.states(names, Some(now)).await?.into_iter().collect())
+    }
+
+    /// (name, state) of each of these games that exists (and is due by `due_by`, if given).
+    async fn states(
+        &mut self,
+        names: &[String],
+        due_by: Option<i64>,
+    ) -> Result<Vec<(String, String)>, StoreError> {
         let mut out = Vec::new();
         for chunk in names.chunks(500) {
             on!(&mut self.conn, |c, Db| {
-                let mut q =
-                    QueryBuilder::<Db>::new("SELECT name, state FROM games WHERE name IN (");
+                let mut q = QueryBuilder::<Db>::new("SELECT name, state FROM games WHERE ");
+                if let Some(now) = due_by {
+                    q.push("due IS NOT NULL AND due <= ")
+                        .push_bind(now)
+                        .push(" AND ");
+                }
+                q.push("name IN (");
                 let mut list = q.separated(", ");
                 for n in chunk {
                     list.push_bind(text(n));

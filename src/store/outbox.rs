@@ -15,14 +15,26 @@ impl Store {
     /// (read for the whole batch at once; a file carried by several mails is read once and
     /// shared).
     pub async fn unsent(&self, now: i64, limit: i64) -> Result<Vec<(i64, Outgoing)>, StoreError> {
+        self.unsent_after(now, 0, limit).await
+    }
+
+    /// [`Store::unsent`] queued after the row `after`: a round of sending goes through the
+    /// outbox once, in order, passing over the mails another daemon is sending.
+    pub async fn unsent_after(
+        &self,
+        now: i64,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<(i64, Outgoing)>, StoreError> {
         let mut conn = self.conn().await?;
         let mut mails: Vec<(i64, Outgoing)> = on!(&mut conn, |c, Db| {
             let rows = sqlx::query(
                 "SELECT id, recipient, subject, body, in_reply_to FROM outbox \
                  WHERE sent IS NULL AND failed IS NULL AND (next_attempt IS NULL OR next_attempt <= $1) \
-                 ORDER BY id LIMIT $2",
+                 AND id > $2 ORDER BY id LIMIT $3",
             )
             .bind(now)
+            .bind(after)
             .bind(limit)
             .fetch_all(&mut **c)
             .await
@@ -131,16 +143,27 @@ impl Store {
         Ok(out)
     }
 
-    /// Records a delivery attempt before it is made; the next try waits until `next`.
-    pub async fn record_attempt(&self, id: i64, next: i64) -> Result<i64, StoreError> {
+    /// Records a delivery attempt at `now` before it is made, and returns how many there
+    /// have been; the next try waits until `next`. Nothing is recorded, and `None` returned,
+    /// when the mail is no longer to be tried at `now`: sent, failed, or already tried by
+    /// another daemon sharing the database, whose next try is later.
+    pub async fn record_attempt(
+        &self,
+        id: i64,
+        now: i64,
+        next: i64,
+    ) -> Result<Option<i64>, StoreError> {
         let mut conn = self.conn().await?;
         on!(&mut conn, |c, Db| {
             sqlx::query_scalar(
-                "UPDATE outbox SET attempts = attempts + 1, next_attempt = $1 WHERE id = $2 RETURNING attempts",
+                "UPDATE outbox SET attempts = attempts + 1, next_attempt = $1 WHERE id = $2 \
+                 AND sent IS NULL AND failed IS NULL AND (next_attempt IS NULL OR next_attempt <= $3) \
+                 RETURNING attempts",
             )
             .bind(next)
             .bind(id)
-            .fetch_one(&mut **c)
+            .bind(now)
+            .fetch_optional(&mut **c)
             .await
             .or_close(c, "recording a delivery attempt")
         })

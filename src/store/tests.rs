@@ -114,7 +114,7 @@ async fn fresh_file(name: &str) -> (Store, std::path::PathBuf) {
 
 /// A new empty store: an SQLite file in a fresh directory, or a fresh database on the
 /// PostgreSQL server `HERALD_TEST_DATABASE` names.
-async fn fresh(name: &str) -> (Store, std::path::PathBuf) {
+pub(super) async fn fresh(name: &str) -> (Store, std::path::PathBuf) {
     let dir = std::env::temp_dir().join(format!("herald-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -157,7 +157,7 @@ async fn count(store: &Store, table: &str) -> i64 {
     })
 }
 
-fn mail(to: &str, attachments: Vec<Attachment>) -> Outgoing {
+pub(super) fn mail(to: &str, attachments: Vec<Attachment>) -> Outgoing {
     Outgoing {
         to: to.into(),
         subject: "Results".into(),
@@ -460,3 +460,5 @@ async fn text_with_a_nul_is_stored_and_found_again() {
     store.close().await;
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+mod leases;
