@@ -145,6 +145,27 @@ impl Bench {
             .unwrap();
     }
 
+    /// Writes `n` copies of the started game with complete orders, due at its deadline, and
+    /// returns a minute past it: the time to sweep them at (the last sweep set to it, so
+    /// that it is not taken for the end of an outage).
+    fn due_games(&self, n: usize) -> DateTime<Utc> {
+        let due = self
+            .template
+            .as_ref()
+            .and_then(|g| g.deadline)
+            .expect("started");
+        self.games(n, Some(due), true);
+        let at = due + Duration::minutes(1);
+        self.rt
+            .block_on(
+                self.service
+                    .store
+                    .set_meta("last_tick", &at.timestamp().to_string()),
+            )
+            .unwrap();
+        at
+    }
+
     /// Writes `n` copies of the started game, named g0…, due at `due`.
     fn games(&self, n: usize, due: Option<DateTime<Utc>>, orders: bool) {
         self.rt.block_on(async {
@@ -250,19 +271,7 @@ fn sweep(c: &mut Criterion) {
             bencher.iter_custom(|iters| {
                 let mut total = StdDuration::ZERO;
                 for _ in 0..iters {
-                    let due = b
-                        .template
-                        .as_ref()
-                        .and_then(|g| g.deadline)
-                        .expect("started");
-                    b.games(1000, Some(due), true);
-                    let at = due + Duration::minutes(1);
-                    b.rt.block_on(
-                        b.service
-                            .store
-                            .set_meta("last_tick", &at.timestamp().to_string()),
-                    )
-                    .unwrap();
+                    let at = b.due_games(1000);
                     let start = Instant::now();
                     let ticked = b.rt.block_on(b.service.tick(at)).unwrap();
                     total += start.elapsed();
@@ -297,24 +306,12 @@ fn sweep_daemons(c: &mut Criterion) {
     let second = rt2
         .block_on(Service::open(b.service.config.clone()))
         .unwrap();
-    let due = b
-        .template
-        .as_ref()
-        .and_then(|g| g.deadline)
-        .expect("started");
-    let at = due + Duration::minutes(1);
     for daemons in [1, 2] {
         group.bench_function(format!("tick/postgres_{daemons}_daemons"), |bencher| {
             bencher.iter_custom(|iters| {
                 let mut total = StdDuration::ZERO;
                 for _ in 0..iters {
-                    b.games(10_000, Some(due), true);
-                    b.rt.block_on(
-                        b.service
-                            .store
-                            .set_meta("last_tick", &at.timestamp().to_string()),
-                    )
-                    .unwrap();
+                    let at = b.due_games(10_000);
                     let start = Instant::now();
                     let ticked = if daemons == 1 {
                         b.rt.block_on(b.service.tick(at)).unwrap()

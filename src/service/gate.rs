@@ -61,14 +61,15 @@ impl Answers {
     }
 }
 
-/// The secret the confirmation codes are made with: made once, kept in the database.
+/// The secret the confirmation codes are made with: made once, kept in the database. Of
+/// several daemons starting together on a new database, every one keeps the first one's,
+/// so that a code one made is read by all.
 pub(super) async fn confirm_key(store: &Store) -> Result<String, ServiceError> {
     if let Some(key) = store.meta(KEY).await? {
         return Ok(key);
     }
     let key = format!("{}{}", super::random_mark(), super::random_mark());
-    store.set_meta(KEY, &key).await?;
-    Ok(key)
+    Ok(store.meta_or_set(KEY, &key).await?)
 }
 
 /// A database made before the gate: the Masters and players of its games were getting
