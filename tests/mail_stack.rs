@@ -9,17 +9,7 @@
 
 use crate::support;
 
-use support::stack::{Daemon, Stack, DOMAIN};
-
-const PLAYERS: [(&str, &str, char); 7] = [
-    ("p1", "pw1", 'E'),
-    ("p2", "pw2", 'F'),
-    ("p3", "pw3", 'G'),
-    ("p4", "pw4", 'I'),
-    ("p5", "pw5", 'A'),
-    ("p6", "pw6", 'R'),
-    ("p7", "pw7", 'T'),
-];
+use support::stack::{Daemon, Stack, DOMAIN, PLAYERS};
 
 fn holds(letter: char) -> &'static str {
     match letter {

@@ -36,7 +36,7 @@ use chrono::Utc;
 use fleet::{Daemons, Players};
 use herald::config::{Config, InboxKind, OutboxKind};
 use herald::service::Service;
-use support::stack::{Stack, DOMAIN};
+use support::stack::{Stack, DOMAIN, PLAYERS};
 
 /// Games played at once.
 const GAMES: usize = 16;
@@ -48,17 +48,6 @@ const DAEMONS: usize = 3;
 const SEED: u64 = 29;
 /// How long nothing may move before the test gives up and says where it stands.
 const STALL: Duration = Duration::from_secs(180);
-
-/// The players: mailbox, password, the power each asks for.
-const PLAYERS: [(&str, &str, char); 7] = [
-    ("p1", "pw1", 'E'),
-    ("p2", "pw2", 'F'),
-    ("p3", "pw3", 'G'),
-    ("p4", "pw4", 'I'),
-    ("p5", "pw5", 'A'),
-    ("p6", "pw6", 'R'),
-    ("p7", "pw7", 'T'),
-];
 
 /// The phase codes the games play, in order: Spring and Fall from 1901, no winter (nothing
 /// changes hands, so nothing is adjusted).

@@ -12,6 +12,18 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 
 pub const DOMAIN: &str = "herald.test";
 
+/// The stack's players (`scripts/mailstack/start.sh`'s users): mailbox, password, and the
+/// power each asks for in a standard game.
+pub const PLAYERS: [(&str, &str, char); 7] = [
+    ("p1", "pw1", 'E'),
+    ("p2", "pw2", 'F'),
+    ("p3", "pw3", 'G'),
+    ("p4", "pw4", 'I'),
+    ("p5", "pw5", 'A'),
+    ("p6", "pw6", 'R'),
+    ("p7", "pw7", 'T'),
+];
+
 pub fn port(var: &str) -> u16 {
     std::env::var(var)
         .unwrap_or_else(|_| {
