@@ -279,6 +279,7 @@ impl Service {
                 bytes: config.limits.reply_bytes,
                 lines: config.limits.reply_lines,
                 attachments: config.limits.reply_attachments,
+                unconfirmed: false,
             },
             press_limits: judge::volume::Limits {
                 press_per_mail: config.limits.press_per_mail as usize,
@@ -410,6 +411,16 @@ impl Service {
             })
             .collect();
         let mut replies = tx.replies_counts(&repliers, ts - 3600).await?;
+        // Who of the senders has confirmed: an answer to one who has not is made short
+        // and without pictures (issue 36, point 1), so that strangers cost little.
+        let mut senders: Vec<String> = letters
+            .iter()
+            .flatten()
+            .map(|l| l.reply_to.clone())
+            .collect();
+        senders.sort();
+        senders.dedup();
+        let confirmed_senders = tx.confirmed_among(&senders).await?;
         let limit = self.config.limits.replies_per_hour as i64;
         let mut outcomes = Vec::with_capacity(raws.len());
         let mut mails: Vec<Outgoing> = Vec::new();
@@ -559,8 +570,13 @@ impl Service {
                 .collect();
             let runs = self.judge.passwords.runs();
             let parsed = parsed.take().unwrap_or_default();
+            let limits = if self.is_stranger(&letter.reply_to, &confirmed_senders, &answers) {
+                self.judge.limits.unconfirmed()
+            } else {
+                self.judge.limits
+            };
             let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                judge::session::handle_parsed(&self.judge, letter, parsed, &mut games, now)
+                judge::session::handle_within(&self.judge, letter, parsed, &mut games, now, limits)
             }));
             let handled = match result {
                 Ok(h) => h,
@@ -620,6 +636,7 @@ impl Service {
                 judge::session::Outcome::Ignored(why) => Ingested::Ignored(Unanswered::Judge(why)),
             });
         }
+        mails.extend(self.caught_up(&mut tx, &answers, &games).await?);
         let saves = self.rows(touched.iter().filter_map(|n| games.get(n)));
         tx.save_games(&saves, ts).await?;
         let mails = self.gate(&mut tx, mails, answers, ts).await?;

@@ -46,7 +46,7 @@ async fn a_forged_observer_gets_one_answer_and_nothing_after() {
     assert!(
         answer
             .body
-            .contains("that it wants mail from herald, so it gets nothing but the answer to"),
+            .contains("from herald. Until it does, it gets only a short answer to each mail"),
         "{}",
         answer.body
     );

@@ -18,6 +18,16 @@ const BYTES: usize = 256 * 1024;
 const LINES: usize = 5_000;
 const FILES: usize = 5;
 
+/// A judge where ann has confirmed her address: these are the limits of a confirmed
+/// address's replies (an address that has not confirmed gets short text only, issue 36;
+/// `tests/stranger_mail.rs`).
+async fn confirmed(name: &str) -> World {
+    let mut w = World::new(name).await;
+    let sent = w.mail(ANN, "hello", "VERSION\n").await;
+    w.confirm(ANN, &sent).await;
+    w
+}
+
 /// Every mail sent is within the limits, and the one reply to ann is returned.
 fn within_limits(sent: &[Sent]) -> &Sent {
     for m in sent {
@@ -44,7 +54,7 @@ fn within_limits(sent: &[Sent]) -> &Sent {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn help_on_every_line_is_answered_once() {
-    let mut w = World::new("bounded-help").await;
+    let mut w = confirmed("bounded-help").await;
     let body = "HELP\n".repeat(2_000);
     let sent = w.mail(ANN, "help", &body).await;
     let r = within_limits(&sent);
@@ -67,7 +77,7 @@ async fn help_on_every_line_is_answered_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reply_past_its_limit_is_cut_with_a_notice() {
-    let mut w = World::new("bounded-cut").await;
+    let mut w = confirmed("bounded-cut").await;
     // 3,000 different questions, two lines of answer each: 6,000 lines.
     let body: String = (0..3_000).map(|i| format!("HISTORY nosuch{i}\n")).collect();
     let sent = w.mail(ANN, "many", &body).await;
@@ -90,7 +100,7 @@ async fn a_reply_past_its_limit_is_cut_with_a_notice() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn once_the_reply_is_full_no_information_command_runs() {
-    let mut w = World::new("bounded-stop").await;
+    let mut w = confirmed("bounded-stop").await;
     w.service.judge.limits.bytes = 12 * 1024;
     let body = "GET syntax\nGET variants\nGET press\nGET master\nVERSION\nLIST\nSIGNON Xnone pw\n";
     let sent = w.mail(ANN, "topics", body).await;
@@ -119,7 +129,7 @@ async fn once_the_reply_is_full_no_information_command_runs() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_thousand_svg_maps_give_one_picture() {
-    let mut w = World::new("bounded-svg").await;
+    let mut w = confirmed("bounded-svg").await;
     let body = "GET MAP world1880 SVG\n".repeat(1_000);
     let sent = w.mail(ANN, "maps", &body).await;
     let r = within_limits(&sent);
@@ -165,7 +175,7 @@ async fn a_thousand_svg_maps_give_one_picture() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pictures_beyond_the_limit_are_not_drawn() {
-    let mut w = World::new("bounded-files").await;
+    let mut w = confirmed("bounded-files").await;
     // Six files, then a drawing with no room left at all.
     let body = "GET MAP standard SVG\nGET MAP classical SVG\nGET MAP deluge SVG\nGET MAP portage\n";
     let sent = w.mail(ANN, "maps", body).await;

@@ -30,6 +30,7 @@ mod reply_limit;
 mod running_mail;
 mod signon_limits;
 mod stored_game;
+mod stranger_mail;
 mod telling_mail;
 mod trust;
 mod warnings_mail;

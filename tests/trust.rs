@@ -191,26 +191,24 @@ async fn a_refused_line_never_makes_a_player_late() {
         r.contains("England: orders complete. The lines marked *** were refused and ignored"),
         "{r}"
     );
-    // France orders one unit of three.
+    // France orders one unit of three: late and incomplete, not in civil disorder (issue
+    // 36, point 7: "Civil disorder means no orders at all (a power with some orders is
+    // 'late, incomplete': its unordered units hold, said to it and the Master only)").
     order(&mut w, "typo", who('F'), 'F', "A Par-Bur").await;
     let sent = w.wait_until(w.now + Duration::days(9)).await;
     let notice = &find(&sent, GM, "Civil Disorder")[0].body;
     assert!(!notice.contains("England"), "{notice}");
+    assert!(!notice.contains("France"), "{notice}");
     assert!(
-        notice.contains(
-            "France is in civil disorder: grace ended without complete orders. Its orders on file are used; its units without an order hold."
-        ),
-        "{notice}"
-    );
-    assert!(
-        notice.contains("Germany is in civil disorder: grace ended without complete orders. It has no orders on file: its units hold."),
+        notice.contains("Germany is in civil disorder: grace ended without orders from it. It has no orders on file: its units hold."),
         "{notice}"
     );
     // The power concerned hears it by itself, with exactly the orders used.
-    let own = find(&sent, who('F'), "You Are In Civil Disorder");
+    let own = find(&sent, who('F'), "Late, Incomplete Orders");
     assert_eq!(own.len(), 1, "{sent:#?}");
     assert!(own[0].body.contains("  A Par - Bur\n"), "{}", own[0].body);
     assert!(own[0].body.contains("A Mar: No order"), "{}", own[0].body);
+    assert!(find(&sent, who('F'), "You Are In Civil Disorder").is_empty());
     assert!(find(&sent, who('E'), "You Are In Civil Disorder").is_empty());
     // England's orders were adjudicated.
     let results = &find(&sent, who('E'), "Results")[0].body;

@@ -37,6 +37,9 @@ async fn process(w: &mut World) -> Vec<support::Sent> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_world1880_year_by_mail() {
     let mut w = World::new("world").await;
+    // The Master has confirmed: a stranger's answer carries no picture (issue 36).
+    let hello = w.mail(GM, "hello", "VERSION\n").await;
+    w.confirm(GM, &hello).await;
     let sent = w.mail(GM, "map", "GET MAP world1880\n").await;
     let map = &to(&sent, GM).body;
     for line in [

@@ -21,7 +21,16 @@ pub struct ReplyLimits {
     pub lines: usize,
     /// Files (pictures of the board) attached to a reply, at most.
     pub attachments: usize,
+    /// The reply goes to an address that has not confirmed (issue 36: "An address that has
+    /// not confirmed gets text only, at most 16 KB, no attachments"): its notices say why.
+    pub unconfirmed: bool,
 }
+
+/// The most text an answer to an address that has not confirmed holds, in bytes, the
+/// service's request to confirm included (issue 36, point 1).
+pub const STRANGER_BYTES: usize = 16 * 1024;
+/// The most lines such an answer holds, the request included.
+pub const STRANGER_LINES: usize = 400;
 
 impl Default for ReplyLimits {
     fn default() -> Self {
@@ -29,6 +38,21 @@ impl Default for ReplyLimits {
             bytes: 256 * 1024,
             lines: 5_000,
             attachments: 4,
+            unconfirmed: false,
+        }
+    }
+}
+
+impl ReplyLimits {
+    /// The limits of an answer to an address that has not confirmed: text only, within
+    /// [`STRANGER_BYTES`] and [`STRANGER_LINES`] (or these limits, when smaller). Nothing
+    /// is drawn for it, so such answers cost little to make.
+    pub fn unconfirmed(self) -> ReplyLimits {
+        ReplyLimits {
+            bytes: self.bytes.min(STRANGER_BYTES),
+            lines: self.lines.min(STRANGER_LINES),
+            attachments: 0,
+            unconfirmed: true,
         }
     }
 }
@@ -159,10 +183,17 @@ impl Budget {
             return;
         }
         lines.push(String::new());
-        lines.push(format!(
-            "*** This reply was cut: herald's replies hold at most {} bytes, {} lines and {} attached files.",
-            limits.bytes, limits.lines, limits.attachments
-        ));
+        if limits.unconfirmed {
+            lines.push(format!(
+                "*** This reply was cut: until this address confirms (see below), herald's answers to it are text only, at most {} bytes and {} lines. Once it has confirmed, ask again for the whole answer and the pictures.",
+                limits.bytes, limits.lines
+            ));
+        } else {
+            lines.push(format!(
+                "*** This reply was cut: herald's replies hold at most {} bytes, {} lines and {} attached files.",
+                limits.bytes, limits.lines, limits.attachments
+            ));
+        }
         let mut cut = Vec::new();
         if self.cut_lines > 0 {
             cut.push(format!("{} lines of it were left out", self.cut_lines));

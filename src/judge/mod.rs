@@ -26,6 +26,7 @@ pub mod absence;
 pub mod board;
 pub mod budget;
 pub mod calendars;
+pub mod caught_up;
 pub mod cmd;
 pub mod deadline;
 pub mod deadline_error;

@@ -25,7 +25,7 @@
 //!
 //! The hourly counts are kept in memory only: a restart starts them from zero.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -343,9 +343,61 @@ pub struct Guard {
     pub failures: Vec<Failure>,
     /// Locks not yet over.
     pub locks: Vec<Lock>,
+    /// By seat (as messages name it), the sending hosts from which the seat's registered
+    /// address signed on with the right password, the latest last, at most [`OWN_HOSTS`]:
+    /// mail "from" that address through another host is not spared by a lock (issue 36,
+    /// point 5: "The seat's own address is not a free pass").
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub own_hosts: BTreeMap<String, Vec<String>>,
 }
 
+/// Sending hosts remembered for a seat's registered address (a player's home, work and
+/// phone, and one more).
+pub const OWN_HOSTS: usize = 4;
+
 impl Guard {
+    /// Whether a mail from `seat`'s registered address through `host` is the holder's: no
+    /// lock refuses it. So it is when herald cannot tell the host, when the address has not
+    /// signed on through a known host yet, or when `host` is one it signed on through. A
+    /// forger of the address sending from elsewhere is held by the seat's lock like anyone.
+    pub fn own_host(&self, seat: &str, host: Option<&str>) -> bool {
+        let Some(host) = host.filter(|h| !h.is_empty()) else {
+            return true;
+        };
+        self.own_hosts
+            .get(seat)
+            .is_none_or(|hosts| hosts.is_empty() || hosts.iter().any(|h| h == host))
+    }
+
+    /// Records that `seat`'s registered address signed on with the right password through
+    /// `host`.
+    pub fn signed_on_from(&mut self, seat: &str, host: Option<&str>) {
+        let Some(host) = host.filter(|h| !h.is_empty()) else {
+            return;
+        };
+        let hosts = self.own_hosts.entry(seat.to_string()).or_default();
+        hosts.retain(|h| h != host);
+        hosts.push(host.to_string());
+        if hosts.len() > OWN_HOSTS {
+            hosts.remove(0);
+        }
+    }
+
+    /// The host `seat`'s registered address last signed on through, if known.
+    pub fn last_own_host(&self, seat: &str) -> Option<&str> {
+        self.own_hosts
+            .get(seat)
+            .and_then(|h| h.last())
+            .map(String::as_str)
+    }
+
+    /// Whether wrong passwords for `seat` were given in the last [`WINDOW_MINUTES`]: a
+    /// `SET ADDRESS` for it then waits (issue 36, point 5).
+    pub fn recently_guessed(&self, seat: &str, now: DateTime<Utc>) -> bool {
+        let since = now - Duration::minutes(WINDOW_MINUTES);
+        self.failures.iter().any(|f| f.seat == seat && f.at > since)
+    }
+
     /// The lock that keeps `seat` closed at `now` (its own or the game's, the later), if any.
     pub fn locked(&self, seat: &str, now: DateTime<Utc>) -> Option<&Lock> {
         self.locks

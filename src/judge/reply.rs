@@ -76,7 +76,7 @@ impl Session<'_> {
         // the reply has room for another file.
         if let (Role::Power(p), Some(g)) = (self.role, game) {
             if !ctx_orders.is_empty() && g.seat_of(p).is_some_and(|s| s.map) {
-                let room = judge
+                let room = self
                     .limits
                     .attachments
                     .saturating_sub(self.attachments.len());
@@ -105,7 +105,7 @@ impl Session<'_> {
         let frame = render(&dip_lines);
         self.budget.fit(
             &mut self.lines,
-            judge.limits,
+            self.limits,
             frame.len(),
             frame.lines().count(),
         );

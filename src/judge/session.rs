@@ -144,6 +144,20 @@ pub fn handle_parsed(
     games: &mut Games,
     now: DateTime<Utc>,
 ) -> Handled {
+    handle_within(judge, letter, parsed, games, now, judge.limits)
+}
+
+/// [`handle_parsed`] with the reply held within `limits`: the service gives an address that
+/// has not confirmed [`super::budget::ReplyLimits::unconfirmed`], so that its answer is
+/// short text and nothing is drawn for it (issue 36, point 1).
+pub fn handle_within(
+    judge: &Judge,
+    letter: &Letter,
+    parsed: Parsed,
+    games: &mut Games,
+    now: DateTime<Utc>,
+    limits: super::budget::ReplyLimits,
+) -> Handled {
     if let Some(why) = &letter.automatic {
         return Handled {
             outcome: Outcome::Ignored(Ignored::Automatic(why.clone())),
@@ -183,11 +197,19 @@ pub fn handle_parsed(
         attachments: Vec::new(),
         filed: Vec::new(),
         budget: Default::default(),
+        limits,
     };
     s.run(parsed);
     let mut effects = s.effects;
     let games = &*s.games;
     super::calendars::attach(judge, |name| games.get(name), &mut effects, now);
+    if limits.attachments == 0 {
+        for mail in &mut effects.mails {
+            if mail.in_reply_to.as_deref() == Some(letter.message_id.as_str()) {
+                mail.attachments.clear();
+            }
+        }
+    }
     Handled {
         authenticated: s.game.clone().filter(|_| s.authenticated),
         effects,
@@ -225,7 +247,7 @@ impl Session<'_> {
                 break;
             }
             let go_on = self.command(&line, parsed);
-            self.budget.tally(&mut self.lines, self.judge.limits);
+            self.budget.tally(&mut self.lines, self.limits);
             if !go_on {
                 break;
             }

@@ -56,30 +56,69 @@ fn due(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
         let names: Vec<String> = late.iter().map(|&p| map.power(p).name.clone()).collect();
         if now >= grace {
             if game.settings.nmr {
+                // Civil disorder is a power that sent nothing, as njudge's NMR; a power with
+                // some orders on file is late and incomplete: its unordered units hold, and
+                // only it and the Master are told (issue 36, point 7).
+                let (incomplete, silent): (Vec<_>, Vec<_>) =
+                    late.iter().copied().partition(|&p| has_orders(game, p));
                 let mut lines = Vec::new();
-                for &p in &late {
+                for &p in &silent {
                     if let Some(seat) = game.seat_of_mut(p) {
                         seat.state = SeatState::Disorder;
                     }
                     lines.push(format!(
-                        "{} is in civil disorder: grace ended without complete orders. {}",
+                        "{} is in civil disorder: grace ended without orders from it. {}",
                         map.power(p).name,
                         what_is_used(game, p)
                     ));
                 }
-                effects
-                    .mails
-                    .extend(judge.notice_of_players(game, "Civil Disorder", &lines));
-                for &p in &late {
+                if !lines.is_empty() {
+                    effects
+                        .mails
+                        .extend(judge.notice_of_players(game, "Civil Disorder", &lines));
+                }
+                for &p in &silent {
                     if let Some(mail) = own_notice(judge, game, p, "You Are In Civil Disorder",
-                        "Grace ended without complete orders from you, so your power is in civil disorder. This phase is adjudicated with these orders:", what_is_used(game, p)) {
+                        "Grace ended without orders from you, so your power is in civil disorder. This phase is adjudicated with these orders:", what_is_used(game, p)) {
                         effects.mails.push(mail);
                     }
                 }
+                for &p in &incomplete {
+                    if let Some(mail) = own_notice(judge, game, p, "Late, Incomplete Orders",
+                        "Grace ended with your orders incomplete. This phase is adjudicated with the orders you sent:", what_is_used(game, p)) {
+                        effects.mails.push(mail);
+                    }
+                }
+                if !incomplete.is_empty() {
+                    let names: Vec<&str> = incomplete
+                        .iter()
+                        .map(|&p| map.power(p).name.as_str())
+                        .collect();
+                    let lines = vec![format!(
+                        "Grace ended with incomplete orders from {}: the orders they sent are used and their units without an order hold.",
+                        names.join(", ")
+                    )];
+                    effects.mails.push(judge.notice(
+                        game,
+                        &game.master.address,
+                        "Late, Incomplete Orders",
+                        &lines,
+                    ));
+                }
+                let silent_names: Vec<String> =
+                    silent.iter().map(|&p| map.power(p).name.clone()).collect();
+                let incomplete_names: Vec<String> = incomplete
+                    .iter()
+                    .map(|&p| map.power(p).name.clone())
+                    .collect();
                 effects.actions.push(Action {
                     game: Some(game.name.clone()),
                     actor: "herald".into(),
-                    what: format!("civil disorder at grace: {}", names.join(", ")),
+                    what: format!(
+                        "at grace: civil disorder: {}; late, incomplete: {}",
+                        silent_names.join(", "),
+                        incomplete_names.join(", ")
+                    ),
                 });
                 let processed = process(judge, game, now);
                 effects.mails.extend(processed.mails);
@@ -196,8 +235,13 @@ fn due(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
 }
 
 /// What civil disorder uses for a power this phase, in one sentence for everyone.
+/// Whether `power` has any orders on file this phase.
+fn has_orders(game: &Game, power: crate::game::ids::PowerId) -> bool {
+    game.orders.get(&power.0).is_some_and(|o| !o.is_empty())
+}
+
 fn what_is_used(game: &Game, power: crate::game::ids::PowerId) -> &'static str {
-    let filed = game.orders.get(&power.0).is_some_and(|o| !o.is_empty());
+    let filed = has_orders(game, power);
     match (game.phase_kind(), filed) {
         (Some(PhaseKind::Movement), true) => "Its orders on file are used; its units without an order hold.",
         (Some(PhaseKind::Movement), false) => "It has no orders on file: its units hold.",

@@ -13,8 +13,8 @@
 //! - Every other mail (results, notices, press, broadcasts) goes only to a confirmed
 //!   address or to the keeper; the rest is held: counted in the `held` table per address,
 //!   not kept whole, and never sent.
-//! - `SET ADDRESS` to an address that has not confirmed sends it one request (at most one an
-//!   hour): the seat's holder asked for it with the password.
+//! - `SET ADDRESS` to an address that has not confirmed sends it one request, at most one a
+//!   day for one seat: the seat's holder asked for it with the password.
 //! - A game's observers get at most `[limits] observer_results_per_hour` mails of its
 //!   deadlines an hour each; the Master is told once an hour when that bites.
 
@@ -32,8 +32,10 @@ use crate::store::{Store, Tx};
 const KEY: &str = "confirm_key";
 /// The meta key set once the addresses of games older than the gate were taken as confirmed.
 const ADOPTED: &str = "confirm_adopted";
-/// At most one request to confirm a new address (`SET ADDRESS`) an hour.
-const REQUEST_EVERY: i64 = 3600;
+/// At most one request to confirm a new address (`SET ADDRESS`) a day for one seat (or a
+/// game's Master), whatever the address (issue 36, point 4: "At most one confirmation
+/// request a day per seat for `SET ADDRESS`").
+const REQUEST_EVERY: i64 = 86_400;
 
 /// The answers of a batch of incoming mails: who each went to and what it answers.
 #[derive(Debug, Default)]
@@ -42,8 +44,9 @@ pub(super) struct Answers {
     answered: HashSet<(String, String)>,
     /// Addresses that confirmed with a mail of this batch.
     confirmed_now: HashSet<String>,
-    /// Requests to confirm a new address (`SET ADDRESS`).
-    requests: Vec<Outgoing>,
+    /// Requests to confirm a new address (`SET ADDRESS`), each with the seat that asked
+    /// (the key its daily count is kept under).
+    requests: Vec<(String, Outgoing)>,
 }
 
 impl Answers {
@@ -93,11 +96,70 @@ pub(super) async fn adopt_old_games(store: &Store, ts: i64) -> Result<(), Servic
     Ok(())
 }
 
+/// An answer to an address that has not confirmed, held to what such an answer may be
+/// (issue 36, point 1: "text only, at most 16 KB, no attachments"): the judge made it within
+/// those limits already ([`judge::budget::ReplyLimits::unconfirmed`]); this is the bound that
+/// holds whatever made the answer. Room is left for the request to confirm.
+fn short_for_a_stranger(mail: &mut Outgoing) {
+    mail.attachments.clear();
+    let room = judge::budget::STRANGER_BYTES - REQUEST_ROOM;
+    if mail.body.len() <= room {
+        return;
+    }
+    let mut end = room;
+    while !mail.body.is_char_boundary(end) {
+        end -= 1;
+    }
+    let cut = mail.body[..end].rfind('\n').map_or(end, |i| i + 1);
+    mail.body.truncate(cut);
+    mail.body.push_str(
+        "*** The rest of this answer was left out: answers to an address that has not confirmed hold at most 16 KB.\n",
+    );
+}
+
+/// A subject without the ` [confirm-…]` code a reply to herald's request brought back.
+fn without_code(subject: &str) -> String {
+    let mut out = subject.to_string();
+    while let Some(start) = out.find(" [confirm-") {
+        match out[start..].find(']') {
+            Some(end) => out.replace_range(start..start + end + 1, ""),
+            None => break,
+        }
+    }
+    out
+}
+
+/// Bytes kept in an answer to a stranger for the request to confirm (`templates/confirm.txt`:
+/// 600 bytes, and at most 1,024 with the longest address and the code). The judge keeps
+/// its reply within [`judge::budget::STRANGER_BYTES`] less 2,048 already, so this cut is a
+/// bound, not the rule.
+const REQUEST_ROOM: usize = 1024;
+
+/// The most games an address that confirmed late is told of, each in a mail of its own.
+const CAUGHT_UP_GAMES: usize = 10;
+
 /// The addresses a game mails as its Master and players.
 fn members(g: &judge::Game) -> HashSet<String> {
     std::iter::once(g.master.address.clone())
         .chain(g.seats.iter().map(|s| s.member.address.clone()))
         .collect()
+}
+
+/// The Master's and each seat's address, each with the key its requests to confirm are
+/// counted under: one seat's `SET ADDRESS` lines, however many and to whatever addresses,
+/// ask at most once a day.
+fn seats(g: &judge::Game) -> Vec<(String, &str)> {
+    std::iter::once((
+        format!("address request in {} by the Master", g.name),
+        g.master.address.as_str(),
+    ))
+    .chain(g.seats.iter().enumerate().map(|(i, s)| {
+        (
+            format!("address request in {} by seat {i}", g.name),
+            s.member.address.as_str(),
+        )
+    }))
+    .collect()
 }
 
 impl Service {
@@ -113,15 +175,24 @@ impl Service {
         format!("confirm-{hex}")
     }
 
-    /// Whether this mail confirms its sender: not automatic, and its subject or text
-    /// (quoted lines included) carries the sender's code.
-    pub(super) fn confirms(&self, letter: &Letter) -> bool {
+    /// The address this mail confirms, if any: not an automatic mail, and its subject or
+    /// text (quoted lines included) carries the code of the address herald's answer went to
+    /// (its Reply-To, issue 36: "a plain reply confirms the address the answer was sent to
+    /// (Reply-To included) and only that one"), or of its From. Only mail sent to an
+    /// address carries that address's code, so neither can be forged.
+    pub(super) fn confirms(&self, letter: &Letter) -> Option<String> {
         if letter.automatic.is_some() {
-            return false;
+            return None;
         }
-        let code = self.confirm_code(&letter.from);
-        letter.subject.to_ascii_lowercase().contains(&code)
-            || letter.body.to_ascii_lowercase().contains(&code)
+        let subject = letter.subject.to_ascii_lowercase();
+        let body = letter.body.to_ascii_lowercase();
+        [&letter.reply_to, &letter.from]
+            .into_iter()
+            .find(|a| {
+                let code = self.confirm_code(a);
+                subject.contains(&code) || body.contains(&code)
+            })
+            .cloned()
     }
 
     /// Records a confirmation read in this batch.
@@ -132,13 +203,55 @@ impl Service {
         answers: &mut Answers,
         ts: i64,
     ) -> Result<(), ServiceError> {
-        if self.confirms(letter) {
-            tx.confirm(&letter.from, "replied with the code", ts)
-                .await?;
-            info!(address = %letter.from, "address confirmed");
-            answers.confirmed_now.insert(letter.from.clone());
+        if let Some(address) = self.confirms(letter) {
+            tx.confirm(&address, "replied with the code", ts).await?;
+            info!(address = %address, "address confirmed");
+            answers.confirmed_now.insert(address);
         }
         Ok(())
+    }
+
+    /// Whether herald's answer to `address` is an answer to a stranger: the address has
+    /// not confirmed (`confirmed` holds those of the batch that have), did not confirm
+    /// earlier in this batch, and is not the keeper's.
+    pub(super) fn is_stranger(
+        &self,
+        address: &str,
+        confirmed: &HashSet<String>,
+        answers: &Answers,
+    ) -> bool {
+        !(confirmed.contains(address)
+            || answers.confirmed_now.contains(address)
+            || address == self.judge.keeper)
+    }
+
+    /// For each address that confirmed in this batch, where each game it plays in or masters
+    /// stands now (issue 36, point 4: "A player who confirms late gets what she missed that
+    /// matters"): the mail held back before was counted, not kept. At most
+    /// [`CAUGHT_UP_GAMES`] games an address; `games` holds those this batch loaded (and may
+    /// have changed), the others are read.
+    pub(super) async fn caught_up(
+        &self,
+        tx: &mut Tx,
+        answers: &Answers,
+        games: &judge::Games,
+    ) -> Result<Vec<Outgoing>, ServiceError> {
+        let mut out = Vec::new();
+        let mut addresses: Vec<&String> = answers.confirmed_now.iter().collect();
+        addresses.sort();
+        for address in addresses {
+            let names = tx.games_mentioning(address).await?;
+            let (here, elsewhere): (Vec<String>, Vec<String>) =
+                names.into_iter().partition(|n| games.contains_key(n));
+            let read = tx.games_named::<judge::Game>(&elsewhere).await?;
+            let found = here.iter().filter_map(|n| games.get(n)).chain(read.iter());
+            out.extend(
+                found
+                    .filter_map(|g| judge::caught_up::caught_up(&self.judge, g, address))
+                    .take(CAUGHT_UP_GAMES),
+            );
+        }
+        Ok(out)
     }
 
     /// After a mail signed on to `game` with its password: each address it newly set for
@@ -156,13 +269,14 @@ impl Service {
         let old = members(before);
         // The sender (a seat taken over from the address the mail came from) gets the
         // answer, which asks already.
-        let mut new: Vec<String> = members(after)
-            .difference(&old)
-            .filter(|a| **a != letter.reply_to)
-            .cloned()
+        let mut new: Vec<(String, String)> = seats(after)
+            .into_iter()
+            .filter(|(_, a)| !old.contains(*a) && *a != letter.reply_to)
+            .map(|(key, a)| (key, a.to_string()))
             .collect();
         new.sort();
-        for address in new {
+        new.dedup_by(|a, b| a.1 == b.1);
+        for (key, address) in new {
             let body = self.judge.templates.render(
                 "confirm.txt",
                 minijinja::context! {
@@ -174,7 +288,7 @@ impl Service {
                     token => self.confirm_code(&address),
                 },
             );
-            answers.requests.push(Outgoing {
+            let request = Outgoing {
                 subject: format!(
                     "Confirm your address for game '{}' [{}]",
                     after.name,
@@ -184,7 +298,8 @@ impl Service {
                 body,
                 in_reply_to: None,
                 attachments: Vec::new(),
-            });
+            };
+            answers.requests.push((key, request));
         }
     }
 
@@ -200,7 +315,7 @@ impl Service {
     ) -> Result<Vec<Outgoing>, ServiceError> {
         let mut recipients: Vec<String> = mails
             .iter()
-            .chain(&answers.requests)
+            .chain(answers.requests.iter().map(|(_, m)| m))
             .map(|m| m.to.clone())
             .collect();
         recipients.sort();
@@ -214,11 +329,15 @@ impl Service {
         for mut mail in mails {
             if answers.is_answer(&mail) {
                 if answers.confirmed_now.contains(&mail.to) {
+                    // The reply kept herald's subject, code and all: the answer to it no
+                    // longer asks (issue 36, N12).
+                    mail.subject = without_code(&mail.subject);
                     mail.body.push_str(&self.judge.templates.render(
                         "confirm.txt",
                         minijinja::context! { kind => "done", address => &mail.to },
                     ));
                 } else if !ok(&mail.to) {
+                    short_for_a_stranger(&mut mail);
                     let code = self.confirm_code(&mail.to);
                     mail.subject = format!("{} [{code}]", mail.subject);
                     mail.body.push_str(&self.judge.templates.render(
@@ -235,15 +354,14 @@ impl Service {
                 entry.1 = mail.subject;
             }
         }
-        let asked: Vec<String> = answers
-            .requests
-            .iter()
-            .map(|m| format!("request to {}", m.to))
-            .collect();
+        let asked: Vec<String> = answers.requests.iter().map(|(k, _)| k.clone()).collect();
         let recent = tx.volume_since(&asked, ts - REQUEST_EVERY).await?;
-        let mut counted = Vec::new();
-        for (mail, key) in answers.requests.into_iter().zip(asked) {
+        let mut counted: Vec<(String, i64)> = Vec::new();
+        for (key, mail) in answers.requests {
             if ok(&mail.to) || recent.contains_key(&key) || counted.iter().any(|(k, _)| *k == key) {
+                if !ok(&mail.to) {
+                    info!(to = %mail.to, seat = %key, "request to confirm not sent: this seat asked once today");
+                }
                 continue;
             }
             counted.push((key, 1));

@@ -148,6 +148,29 @@ impl Tx {
     }
 }
 
+impl Tx {
+    /// The names of the games whose stored state names `address` (as the Master's, a
+    /// seat's or an observer's address), for the mail of an address that confirmed late.
+    /// A scan of the stored states in the database, no game decoded; run once an address.
+    pub async fn games_mentioning(&mut self, address: &str) -> Result<Vec<String>, StoreError> {
+        let quoted = serde_json::to_string(&address.to_ascii_lowercase()).map_err(|source| {
+            StoreError::Decode {
+                name: address.to_string(),
+                source,
+            }
+        })?;
+        let pattern = format!("%\"address\":{quoted}%");
+        let names: Vec<String> = on!(&mut self.conn, |c, Db| {
+            sqlx::query_scalar("SELECT name FROM games WHERE LOWER(state) LIKE $1 ORDER BY name")
+                .bind(text(&pattern))
+                .fetch_all(&mut **c)
+                .await
+                .map_err(db("finding the games of an address"))?
+        });
+        Ok(names)
+    }
+}
+
 impl Store {
     /// Whether `address` confirmed that it wants game mail (for the keeper and tests).
     pub async fn is_confirmed(&self, address: &str) -> Result<bool, StoreError> {

@@ -95,6 +95,9 @@ pub(crate) struct Session<'a> {
     pub(crate) attachments: Vec<crate::envelope::Attachment>,
     /// What the reply has used of its limits, and what was left out of it.
     pub(crate) budget: crate::judge::budget::Budget,
+    /// The limits of this mail's reply: the judge's, or those of an answer to an address
+    /// that has not confirmed (text only, short).
+    pub(crate) limits: crate::judge::budget::ReplyLimits,
 }
 
 /// Who press goes to.

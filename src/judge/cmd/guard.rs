@@ -5,6 +5,23 @@ use crate::judge::deadline;
 use crate::judge::password::{sender_key, Sender};
 
 impl Session<'_> {
+    /// A `SET ADDRESS` refused after wrong passwords for `seat` in the last hour: said in
+    /// the reply, and the Master told (who may move a power's address with BECOME).
+    pub(in crate::judge) fn address_held(&mut self, line: &str, seat: &str, addr: &str) {
+        self.error(
+            line,
+            format!("wrong passwords were tried for {seat} in the last hour, so its address does not change now: send SET ADDRESS again after an hour without them, or ask the Master"),
+        );
+        let g = self.game();
+        let lines = vec![
+            format!("A SET ADDRESS for {seat} in '{}' to {addr} was refused: wrong passwords were tried for {seat} in the last hour, and the right one may be a guess.", g.name),
+            format!("If the player asked for it, you can make the change: SIGNON M{} <password>, BECOME <letter>, SET ADDRESS {addr}.", g.name),
+        ];
+        let notice = self
+            .judge
+            .notice(g, &g.master.address, "Address Change Held", &lines);
+        self.effects.mails.push(notice);
+    }
     /// The sender of this mail as the limits on guessing count it: the reply address and,
     /// where known, the sending host.
     pub(in crate::judge) fn sender_key(&self) -> String {
@@ -31,7 +48,10 @@ impl Session<'_> {
     ) -> bool {
         // "Guessing limits apply per sender …, never to the seat's registered address with
         // the right password nor to the Master's" (issue 24).
-        let own = self.sent_by(holder);
+        // A forger of the registered address sending through other hosts is not the
+        // holder: the lock holds him (issue 36, point 5).
+        let host = self.letter.host.clone();
+        let own = self.sent_by(holder) && self.game().signon_guard.own_host(seat, host.as_deref());
         if !own && self.signon_locked(line, seat) {
             return false;
         }
@@ -39,6 +59,12 @@ impl Session<'_> {
             None => false,
             Some(true) => {
                 self.authenticated = true;
+                let known = self.game().signon_guard.last_own_host(seat) == host.as_deref();
+                if self.sent_by(holder) && !known {
+                    self.game_mut()
+                        .signon_guard
+                        .signed_on_from(seat, host.as_deref());
+                }
                 true
             }
             Some(false) => {

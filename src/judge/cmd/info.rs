@@ -150,6 +150,13 @@ impl Session<'_> {
                         .map_err(|e| hidden.map_or_else(|| e.to_string(), |g| private(&g.name))),
                 };
                 match found {
+                    Ok((variant, map, _)) if self.limits.unconfirmed => {
+                        // Nothing drawn for an address that has not confirmed, said first so
+                        // that a cut answer still says it (issue 36, point 1).
+                        self.say("No picture: answers to an address that has not confirmed carry none (see below). Once it has confirmed, GET MAP again for the pictures.");
+                        self.lines
+                            .extend(crate::judge::mapinfo::describe(variant, map));
+                    }
                     Ok((variant, map, game)) => {
                         self.lines
                             .extend(crate::judge::mapinfo::describe(variant, map));
@@ -165,12 +172,12 @@ impl Session<'_> {
                             .map_or(1, |text| judge.painter.count(map, text));
                         let wanted = pictures * if svg { 2 } else { 1 };
                         let attached = self.attachments.len();
-                        let room = judge.limits.attachments.saturating_sub(attached);
+                        let room = self.limits.attachments.saturating_sub(attached);
                         let files = wanted.min(room.max(1));
                         let mut files =
                             match self
                                 .budget
-                                .picture(&shown, svg, files, attached, judge.limits)
+                                .picture(&shown, svg, files, attached, self.limits)
                             {
                                 Picture::Draw => match game.and_then(|k| self.games.get(&k)) {
                                     Some(g) => pictures::game_picture(judge, g, svg),
@@ -183,7 +190,7 @@ impl Session<'_> {
                                 Picture::NoRoom => {
                                     self.say(format!(
                                         "No picture: a reply carries at most {} files.",
-                                        judge.limits.attachments
+                                        self.limits.attachments
                                     ));
                                     Vec::new()
                                 }
@@ -193,7 +200,7 @@ impl Session<'_> {
                             files.truncate(room);
                             self.say(format!(
                                 "Only {room} of the {wanted} files of this board's pictures are attached: a reply carries at most {} files.",
-                                judge.limits.attachments
+                                self.limits.attachments
                             ));
                         }
                         if !files.is_empty() {

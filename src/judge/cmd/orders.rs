@@ -199,6 +199,14 @@ impl Session<'_> {
             return;
         }
         let earlier = again && g.orders.get(&p.0).is_some_and(|o| o.errors);
+        let movement = g.phase_kind() == Some(crate::game::calendar::PhaseKind::Movement);
+        // "A Bur retreat to Munich" sent before the retreat phase reads as a move: said so,
+        // since the player meant a retreat that is not yet due (issue 36, point 7).
+        let retreat_words: Vec<String> = texts
+            .iter()
+            .filter(|(t, _)| movement && says_retreat(t))
+            .map(|(t, _)| t.clone())
+            .collect();
         let (lines, errors) = orders::submit(judge, g, p, &texts);
         if earlier {
             if let Some(entry) = g.orders.get_mut(&p.0) {
@@ -211,8 +219,20 @@ impl Session<'_> {
         self.lines.push("Orders received:".into());
         self.lines
             .extend(lines.into_iter().map(|l| format!("  {l}")));
+        for t in retreat_words {
+            self.lines.push(format!(
+                "Warning: '{t}' says retreat in a movement phase: it is read as a move. Retreats are sent in the retreat phase, after this phase's results."
+            ));
+        }
         self.errors |= errors;
     }
+}
+
+/// Whether an order line uses the word retreat (`A Bur retreat to Munich`, `A Bur
+/// retreats Mun`).
+fn says_retreat(line: &str) -> bool {
+    line.split(|c: char| !c.is_alphanumeric())
+        .any(|w| w.eq_ignore_ascii_case("retreat") || w.eq_ignore_ascii_case("retreats"))
 }
 
 #[cfg(test)]

@@ -216,6 +216,22 @@ impl Session<'_> {
                     );
                     return true;
                 }
+                // After wrong passwords for the seat, its address moves only by the Master
+                // (issue 36, point 5: "a `SET ADDRESS` following wrong guesses waits for the
+                // Master"): the right guess of a forger must not hand him the seat.
+                let guarded = match role {
+                    Role::Power(p) if self.became.is_none() => {
+                        Some(self.judge.map_of(self.game()).power(p).name.clone())
+                    }
+                    Role::Master => Some("the Master".to_string()),
+                    _ => None,
+                };
+                if let Some(seat) = guarded {
+                    if self.game().signon_guard.recently_guessed(&seat, self.now) {
+                        self.address_held(line, &seat, &addr);
+                        return true;
+                    }
+                }
                 match role {
                     Role::Power(p) => {
                         if let Some(seat) = self.game_mut().seat_of_mut(p) {
