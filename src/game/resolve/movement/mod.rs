@@ -158,6 +158,9 @@ struct Resolver<'a> {
     porters: Csr,
     /// For each province, the landing made from the army-fleet there (empty when none).
     landing_from: Vec<u16>,
+    /// For each landing, the order of the army-fleet that carries its army: the one in its
+    /// sea, or the one sailing into it (empty when nobody lands).
+    carrier: Vec<u16>,
     /// For each province, the standing supports bought with dip points (empty when none).
     dips: Vec<u32>,
     h2h: Vec<u16>,
@@ -349,7 +352,14 @@ impl<'a> Resolver<'a> {
             // whose move fails on its own (it bounces, or loses a head-to-head) stays, and
             // if it is dislodged there the landing fails and the two retreat together.
             let here = self.orders[m].at.index();
-            let carrier = self.at[here];
+            let carrier = self.carrier[m];
+            if let Command::Move {
+                via: Via::Voyage, ..
+            } = self.orders[m].command
+            {
+                // At a voyage's end the army lands if its army-fleet gets there.
+                return carrier != NONE && self.resolve(carrier as usize);
+            }
             if carrier == NONE {
                 return true;
             }
