@@ -21,7 +21,8 @@
 //!   on with the fleet (rule 4);
 //! - an army landing at the end of a voyage made in the same move (`A Mar E F Lyo`,
 //!   `A/F Lyo - Wes`, `A Wes D Tun`) lands from the sea the army-fleet sails into
-//!   (`Via::Voyage`), if it gets there.
+//!   (`Via::Voyage`), if it gets there, and after it: it cuts no support for the fight over
+//!   that sea.
 //!
 //! [`settle`] then reads the resolution back: fleets that carry an army become army-fleets
 //! (dislodged ones too: the two retreat together), converted armies become fleets, and

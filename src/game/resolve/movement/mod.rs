@@ -353,10 +353,7 @@ impl<'a> Resolver<'a> {
             // if it is dislodged there the landing fails and the two retreat together.
             let here = self.orders[m].at.index();
             let carrier = self.carrier[m];
-            if let Command::Move {
-                via: Via::Voyage, ..
-            } = self.orders[m].command
-            {
+            if self.lands_after_voyage(m) {
                 // At a voyage's end the army lands if its army-fleet gets there.
                 return carrier != NONE && self.resolve(carrier as usize);
             }
@@ -662,6 +659,11 @@ impl<'a> Resolver<'a> {
             if convoys_spare && self.convoyed_by_sea(m) {
                 continue;
             }
+            if self.orders[m].at == action_in && self.lands_after_voyage(m) {
+                // The army lands once its army-fleet has sailed: it cannot cut a support
+                // for the fight over the sea it sails into.
+                continue;
+            }
             let from = self.orders[m].at;
             if Some(from) == aimed_at || self.portage_spares(m, aimed_at) {
                 if self.resolve(m) {
@@ -701,6 +703,18 @@ impl<'a> Resolver<'a> {
                 Command::Portage { from, to, on_route: true }
                     if from == self.orders[m].at && to.0 == self.dest[m]
             )
+    }
+
+    /// Whether move `m` is an army landing at the end of its army-fleet's voyage.
+    #[inline]
+    fn lands_after_voyage(&self, m: usize) -> bool {
+        matches!(
+            self.orders[m].command,
+            Command::Move {
+                via: Via::Voyage,
+                ..
+            }
+        )
     }
 
     /// Whether move `m` is an army carried by fleets' convoy orders (not a portage, nor a
