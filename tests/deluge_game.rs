@@ -114,6 +114,10 @@ async fn a_deluge_year_by_mail() {
     for line in ["  A Wal E F Eng\n", "  A/F Eng - Mao\n", "  A Mao D Por\n"] {
         assert!(reply.contains(line), "{line}: {reply}");
     }
+    // Issue 37: the army that lands from the Mid-Atlantic is the one aboard the fleet that
+    // sails there ("A(Lon) E F(ENG); A/F(ENG) - MAO; A(MAO) D Por", rule 3's first
+    // example): no unit of England's stays in the Mid-Atlantic, so nothing is warned of.
+    assert!(!reply.contains("cannot dislodge its own unit"), "{reply}");
     order(&mut w, german, 'G', "F Kie H\nA Ber H\nA Mun H").await;
     others_hold(&mut w).await;
     let sent = w.wait(Duration::minutes(31)).await;
@@ -170,5 +174,51 @@ async fn a_deluge_year_by_mail() {
         "New supply centres: Ruhr (Germany), Tyrolia (Austria), Wales (England).",
     ] {
         assert!(list.contains(line), "{line}:\n{list}");
+    }
+
+    // Spring 1902: the army in Portugal boards the fleet in the Mid-Atlantic.
+    order(&mut w, england, 'E', "A Por E F Mao\nF Mao H\nF Edi H").await;
+    hold_1902(&mut w).await;
+    let sent = w.wait(Duration::minutes(31)).await;
+    let results = find(&sent, england, "S1902M Results")[0];
+    assert!(
+        results
+            .body
+            .contains("England: Army Portugal EMBARKS on Fleet Mid-Atlantic Ocean."),
+        "{}",
+        results.body
+    );
+
+    // Fall 1902: the army-fleet lands its army in Spain. Issue 37: one unit, one name. Its
+    // army and its fleet are ordered apart, as rule 3 writes it ("A/F(ENG); A(ENG) D Bre;
+    // F(ENG) - NTH"): the fleet's line names the fleet, not the army-fleet beside its army's
+    // landing.
+    order(&mut w, england, 'E', "A Mao D Spa\nF Edi H").await;
+    hold_1902(&mut w).await;
+    let sent = w.wait(Duration::minutes(31)).await;
+    let results = find(&sent, england, "F1902M Results")[0];
+    for line in [
+        "England: Army Mid-Atlantic Ocean DISEMBARKS -> Spain.",
+        "England: Fleet Mid-Atlantic Ocean HOLD.",
+    ] {
+        assert!(results.body.contains(line), "{line}:\n{}", results.body);
+    }
+    assert!(
+        !results.body.contains("Army-fleet Mid-Atlantic Ocean"),
+        "{}",
+        results.body
+    );
+}
+
+/// Every power but England holds in 1902 (Italy's army in Venice drowned in Winter 1901).
+async fn hold_1902(w: &mut World) {
+    order(w, PLAYERS[2].0, 'G', "F Kie H\nA Ber H\nA Mun H").await;
+    for (addr, letter) in PLAYERS.iter().filter(|(_, l)| !matches!(l, 'E' | 'G')) {
+        let orders = if *letter == 'I' {
+            "F Nap H\nA Rom H"
+        } else {
+            holds(*letter)
+        };
+        order(w, addr, *letter, orders).await;
     }
 }

@@ -104,7 +104,7 @@ pub fn play_with(
                 .collect();
             let dips: Vec<ProvinceId> = bought.iter().map(|&(_, p)| p).collect();
             let (ordered, result) = if resolve::afloat::needed(rules, &ordered) {
-                let plan = resolve::afloat::prepare(map, pos, ordered);
+                let plan = resolve::afloat::prepare(map, rules, pos, ordered);
                 let result = resolve::resolve_movement_in(
                     map,
                     rules.edition,
@@ -114,7 +114,7 @@ pub fn play_with(
                     &rules.partners,
                 );
                 let given = plan.given.clone();
-                (given, resolve::afloat::settle(map, rules, plan, result))
+                (given, resolve::afloat::settle(map, plan, result))
             } else {
                 let result = resolve::resolve_movement_in(
                     map,

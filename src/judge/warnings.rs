@@ -31,9 +31,15 @@ pub fn warnings(judge: &Judge, game: &Game, power: PowerId) -> Vec<String> {
             let (ordered, _) = screen_movement(map, &judge.rules(game), pos, &own);
             let mine: Vec<&Ordered> = ordered.iter().filter(|o| o.unit.power == power).collect();
             let given: HashSet<ProvinceId> = orders.iter().filter_map(|o| o.province()).collect();
+            // The unit standing in `p`: an army's landing from a sea is not one (it rides
+            // the fleet there, or the fleet sailing there: Deluge's A/F rules).
             let command_at = |p: ProvinceId| {
                 mine.iter()
-                    .find(|o| o.at == p && !map.is_free_ocean(p))
+                    .find(|o| {
+                        o.at == p
+                            && !map.is_free_ocean(p)
+                            && !matches!(o.command, Command::Disembark { .. })
+                    })
                     .map(|o| (o.unit, o.command))
             };
             let goes_to = |c: Command| match c {

@@ -1,26 +1,32 @@
 //! Deluge's orders around the resolver: conversion, and the Abstraction A/F rules (boarding,
-//! army-fleets, landings, the fast ferry's failed landing).
+//! army-fleets, landings, the fast ferry), as one model of where an army afloat is
+//! (docs/adjudication.md, "Deluge II: armies afloat").
 //!
-//! [`prepare`] turns the screened orders into ones the Kruijswijk resolver knows: a
-//! conversion holds; a valid embarkation takes the army off the land (its fleet becomes the
-//! army-fleet) and an invalid one holds; an army-fleet landing its army becomes two orders,
-//! the fleet's and the army's landing (`Via::Landing`). [`settle`] then reads the resolution
-//! back: fleets that carry an army become army-fleets, converted armies become fleets, armies
-//! land at the end of a voyage, and a fast-ferried army that failed to land stays aboard a
-//! fleet of its own power.
+//! An army is ashore or aboard, never both: an army aboard is in its fleet's sea, is
+//! attacked only through its fleet (an army-fleet has a fleet's strength), supports nothing
+//! itself, and its landing is an attack from that sea like a convoyed army's (no
+//! head-to-head). [`prepare`] turns the screened orders into ones the Kruijswijk resolver
+//! knows:
+//! - a conversion holds;
+//! - a valid embarkation takes the army off the land (its fleet sails as the army-fleet) and
+//!   an invalid one holds: boarding fails if the fleet supports or convoys, or if any unit is
+//!   ordered into the fleet's sea from another sea, whatever becomes of that move (rule 3);
+//! - a national army ferried by its own fleet (rule 1) is aboard from the start: its
+//!   province is empty, supports for its move count for its landing from the fleet's sea,
+//!   and the fleet stands, carrying it;
+//! - an army-fleet at sea landing its army becomes two orders, the fleet's and the army's
+//!   landing (`Via::Landing`): with its fleet's support if ordered; it fails if the fleet,
+//!   staying, is dislodged; a fleet ordered on sails only if the landing succeeds, and if its
+//!   vacated sea is then taken by a supported unit the landing is undone and the army sails
+//!   on with the fleet (rule 4);
+//! - an army landing at the end of a voyage made in the same move (`A Mar E F Lyo`,
+//!   `A/F Lyo - Wes`, `A Wes D Tun`) lands from the sea the army-fleet sails into
+//!   (`Via::Voyage`), if it gets there, and after it: it cuts no support for the fight over
+//!   that sea.
 //!
-//! The rules read sequentially ("before making a move", "then") where a Diplomacy move is
-//! simultaneous; herald's readings, listed in docs/variants.md (Deluge II), are:
-//! - boarding fails if the fleet supports or convoys, or if any unit is ordered into the
-//!   fleet's sea from another sea, whatever becomes of that move (rule 3);
-//! - an army-fleet at sea landing its army attacks the coast like a convoyed army (no
-//!   head-to-head), with its fleet's support if ordered; the landing fails if the fleet,
-//!   staying, is dislodged; a fleet ordered on after landing sails only if the landing
-//!   succeeds, and if its vacated sea is then taken by a supported unit the landing is undone
-//!   and the army sails on with the fleet (rule 4);
-//! - an army that lands at the end of a voyage made in the same move (`A Mar E F Lyo`,
-//!   `A/F Lyo - Wms`, `A Wms D Tun`) goes ashore only into a province the move left empty
-//!   and not fought over; otherwise it stays aboard.
+//! [`settle`] then reads the resolution back: fleets that carry an army become army-fleets
+//! (dislodged ones too: the two retreat together), converted armies become fleets, and
+//! armies that landed leave their fleets.
 
 use crate::game::ids::{ProvinceId, UnitKind};
 use crate::game::map::Map;
@@ -40,6 +46,8 @@ pub struct Plan {
     /// For each given order, why it did nothing before resolution (a failed boarding, a
     /// landing with no ship).
     early: Vec<Option<Outcome>>,
+    /// For each given order, the fleet order whose ship its army rides by fast ferry.
+    ferried: Vec<Option<usize>>,
     /// The orders for the resolver.
     pub resolver: Vec<Ordered>,
 }
@@ -58,8 +66,13 @@ pub fn needed(rules: &Rules, orders: &[Ordered]) -> bool {
 }
 
 /// Turns Deluge's orders into the resolver's (see the module doc).
-pub fn prepare(map: &Map, pos: &Position, given: Vec<Ordered>) -> Plan {
+pub fn prepare(map: &Map, rules: &Rules, pos: &Position, given: Vec<Ordered>) -> Plan {
     let n = given.len();
+    let ferried = if rules.army_fleets {
+        ferries(map, &given)
+    } else {
+        vec![None; n]
+    };
     let mut early = vec![None; n];
     let mut boarded_fleets: Vec<ProvinceId> = Vec::new();
     for (i, o) in given.iter().enumerate() {
@@ -105,6 +118,33 @@ pub fn prepare(map: &Map, pos: &Position, given: Vec<Ordered>) -> Plan {
     let mut stands_for = vec![None; n];
     for (i, o) in given.iter().enumerate() {
         let mut r = *o;
+        if let Some(f) = ferried[i] {
+            // A national army ferried by its own fleet rides it from the start (rule 1): it
+            // lands from the fleet's sea like an army-fleet's army, and its province is empty.
+            r.at = given[f].at;
+            if let Command::Move { to, .. } = o.command {
+                r.command = Command::Move {
+                    to,
+                    via: Via::Landing,
+                };
+            }
+        }
+        if matches!(o.command, Command::Convoy { .. }) && ferried.contains(&Some(i)) {
+            // Its army is aboard: the fleet stands in its sea, carrying it.
+            r.command = Command::Hold;
+        }
+        if let Command::SupportMove { from, to, .. } = o.command {
+            // A support for a ferried army's landing is a support for the landing from the
+            // fleet's sea, where the army is.
+            let aboard = given.iter().enumerate().find(|&(k, a)| {
+                a.at == from
+                    && ferried[k].is_some()
+                    && matches!(a.command, Command::Move { to: t, .. } if map.province_of(t) == to)
+            });
+            if let (Some((k, _)), Command::SupportMove { from, .. }) = (aboard, &mut r.command) {
+                *from = ferried[k].map_or(*from, |f| given[f].at);
+            }
+        }
         match o.command {
             Command::Convert { .. } => r.command = Command::Hold,
             Command::Embark { .. } if early[i].is_some() => r.command = Command::Hold,
@@ -113,19 +153,25 @@ pub fn prepare(map: &Map, pos: &Position, given: Vec<Ordered>) -> Plan {
                 let from_start = pos
                     .unit_at(o.at)
                     .is_some_and(|u| u.kind == UnitKind::ArmyFleet && u.power == o.unit.power);
-                if !from_start {
-                    // A landing at the end of this move's voyage, settled afterwards.
-                    if carrier_into(map, &given, &early, o).is_none() {
-                        early[i] = Some(Outcome::NoShip);
-                    }
+                if !from_start && carrier_into(map, &given, &early, o).is_none() {
+                    early[i] = Some(Outcome::NoShip);
                     continue;
                 }
+                // From the army-fleet in this sea, or at the end of its voyage into it.
                 r.command = Command::Move {
                     to,
-                    via: Via::Landing,
+                    via: if from_start {
+                        Via::Landing
+                    } else {
+                        Via::Voyage
+                    },
                 };
             }
             _ => {}
+        }
+        if boarded_fleets.contains(&o.at) && unit_order_at(&given, o.at) == Some(i) {
+            // Boarded this move: the fleet sails on as the army-fleet (rule 2).
+            r.unit.kind = UnitKind::ArmyFleet;
         }
         if r.unit.kind == UnitKind::ArmyFleet && landing_from(&given, o.at).is_some() {
             // The fleet's own order, apart from its army's landing.
@@ -138,8 +184,34 @@ pub fn prepare(map: &Map, pos: &Position, given: Vec<Ordered>) -> Plan {
         given,
         stands_for,
         early,
+        ferried,
         resolver,
     }
+}
+
+/// For each given order, the fleet order that takes its army aboard by fast ferry (rule 1):
+/// the army's move is carried by convoy (asked for, or an own fleet convoys it: the resolver's
+/// reading of `Via::Either`) and the first fleet ordered to ferry it there is of its power.
+/// A foreign fleet's ferry leaves the army where it is: it "must return to its starting
+/// position because multi-national A/Fs are not allowed".
+fn ferries(map: &Map, given: &[Ordered]) -> Vec<Option<usize>> {
+    given
+        .iter()
+        .map(|o| {
+            let Command::Move { to, via } = o.command else {
+                return None;
+            };
+            if o.unit.kind != UnitKind::Army || !matches!(via, Via::Convoy | Via::Either) {
+                return None;
+            }
+            let dest = map.province_of(to);
+            given.iter().position(|f| {
+                matches!(f.command, Command::Convoy { from, to: t } if from == o.at && t == dest)
+                    && f.unit.kind == UnitKind::Fleet
+                    && f.unit.power == o.unit.power
+            })
+        })
+        .collect()
 }
 
 /// The order of the unit standing in `p` (not the landing of an army aboard it), if any.
@@ -181,11 +253,12 @@ fn carrier_into(
 
 /// Reads the resolution back onto Deluge's orders; returns the result with one outcome per
 /// given order.
-pub fn settle(map: &Map, rules: &Rules, plan: Plan, mut result: MovementResult) -> MovementResult {
+pub fn settle(map: &Map, plan: Plan, mut result: MovementResult) -> MovementResult {
     let Plan {
         given,
         stands_for,
         early,
+        ferried,
         resolver,
     } = plan;
     let n = given.len();
@@ -207,6 +280,17 @@ pub fn settle(map: &Map, rules: &Rules, plan: Plan, mut result: MovementResult) 
     let next = &mut result.position;
     let moved =
         |i: usize| stands_for[i].is_some_and(|r| result.orders[r].outcome == Outcome::Moved);
+    let is_voyage = |i: usize| {
+        stands_for[i].is_some_and(|r| {
+            matches!(
+                resolver[r].command,
+                Command::Move {
+                    via: Via::Voyage,
+                    ..
+                }
+            )
+        })
+    };
     // Where a given unit order's unit ended: (province, dislodged?).
     let end_of = |i: usize, next: &Position| -> Option<(ProvinceId, bool)> {
         let o = &given[i];
@@ -264,6 +348,9 @@ pub fn settle(map: &Map, rules: &Rules, plan: Plan, mut result: MovementResult) 
         let (Command::Disembark { to }, Some(_)) = (o.command, stands_for[i]) else {
             continue;
         };
+        if is_voyage(i) {
+            continue;
+        }
         let Some(f) = unit_order_at(&given, o.at) else {
             continue;
         };
@@ -305,61 +392,52 @@ pub fn settle(map: &Map, rules: &Rules, plan: Plan, mut result: MovementResult) 
         }
     }
 
-    // Landings at the end of a voyage made this move.
+    // Landings at the end of a voyage made this move: the army went ashore, or it stays
+    // aboard the army-fleet wherever that ended.
     for i in 0..n {
         let o = given[i];
-        let (Command::Disembark { to }, None, None) = (o.command, stands_for[i], early[i]) else {
+        if !(matches!(o.command, Command::Disembark { .. }) && is_voyage(i)) {
             continue;
-        };
+        }
         let Some(c) = carrier_into(map, &given, &early, &o) else {
-            results[i].outcome = Outcome::NoShip;
             continue;
         };
-        let arrived = moved(c);
-        let land = map.province_of(to);
-        if arrived && next.units[land.index()].is_none() && !next.contested[land.index()] {
-            next.units[land.index()] = Some(Unit {
-                power: o.unit.power,
-                kind: UnitKind::Army,
-                region: to,
-            });
-            if let Some(u) = next.units[o.at.index()].as_mut() {
-                u.kind = UnitKind::Fleet;
-            }
-            results[i].outcome = Outcome::Landed;
+        let landed = moved(i);
+        results[i].outcome = if landed {
+            Outcome::Landed
         } else {
-            results[i].outcome = Outcome::StayedAboard;
+            Outcome::StayedAboard
+        };
+        if let Some(end) = end_of(c, next) {
+            let kind = if landed {
+                UnitKind::Fleet
+            } else {
+                UnitKind::ArmyFleet
+            };
+            set_kind(next, end, kind);
         }
     }
 
-    // The fast ferry: a national army that failed to land stays aboard (rule 1).
-    if rules.army_fleets {
-        for i in 0..n {
-            let o = given[i];
-            let Command::Move { to, .. } = o.command else {
-                continue;
-            };
-            if o.unit.kind != UnitKind::Army || !matches!(results[i].outcome, Outcome::Bounced(_)) {
-                continue;
-            }
-            let dest = map.province_of(to);
-            let ferry = given.iter().enumerate().find(|(k, c)| {
-                matches!(c.command, Command::Convoy { from, to: t } if from == o.at && t == dest)
-                    && results[*k].outcome == Outcome::Convoyed
-            });
-            let Some((_, f)) = ferry else {
-                continue;
-            };
-            let army_home = next.units[o.at.index()].is_some_and(|u| u == o.unit);
-            let fleet_there = next.units[f.at.index()]
-                .is_some_and(|u| u.power == o.unit.power && u.kind == UnitKind::Fleet);
-            if f.unit.power == o.unit.power && army_home && fleet_there {
-                next.units[o.at.index()] = None;
-                if let Some(u) = next.units[f.at.index()].as_mut() {
-                    u.kind = UnitKind::ArmyFleet;
-                }
-                results[i].outcome = Outcome::Aboard;
-            }
+    // The fast ferry (rule 1): a national army that did not land stays aboard its fleet,
+    // which retreats with it if it was dislodged; the fleet's order was the ferry.
+    for i in 0..n {
+        let Some(f) = ferried[i] else {
+            continue;
+        };
+        let ferry = stands_for[f].map(|r| result.orders[r]);
+        results[f].outcome = match ferry.and_then(|r| r.dislodged) {
+            Some(_) => Outcome::Disrupted,
+            None => Outcome::Convoyed,
+        };
+        if moved(i) {
+            continue;
+        }
+        results[i].outcome = match results[i].outcome {
+            Outcome::Bounced(_) => Outcome::Aboard,
+            _ => Outcome::StayedAboard,
+        };
+        if let Some(end) = end_of(f, next) {
+            set_kind(next, end, UnitKind::ArmyFleet);
         }
     }
 

@@ -51,6 +51,10 @@ pub enum Via {
     /// The fleet stays the unit of that sea; the landing fails if the fleet, staying, is
     /// dislodged.
     Landing,
+    /// An army landing at the end of the voyage its army-fleet makes this move, from the
+    /// sea the army-fleet sails into (Abstraction rules): it goes only if the army-fleet
+    /// arrives. Made by the Deluge layer (`resolve::afloat`), never by screening.
+    Voyage,
 }
 
 /// A checked movement-phase order for the resolver.

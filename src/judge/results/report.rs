@@ -3,11 +3,11 @@
 //! retreat; each adjustment.
 
 use super::{article, command_text, place, unit_text, Given};
-use crate::game::ids::{PowerId, ProvinceId};
+use crate::game::ids::{PowerId, ProvinceId, UnitKind};
 use crate::game::map::Map;
 use crate::game::position::{Position, Unit};
 use crate::game::resolve::{retreat_options, Adjustment, MovementResult, RetreatOutcome};
-use crate::game::screen::{Ordered, Rejection};
+use crate::game::screen::{Command, Ordered, Rejection};
 use crate::game::turn::{Illegal, Report, Turn};
 use crate::judge::board::kind_name;
 
@@ -55,7 +55,7 @@ fn order_lines(
         let mut line = format!(
             "{}: {}",
             map.power(o.unit.power).name,
-            unit_text(map, o.unit)
+            unit_text(map, as_ordered(orders, o))
         );
         if given.take(map, o.unit.power, o.at) {
             line.push_str(&command_text(map, pos, o.command, o.unit.power));
@@ -76,6 +76,26 @@ fn order_lines(
         lines.push(line);
     }
     lines
+}
+
+/// The unit an order was given to, as the A/F rules name it: an army-fleet whose army is
+/// ordered to land is ordered as its two units, "A/F(ENG); A(ENG) D Bre; F(ENG) - NTH", so
+/// its own order is its fleet's (`Fleet English Channel HOLD.` beside `Army English Channel
+/// DISEMBARKS -> Wales.`).
+fn as_ordered(orders: &[Ordered], o: &Ordered) -> Unit {
+    let lands = orders.iter().any(|l| {
+        l.at == o.at
+            && l.unit.power == o.unit.power
+            && matches!(l.command, Command::Disembark { .. })
+    });
+    if o.unit.kind == UnitKind::ArmyFleet && lands {
+        Unit {
+            kind: UnitKind::Fleet,
+            ..o.unit
+        }
+    } else {
+        o.unit
+    }
 }
 
 /// The standing supports bought with dip points, void where the supported unit moved.

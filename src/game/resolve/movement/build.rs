@@ -2,6 +2,7 @@
 //! portage routes and landings linked once, so that resolution itself only looks things up.
 
 use super::*;
+use crate::game::ids::UnitKind;
 
 impl<'a> Resolver<'a> {
     pub(super) fn new(
@@ -16,7 +17,7 @@ impl<'a> Resolver<'a> {
             matches!(
                 o.command,
                 Command::Move {
-                    via: Via::Landing,
+                    via: Via::Landing | Via::Voyage,
                     ..
                 }
             )
@@ -38,6 +39,30 @@ impl<'a> Resolver<'a> {
         for (i, o) in orders.iter().enumerate() {
             if let Command::Move { to, .. } = o.command {
                 dest[i] = map.province_of(to).0;
+            }
+        }
+        // Each landing's carrier: the army-fleet in its sea, or the one of its power sailing
+        // into that sea this move (a voyage's end).
+        let mut carrier = Vec::new();
+        if !landing_from.is_empty() {
+            carrier = vec![NONE; n];
+            for (l, o) in orders.iter().enumerate() {
+                carrier[l] = match o.command {
+                    Command::Move {
+                        via: Via::Landing, ..
+                    } => at[o.at.index()],
+                    Command::Move {
+                        via: Via::Voyage, ..
+                    } => (0..n)
+                        .find(|&c| {
+                            dest[c] == o.at.0
+                                && !is_landing(&orders[c])
+                                && orders[c].unit.power == o.unit.power
+                                && orders[c].unit.kind == UnitKind::ArmyFleet
+                        })
+                        .map_or(NONE, |c| c as u16),
+                    _ => NONE,
+                };
             }
         }
         let convoy_order_for = |i: usize, same_power: bool| {
@@ -78,7 +103,7 @@ impl<'a> Resolver<'a> {
             .enumerate()
             .map(|(i, o)| match o.command {
                 Command::Move {
-                    via: Via::Convoy | Via::Landing,
+                    via: Via::Convoy | Via::Landing | Via::Voyage,
                     ..
                 } => true,
                 Command::Move {
@@ -239,6 +264,7 @@ impl<'a> Resolver<'a> {
             route_broken,
             convoy_water,
             landing_from,
+            carrier,
             dips: Vec::new(),
             porters: if has_portage {
                 Csr::build(n, &porter_pairs)

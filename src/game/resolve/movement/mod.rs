@@ -158,6 +158,9 @@ struct Resolver<'a> {
     porters: Csr,
     /// For each province, the landing made from the army-fleet there (empty when none).
     landing_from: Vec<u16>,
+    /// For each landing, the order of the army-fleet that carries its army: the one in its
+    /// sea, or the one sailing into it (empty when nobody lands).
+    carrier: Vec<u16>,
     /// For each province, the standing supports bought with dip points (empty when none).
     dips: Vec<u32>,
     h2h: Vec<u16>,
@@ -349,7 +352,11 @@ impl<'a> Resolver<'a> {
             // whose move fails on its own (it bounces, or loses a head-to-head) stays, and
             // if it is dislodged there the landing fails and the two retreat together.
             let here = self.orders[m].at.index();
-            let carrier = self.at[here];
+            let carrier = self.carrier[m];
+            if self.lands_after_voyage(m) {
+                // At a voyage's end the army lands if its army-fleet gets there.
+                return carrier != NONE && self.resolve(carrier as usize);
+            }
             if carrier == NONE {
                 return true;
             }
@@ -652,6 +659,11 @@ impl<'a> Resolver<'a> {
             if convoys_spare && self.convoyed_by_sea(m) {
                 continue;
             }
+            if self.orders[m].at == action_in && self.lands_after_voyage(m) {
+                // The army lands once its army-fleet has sailed: it cannot cut a support
+                // for the fight over the sea it sails into.
+                continue;
+            }
             let from = self.orders[m].at;
             if Some(from) == aimed_at || self.portage_spares(m, aimed_at) {
                 if self.resolve(m) {
@@ -691,6 +703,18 @@ impl<'a> Resolver<'a> {
                 Command::Portage { from, to, on_route: true }
                     if from == self.orders[m].at && to.0 == self.dest[m]
             )
+    }
+
+    /// Whether move `m` is an army landing at the end of its army-fleet's voyage.
+    #[inline]
+    fn lands_after_voyage(&self, m: usize) -> bool {
+        matches!(
+            self.orders[m].command,
+            Command::Move {
+                via: Via::Voyage,
+                ..
+            }
+        )
     }
 
     /// Whether move `m` is an army carried by fleets' convoy orders (not a portage, nor a
