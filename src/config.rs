@@ -43,6 +43,15 @@ pub struct WebSection {
     /// The public address of the pages (`https://judge.example.org`), empty when not known;
     /// an `https` one makes the sign-in cookie Secure.
     pub base_url: String,
+    /// Seconds a client has to send a request's complete headers (from connecting, or from
+    /// the first byte of its next request), and as long again for its body; then the
+    /// connection is closed (issue 36).
+    pub header_timeout_seconds: u64,
+    /// Seconds a kept-alive connection may wait idle for its next request.
+    pub idle_timeout_seconds: u64,
+    /// The most web connections open at once (and at most a quarter of the limit on open
+    /// files); one more is closed at once, so that the mail keeps its descriptors.
+    pub max_connections: usize,
 }
 
 impl Default for WebSection {
@@ -50,7 +59,46 @@ impl Default for WebSection {
         WebSection {
             listen: "127.0.0.1:8080".into(),
             base_url: String::new(),
+            header_timeout_seconds: 10,
+            idle_timeout_seconds: 30,
+            max_connections: 256,
         }
+    }
+}
+
+impl WebSection {
+    /// The edge's limits are within reason: a timeout of zero would close every connection,
+    /// a cap of zero would serve nothing.
+    fn check_limits(&self) -> Result<(), ConfigError> {
+        let within = |key, value: u64, range: std::ops::RangeInclusive<u64>, expected| {
+            if range.contains(&value) {
+                Ok(())
+            } else {
+                Err(ConfigError::Choice {
+                    key,
+                    value: value.to_string(),
+                    expected,
+                })
+            }
+        };
+        within(
+            "[web] header_timeout_seconds",
+            self.header_timeout_seconds,
+            1..=300,
+            "seconds, from 1 to 300",
+        )?;
+        within(
+            "[web] idle_timeout_seconds",
+            self.idle_timeout_seconds,
+            1..=3600,
+            "seconds, from 1 to 3600",
+        )?;
+        within(
+            "[web] max_connections",
+            u64::try_from(self.max_connections).unwrap_or(u64::MAX),
+            1..=65_536,
+            "a number of connections, from 1 to 65536",
+        )
     }
 }
 
@@ -608,6 +656,7 @@ impl Config {
                     expected: "an address and port, like 127.0.0.1:8080",
                 });
             }
+            web.check_limits()?;
         }
         Ok(())
     }

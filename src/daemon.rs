@@ -35,6 +35,9 @@ const MAX_BACKOFF: Duration = Duration::from_secs(60);
 /// out and whose record failed, so that they are not sent again at the next start.
 pub async fn run(service: &Arc<Service>, shutdown: impl Future<Output = ()>) {
     tokio::pin!(shutdown);
+    // Issue 36: the soft limit on open files raised where allowed, before the web sizes its
+    // cap on connections from it.
+    crate::descriptors::raise();
     info!(inbox = %service.config.inbox.kind, outbox = %service.config.outbox.kind, "herald is running");
     let wake = Arc::new(Wake::default());
     let mut workers = tokio::task::JoinSet::new();

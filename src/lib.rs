@@ -10,6 +10,7 @@
 //! - [`service`]: the judge on its store and mailboxes: ingest, tick, deliver.
 //! - [`failpoint`]: crash points for the crash tests (`HERALD_FAILPOINT`).
 //! - [`daemon`]: the loop that runs the service until told to stop.
+//! - [`descriptors`]: the limit on open files, raised at start; the web's cap is kept under it.
 //! - [`store`]: SQLite: games, handled mails, the outbox, the Master action log.
 //! - [`picture`]: pictures of the board, SVG and PNG.
 //! - [`web`]: the web pages the daemon serves (`[web]`): games, boards, history, press,
@@ -20,6 +21,7 @@ pub mod cases;
 pub mod catalog;
 pub mod config;
 pub mod daemon;
+pub mod descriptors;
 pub mod envelope;
 pub mod failpoint;
 pub mod game;

@@ -9,7 +9,9 @@
 mod support;
 
 mod web_browser;
+mod web_edge;
 mod web_pages;
+mod web_seat_words;
 mod web_secrecy;
 mod web_signin;
 

@@ -93,6 +93,7 @@ async fn cookies_and_forms_are_guarded() {
     w.service.config.web = Some(herald::config::WebSection {
         listen: "127.0.0.1:0".into(),
         base_url: "https://judge.example.org".into(),
+        ..Default::default()
     });
     let site = serve(w).await;
     let a = try_password(&site, 'A', "pwA").await;

@@ -57,6 +57,8 @@ fn the_shipped_config_file_is_the_defaults() {
         .take()
         .expect("the shipped file has a [web] section");
     assert_eq!(web.listen, "127.0.0.1:8080");
+    // Issue 36: the shipped file writes the edge's limits as their defaults.
+    assert_eq!(format!("{web:?}"), format!("{:?}", WebSection::default()));
     assert!(default.web.is_none());
     assert_eq!(format!("{shipped:?}"), format!("{default:?}"));
 }
@@ -212,4 +214,38 @@ fn durations_read_days_hours_minutes() {
         parse_duration("9223372036854775807d1m"),
         Some(Duration::MAX)
     );
+}
+
+#[test]
+fn the_web_edge_limits_are_read_and_checked() {
+    let web = |keys: &str| toml::from_str::<Config>(&format!("[web]\n{keys}\n")).unwrap();
+    let section = web("").web.unwrap();
+    assert_eq!(
+        (
+            section.header_timeout_seconds,
+            section.idle_timeout_seconds,
+            section.max_connections
+        ),
+        (10, 30, 256)
+    );
+    let set = web("header_timeout_seconds = 2\nidle_timeout_seconds = 5\nmax_connections = 8");
+    assert!(set.check().is_ok());
+    for (keys, key) in [
+        (
+            "header_timeout_seconds = 0",
+            "[web] header_timeout_seconds = '0'",
+        ),
+        (
+            "idle_timeout_seconds = 0",
+            "[web] idle_timeout_seconds = '0'",
+        ),
+        ("max_connections = 0", "[web] max_connections = '0'"),
+        (
+            "max_connections = 100000",
+            "[web] max_connections = '100000'",
+        ),
+    ] {
+        let err = web(keys).check().unwrap_err().to_string();
+        assert!(err.starts_with(key), "{keys}: {err}");
+    }
 }

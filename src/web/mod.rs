@@ -10,6 +10,7 @@
 
 mod cache;
 mod chart;
+mod edge;
 mod error;
 mod feeds;
 mod game_page;
@@ -121,14 +122,52 @@ pub fn router(web: Arc<Web>) -> Router {
         .with_state(web)
 }
 
-/// Serves the pages on `listener` until `shutdown` completes.
+/// Serves the pages on `listener` until `shutdown` completes, within the limits of `[web]`
+/// (issue 36): a header timeout, an idle timeout, and a cap on connections kept well below
+/// the process's descriptor limit (at most a quarter of it), so that however many
+/// connections the web is offered, the mail workers keep descriptors of their own.
 pub async fn serve(
     web: Arc<Web>,
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let app = router(web).into_make_service_with_connect_info::<std::net::SocketAddr>();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await
+    let section = web.service.config.web.clone().unwrap_or_default();
+    let soft = crate::descriptors::soft_limit();
+    let connections = edge_cap(section.max_connections, soft);
+    let limits = edge::Limits {
+        header: std::time::Duration::from_secs(section.header_timeout_seconds),
+        idle: std::time::Duration::from_secs(section.idle_timeout_seconds),
+        connections,
+    };
+    tracing::info!(
+        configured = section.max_connections,
+        descriptor_limit = ?soft,
+        connections,
+        header_timeout = ?limits.header,
+        idle_timeout = ?limits.idle,
+        "web connections capped"
+    );
+    edge::serve(router(web), listener, limits, shutdown).await
+}
+
+/// The web's cap on connections: the configured one, and at most a quarter of the soft
+/// descriptor limit `soft` (when known), at least one.
+fn edge_cap(configured: usize, soft: Option<u64>) -> usize {
+    let quarter = soft
+        .map(|s| usize::try_from(s / 4).unwrap_or(usize::MAX))
+        .unwrap_or(usize::MAX);
+    configured.min(quarter).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::edge_cap;
+
+    #[test]
+    fn the_cap_stays_a_quarter_of_the_descriptors() {
+        assert_eq!(edge_cap(256, Some(1024)), 256);
+        assert_eq!(edge_cap(256, Some(512)), 128);
+        assert_eq!(edge_cap(256, None), 256);
+        assert_eq!(edge_cap(256, Some(2)), 1);
+    }
 }

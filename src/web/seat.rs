@@ -65,15 +65,20 @@ pub(super) async fn render(
                 .map(|t| deadline::show(t, game.settings.zone))
                 .unwrap_or_default(),
             subject: m.subject,
-            body: m.body,
+            body: shown(&m.body).to_string(),
         })
         .collect();
+    // Issue 36 (N14): the page says, once, how results come by mail, instead of the mail's
+    // request to reply.
+    let unconfirmed = !web.service.store.is_confirmed(&address).await?;
     let variant = judge.variant(game);
     let (text, reply) = given.unzip();
     let html = web.templates.render(
         "seat.html",
         minijinja::context! {
             title => format!("{} — {seat_name}", game.name),
+            signed_in => format!("{}: {seat_name}", game.name),
+            unconfirmed,
             name => &game.name,
             seat => &seat_name,
             phase => game.position.as_ref().map(|p| variant.calendar.show(p.phase)),
@@ -87,6 +92,27 @@ pub(super) async fn render(
     Ok(fresh(html))
 }
 
+/// What the page shows of a mail herald sent: all but its request to confirm the address
+/// (issue 36, N14: "the web page never shows the mail footer"), which asks for a reply to
+/// that mail and makes no sense on a page. The request is the mail's end from its last `--`
+/// line, carrying the address's code (`confirm-…`).
+pub(super) fn shown(body: &str) -> &str {
+    let mut last = None;
+    let mut at = 0;
+    for line in body.split_inclusive('\n') {
+        if line.trim_end() == "--" {
+            last = Some(at);
+        }
+        at += line.len();
+    }
+    match last {
+        Some(cut) if body[cut..].to_ascii_lowercase().contains("confirm-") => {
+            body[..cut].trim_end()
+        }
+        _ => body,
+    }
+}
+
 /// `GET /seat`.
 pub(super) async fn page(State(web): State<Arc<Web>>, headers: HeaderMap) -> Response {
     let Some(seat) = viewer(&web, &headers) else {
@@ -95,4 +121,18 @@ pub(super) async fn page(State(web): State<Arc<Web>>, headers: HeaderMap) -> Res
     render(&web, &seat, None)
         .await
         .unwrap_or_else(IntoResponse::into_response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown;
+
+    #[test]
+    fn the_request_to_confirm_is_not_shown() {
+        let mail = "Orders received.\n\n--\nThis address (e@x) has not confirmed\nTo get them, reply to this mail\n\n    confirm-0123abcd\n";
+        assert_eq!(shown(mail), "Orders received.");
+        // A "--" line that is not the request stays.
+        let press = "Press sent.\n--\nsigned, Austria\n";
+        assert_eq!(shown(press), press);
+    }
 }

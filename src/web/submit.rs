@@ -81,7 +81,12 @@ async fn give(web: &Web, seat: &Seat, text: &str, peer: SocketAddr) -> Result<Re
             .answers(&id, &address)
             .await?
             .into_iter()
-            .flat_map(|m| m.body.lines().map(str::to_string).collect::<Vec<_>>())
+            .flat_map(|m| {
+                super::seat::shown(&m.body)
+                    .lines()
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
             .collect(),
         other => vec![format!("The judge did not answer: {other:?}")],
     };
