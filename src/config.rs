@@ -43,6 +43,25 @@ pub struct WebSection {
     /// The public address of the pages (`https://judge.example.org`), empty when not known;
     /// an `https` one makes the sign-in cookie Secure.
     pub base_url: String,
+    /// The proxy in front of the pages (`127.0.0.1`, or a list: `"127.0.0.1, ::1"`), whose
+    /// `X-Forwarded-For` names the client a sign-in's guesses are counted by; empty (the
+    /// default): no proxy is trusted and the header is ignored.
+    pub trusted_proxy: String,
+}
+
+impl WebSection {
+    /// The addresses of [`WebSection::trusted_proxy`] ([`Config::check`] refuses one that is
+    /// not an IP address).
+    pub fn trusted_proxies(&self) -> Vec<std::net::IpAddr> {
+        proxies(&self.trusted_proxy)
+            .filter_map(|p| p.parse().ok())
+            .collect()
+    }
+}
+
+/// The items of a `trusted_proxy` list, split at commas and spaces.
+fn proxies(list: &str) -> impl Iterator<Item = &str> {
+    list.split([',', ' ']).filter(|p| !p.is_empty())
 }
 
 impl Default for WebSection {
@@ -50,6 +69,7 @@ impl Default for WebSection {
         WebSection {
             listen: "127.0.0.1:8080".into(),
             base_url: String::new(),
+            trusted_proxy: String::new(),
         }
     }
 }
@@ -606,6 +626,13 @@ impl Config {
                     key: "[web] listen",
                     value: web.listen.clone(),
                     expected: "an address and port, like 127.0.0.1:8080",
+                });
+            }
+            if proxies(&web.trusted_proxy).any(|p| p.parse::<std::net::IpAddr>().is_err()) {
+                return Err(ConfigError::Choice {
+                    key: "[web] trusted_proxy",
+                    value: web.trusted_proxy.clone(),
+                    expected: "an IP address or a list of them, like \"127.0.0.1, ::1\"",
                 });
             }
         }

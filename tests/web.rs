@@ -9,8 +9,10 @@
 mod support;
 
 mod web_browser;
+mod web_guesses;
 mod web_pages;
 mod web_secrecy;
+mod web_sessions;
 mod web_signin;
 
 use std::collections::BTreeMap;

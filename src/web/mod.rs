@@ -10,14 +10,17 @@
 
 mod cache;
 mod chart;
+mod client;
 mod error;
 mod feeds;
 mod game_page;
+mod guesses;
 mod html;
 mod list;
 mod phase;
 mod picture;
 mod press;
+mod said;
 mod seat;
 mod sessions;
 mod signin;
