@@ -89,7 +89,12 @@ mod tests {
             refused(&g, "France", "web [192.0.2.1]", at(10)),
             Some(Refused::Client(at(60)))
         );
-        assert_eq!(refused(&g, "France", "web [192.0.2.1]", at(61)), None);
+        // Then, the seat's lock (to minute 64) still holds it, having guessed; after, nothing.
+        assert_eq!(
+            refused(&g, "France", "web [192.0.2.1]", at(61)),
+            Some(Refused::Seat(at(64)))
+        );
+        assert_eq!(refused(&g, "France", "web [192.0.2.1]", at(65)), None);
         // France is locked, but not for a client that never guessed.
         assert!(g.locked("France", at(10)).is_some());
         assert_eq!(refused(&g, "France", "web [192.0.2.2]", at(10)), None);
@@ -115,6 +120,7 @@ mod tests {
         g.lift_web("France", at(3));
         assert_eq!(refused(&g, "France", "web [198.51.100.1]", at(3)), None);
         assert_eq!(refused(&g, "France", "web [192.0.2.1]", at(3)), None);
-        assert!(g.locked("France", at(3)).is_none());
+        // The seat's own lock went with them (the game's, for mail strangers, stays).
+        assert!(!g.locks.iter().any(|l| l.seat.as_deref() == Some("France")));
     }
 }

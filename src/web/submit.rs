@@ -83,20 +83,17 @@ fn mail(
 /// The new password a text sets for its own seat, if it has a `SET PASSWORD` line (the
 /// last one, as the judge applies them in turn).
 fn new_password(text: &str) -> Option<&str> {
-    text.lines()
-        .filter_map(|l| {
-            let words: Vec<&str> = l.split_whitespace().collect();
-            match words.as_slice() {
-                [set, password, new]
-                    if set.eq_ignore_ascii_case("SET")
-                        && password.eq_ignore_ascii_case("PASSWORD") =>
-                {
-                    Some(*new)
-                }
-                _ => None,
+    text.lines().rev().find_map(|l| {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        match words.as_slice() {
+            [set, password, new]
+                if set.eq_ignore_ascii_case("SET") && password.eq_ignore_ascii_case("PASSWORD") =>
+            {
+                Some(*new)
             }
-        })
-        .last()
+            _ => None,
+        }
+    })
 }
 
 /// The answer that signs session `id` out, saying why on the sign-in form.
