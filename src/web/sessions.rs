@@ -78,6 +78,7 @@ pub(super) struct Shown {
 
 /// One open session.
 struct Open {
+    /// Who it signed in as.
     seat: Seat,
     /// When it opened, in order of opening (the oldest is the lowest).
     order: u64,
@@ -100,17 +101,22 @@ pub(super) enum Spend {
     Unknown,
 }
 
+/// The sessions and the sign-in form tokens spent, under one lock.
 #[derive(Default)]
 struct Table {
+    /// The open sessions by id.
     open: HashMap<String, Open>,
+    /// The order the next session opens in.
     next: u64,
-    /// Sign-in form tokens posted, and their order.
+    /// Sign-in form tokens posted.
     signins: HashSet<String>,
+    /// The same, oldest first, so the oldest are forgotten past [`SPENT_SIGNINS`].
     signin_order: VecDeque<String>,
 }
 
 /// The sessions by id.
 pub(super) struct Sessions {
+    /// The sessions and spent sign-in tokens.
     table: Mutex<Table>,
     /// [`PER_SEAT`], [`PER_CLIENT`] and [`MOST`] (smaller in tests).
     caps: (usize, usize, usize),
