@@ -52,6 +52,25 @@ pub struct WebSection {
     /// The most web connections open at once (and at most a quarter of the limit on open
     /// files); one more is closed at once, so that the mail keeps its descriptors.
     pub max_connections: usize,
+    /// The proxy in front of the pages (`127.0.0.1`, or a list: `"127.0.0.1, ::1"`), whose
+    /// `X-Forwarded-For` names the client a sign-in's guesses are counted by; empty (the
+    /// default): no proxy is trusted and the header is ignored.
+    pub trusted_proxy: String,
+}
+
+impl WebSection {
+    /// The addresses of [`WebSection::trusted_proxy`] ([`Config::check`] refuses one that is
+    /// not an IP address).
+    pub fn trusted_proxies(&self) -> Vec<std::net::IpAddr> {
+        proxies(&self.trusted_proxy)
+            .filter_map(|p| p.parse().ok())
+            .collect()
+    }
+}
+
+/// The items of a `trusted_proxy` list, split at commas and spaces.
+fn proxies(list: &str) -> impl Iterator<Item = &str> {
+    list.split([',', ' ']).filter(|p| !p.is_empty())
 }
 
 impl Default for WebSection {
@@ -62,6 +81,7 @@ impl Default for WebSection {
             header_timeout_seconds: 10,
             idle_timeout_seconds: 30,
             max_connections: 256,
+            trusted_proxy: String::new(),
         }
     }
 }
@@ -657,6 +677,13 @@ impl Config {
                 });
             }
             web.check_limits()?;
+            if proxies(&web.trusted_proxy).any(|p| p.parse::<std::net::IpAddr>().is_err()) {
+                return Err(ConfigError::Choice {
+                    key: "[web] trusted_proxy",
+                    value: web.trusted_proxy.clone(),
+                    expected: "an IP address or a list of them, like \"127.0.0.1, ::1\"",
+                });
+            }
         }
         Ok(())
     }

@@ -10,9 +10,11 @@ mod support;
 
 mod web_browser;
 mod web_edge;
+mod web_guesses;
 mod web_pages;
 mod web_seat_words;
 mod web_secrecy;
+mod web_sessions;
 mod web_signin;
 
 use std::collections::BTreeMap;

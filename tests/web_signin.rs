@@ -22,21 +22,52 @@ async fn started(name: &str) -> World {
     w
 }
 
-/// Tries a password on the web; returns the answer.
+/// Tries a password on the web; returns the answer: the `303` to `/seat` of a sign-in, else
+/// the sign-in form it redirects to, saying why not.
 async fn try_password(site: &Site, letter: char, password: &str) -> crate::Answer {
     let form = site.get("/signin").await;
     let token = set_cookie(&form, "herald_form").unwrap();
-    site.post(
-        "/signin",
-        &[
-            ("game", "g"),
-            ("power", &letter.to_string()),
-            ("password", password),
-            ("csrf", &csrf(&form.text())),
-        ],
-        &[("Cookie", &format!("herald_form={token}"))],
-    )
-    .await
+    let cookie = format!("herald_form={token}");
+    let a = site
+        .post(
+            "/signin",
+            &[
+                ("game", "g"),
+                ("power", &letter.to_string()),
+                ("password", password),
+                ("csrf", &csrf(&form.text())),
+            ],
+            &[("Cookie", &cookie)],
+        )
+        .await;
+    follow_to_form(site, a, &cookie).await
+}
+
+/// The sign-in form a sign-in post redirected to (with the form's `cookie`), or the answer
+/// itself when it went elsewhere.
+pub async fn follow_to_form(site: &Site, a: crate::Answer, cookie: &str) -> crate::Answer {
+    if a.status == 303 && a.header("location").starts_with("/signin") {
+        let to = a.header("location").to_string();
+        return site.get_with(&to, &[("Cookie", cookie)]).await;
+    }
+    a
+}
+
+/// Posts `text` through the seat page's box as session `cookie` (a new form each time)
+/// and returns the page the post redirects to.
+pub async fn send(site: &Site, cookie: &str, text: &str) -> crate::Answer {
+    let page = site.get_with("/seat", &[("Cookie", cookie)]).await;
+    assert_eq!(page.status, 200, "{}", page.text());
+    let a = site
+        .post(
+            "/seat",
+            &[("text", text), ("csrf", &csrf(&page.text()))],
+            &[("Cookie", cookie)],
+        )
+        .await;
+    assert_eq!(a.status, 303, "{}", a.text());
+    assert_eq!(a.header("location"), "/seat");
+    site.get_with("/seat", &[("Cookie", cookie)]).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -48,17 +79,7 @@ async fn the_text_box_is_a_mail_from_the_seat() {
     let page = site.get_with("/seat", &[("Cookie", &cookie)]).await;
     assert_eq!(page.status, 200);
     assert_eq!(page.header("cache-control"), "no-store");
-    let token = csrf(&page.text());
-    let a = site
-        .post(
-            "/seat",
-            &[
-                ("text", "A Vie-Gal\nA Bud-Ser\nF Tri-Alb\n"),
-                ("csrf", &token),
-            ],
-            &[("Cookie", &cookie)],
-        )
-        .await;
+    let a = send(&site, &cookie, "A Vie-Gal\nA Bud-Ser\nF Tri-Alb\n").await;
     assert_eq!(a.status, 200, "{}", a.text());
     let text = a.text();
     // The judge's reply, as mailed: the orders on file, echoed.
@@ -77,14 +98,11 @@ async fn the_text_box_is_a_mail_from_the_seat() {
     assert!(game.contains("on file"), "{game}");
     assert!(!game.contains("Bud - Ser"), "{game}");
     // An order with an error gets the judge's error, on the page.
-    let a = site
-        .post(
-            "/seat",
-            &[("text", "A Vie-Mos"), ("csrf", &token)],
-            &[("Cookie", &cookie)],
-        )
-        .await;
+    let a = send(&site, &cookie, "A Vie-Mos").await;
     assert!(a.text().contains("A Vie-Mos"), "{}", a.text());
+    // The reply is shown once: the page again is without it.
+    let again = site.get_with("/seat", &[("Cookie", &cookie)]).await.text();
+    assert!(!again.contains("id=\"reply\""), "{again}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -249,3 +249,24 @@ fn the_web_edge_limits_are_read_and_checked() {
         assert!(err.starts_with(key), "{keys}: {err}");
     }
 }
+
+#[test]
+fn a_trusted_proxy_is_an_address_or_a_list_of_them() {
+    let dir = std::env::temp_dir().join(format!("herald-cfg-proxy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("c.toml");
+    std::fs::write(&path, "[web]\ntrusted_proxy = \"127.0.0.1, ::1\"\n").unwrap();
+    let web = Config::load(&path, true).unwrap().web.unwrap();
+    assert_eq!(
+        web.trusted_proxies(),
+        [
+            "127.0.0.1".parse::<std::net::IpAddr>().unwrap(),
+            "::1".parse().unwrap()
+        ]
+    );
+    std::fs::write(&path, "[web]\ntrusted_proxy = \"my-proxy\"\n").unwrap();
+    let err = Config::load(&path, true).unwrap_err().to_string();
+    assert!(err.contains("[web] trusted_proxy = 'my-proxy'"), "{err}");
+    assert!(Config::default().web.is_none());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

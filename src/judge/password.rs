@@ -465,5 +465,8 @@ impl Guard {
     }
 }
 
+mod web;
+pub use web::{on_the_web, WEB_KEY};
+
 #[cfg(test)]
 mod tests;

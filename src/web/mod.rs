@@ -10,15 +10,18 @@
 
 mod cache;
 mod chart;
+mod client;
 mod edge;
 mod error;
 mod feeds;
 mod game_page;
+mod guesses;
 mod html;
 mod list;
 mod phase;
 mod picture;
 mod press;
+mod said;
 mod seat;
 mod sessions;
 mod signin;

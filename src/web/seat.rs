@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use serde::Serialize;
 
 use super::html::fresh;
-use super::sessions::{viewer, Seat};
+use super::sessions::{session, Seat, Shown};
 use super::signin::seat_of;
 use super::view::load;
 use super::{Web, WebError};
@@ -28,11 +28,13 @@ struct Mail {
     body: String,
 }
 
-/// Renders the signed-in page of `seat`, with the answer to what it just gave, if any.
+/// Renders the signed-in page of session `id` as `seat`, with the answer to what it last
+/// gave, if not shown yet; its form carries a new one-time token.
 pub(super) async fn render(
     web: &Web,
+    id: &str,
     seat: &Seat,
-    given: Option<(&str, Vec<String>)>,
+    given: Option<Shown>,
 ) -> Result<Response, WebError> {
     let Some(stored) = load(web, &seat.game).await? else {
         return Ok(Redirect::to("/signin").into_response());
@@ -72,7 +74,10 @@ pub(super) async fn render(
     // request to reply.
     let unconfirmed = !web.service.store.is_confirmed(&address).await?;
     let variant = judge.variant(game);
-    let (text, reply) = given.unzip();
+    let (text, reply, note) = match given {
+        Some(g) => (Some(g.text), Some(g.reply), g.note),
+        None => (None, None, None),
+    };
     let html = web.templates.render(
         "seat.html",
         minijinja::context! {
@@ -85,7 +90,8 @@ pub(super) async fn render(
             deadline => game.deadline.map(|t| deadline::show(t, game.settings.zone)),
             on_file, status,
             mails,
-            text, reply,
+            text, reply, note,
+            once => web.sessions.form(id),
             csrf => &seat.csrf,
         },
     )?;
@@ -113,12 +119,13 @@ pub(super) fn shown(body: &str) -> &str {
     }
 }
 
-/// `GET /seat`.
+/// `GET /seat`: the page, with what the last post gave (once).
 pub(super) async fn page(State(web): State<Arc<Web>>, headers: HeaderMap) -> Response {
-    let Some(seat) = viewer(&web, &headers) else {
+    let Some((id, seat)) = session(&web, &headers) else {
         return Redirect::to("/signin").into_response();
     };
-    render(&web, &seat, None)
+    let given = web.sessions.take(&id);
+    render(&web, &id, &seat, given)
         .await
         .unwrap_or_else(IntoResponse::into_response)
 }

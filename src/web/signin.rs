@@ -1,39 +1,52 @@
 //! `/signin` and `/signout`: a player or Master signs in with the game, the power (or `M`
 //! for the Master) and the password they use in mail. The password is checked as a mail's
-//! SIGNON is, within the same limits on guessing: the same per-game locks and wrong-password
-//! record (a web guess counts toward locking the seat), the same argon2 allowance (a web
-//! guess is a stranger's, counted by the client's address). Every form carries a CSRF
-//! token; before sign-in it is the one in the form's own cookie.
+//! SIGNON is, on the same record of wrong passwords (a web guess counts toward the mail
+//! path's lock of the seat) and within the same argon2 allowance (a web guess is a
+//! stranger's, counted by the client's address, [`super::client`]); the web's own limits,
+//! per client and per seat, are [`super::guesses`]'s. Every form carries a CSRF token;
+//! before sign-in it is the one in the form's own cookie, good for one post. A post answers
+//! `303`: to `/seat` when signed in, else to the form with what went wrong
+//! ([`super::said`]).
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
-use axum::extract::{ConnectInfo, State};
+use axum::extract::{ConnectInfo, RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
+use super::client::{client, key};
 use super::error::plain;
+use super::guesses::{refused, Refused};
 use super::html::fresh;
-use super::sessions::{cookie, lifetime, same, set_cookie, token, Seat, FORM, SESSION};
+use super::said::Said;
+use super::sessions::{
+    cookie, lifetime, same, session, set_cookie, token, viewer, Seat, FORM, SESSION,
+};
 use super::{Web, WebError};
-use crate::judge::password::{sender_key, Sender};
+use crate::judge::password::Sender;
 use crate::judge::Game;
 
 /// The sign-in form as posted.
 #[derive(Debug, Deserialize)]
 pub(super) struct SignIn {
+    #[serde(default)]
     game: String,
+    #[serde(default)]
     power: String,
+    #[serde(default)]
     password: String,
+    #[serde(default)]
     csrf: String,
 }
 
 /// A signed-in session's form that only carries its token.
 #[derive(Debug, Deserialize)]
 pub(super) struct Token {
+    #[serde(default)]
     csrf: String,
 }
 
@@ -64,11 +77,14 @@ pub(super) fn seat_of(web: &Web, game: &Game, letter: char) -> Option<(String, S
     ))
 }
 
-/// Renders the sign-in form with `said` (a refusal), setting the form's token cookie.
-fn form_page(web: &Web, headers: &HeaderMap, said: Option<&str>) -> Result<Response, WebError> {
+/// Renders the sign-in form with `said`, setting the form's token cookie: the one the
+/// browser has while it is not yet posted, else a new one.
+fn form_page(web: &Web, headers: &HeaderMap, said: Option<Said>) -> Result<Response, WebError> {
     let csrf = cookie(headers, FORM)
         .filter(|t| t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()))
+        .filter(|t| !web.sessions.signin_spent(t))
         .map_or_else(token, str::to_string);
+    let said = said.map(Said::line);
     let html = web.templates.render(
         "signin.html",
         minijinja::context! { title => "Sign in", csrf => &csrf, said },
@@ -80,12 +96,28 @@ fn form_page(web: &Web, headers: &HeaderMap, said: Option<&str>) -> Result<Respo
     Ok(response)
 }
 
-/// `GET /signin`.
-pub(super) async fn form(State(web): State<Arc<Web>>, headers: HeaderMap) -> Response {
-    form_page(&web, &headers, None).unwrap_or_else(IntoResponse::into_response)
+/// `GET /signin`, saying what the query names.
+pub(super) async fn form(
+    State(web): State<Arc<Web>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let said = query.as_deref().and_then(Said::parse);
+    form_page(&web, &headers, said).unwrap_or_else(IntoResponse::into_response)
 }
 
-/// Checks a password for a seat within the mail path's limits; records a wrong one.
+/// The answer to a sign-in post that did not sign in: the form, saying why.
+pub(super) fn again(said: Said) -> Response {
+    Redirect::to(&format!("/signin?{}", said.query())).into_response()
+}
+
+/// A seat whose password checked: the game's name as stored and the seat's stored hash.
+struct Good {
+    game: String,
+    stored: String,
+}
+
+/// Checks a password for a seat within the limits on guessing; records a wrong one.
 async fn check(
     web: &Web,
     game_name: &str,
@@ -93,23 +125,23 @@ async fn check(
     password: &str,
     key: &str,
     now: DateTime<Utc>,
-) -> Result<Result<(), &'static str>, WebError> {
-    const WRONG: &str = "No such game or seat, or a wrong password.";
+) -> Result<Result<Good, Said>, WebError> {
     let mut tx = web.service.store.begin().await?;
     let mut games: Vec<Game> = tx.games_named(&[game_name.to_string()]).await?;
     let Some(game) = games.first_mut() else {
         tx.rollback().await?;
-        return Ok(Err(WRONG));
+        return Ok(Err(Said::Wrong));
     };
     let Some((seat, holder, stored)) = seat_of(web, game, letter) else {
         tx.rollback().await?;
-        return Ok(Err(WRONG));
+        return Ok(Err(Said::Wrong));
     };
-    if game.signon_guard.locked(&seat, now).is_some() {
+    if let Some(why) = refused(&game.signon_guard, &seat, key, now) {
         tx.rollback().await?;
-        return Ok(Err(
-            "Too many wrong passwords for this seat: try again later.",
-        ));
+        return Ok(Err(match why {
+            Refused::Client(t) => Said::Client(t),
+            Refused::Seat(t) => Said::Seat(t),
+        }));
     }
     let sender = Sender { key, holder: false };
     let outcome = match web
@@ -118,8 +150,11 @@ async fn check(
         .passwords
         .check(&stored, password, now, sender)
     {
-        Err(_) => Err("Too many password checks this hour: try again later."),
-        Ok(true) => Ok(()),
+        Err(busy) => Err(Said::Busy(busy.until)),
+        Ok(true) => Ok(Good {
+            game: game.name.clone(),
+            stored,
+        }),
         Ok(false) => {
             let tripped = game.signon_guard.fail(&seat, key, &holder, now);
             let judge = &web.service.judge;
@@ -140,11 +175,63 @@ async fn check(
             let due = judge.next_due(game).map(|d| d.timestamp());
             tx.save_game(&game.name, game.status.word(), &*game, due, now.timestamp())
                 .await?;
-            Err(WRONG)
+            Err(Said::Wrong)
         }
     };
     tx.commit().await?;
     Ok(outcome)
+}
+
+/// Signs in from `client` with a form whose token is good: the session's cookie and `/seat`,
+/// or the form again with why not.
+async fn sign_in(
+    web: &Web,
+    headers: &HeaderMap,
+    form: &SignIn,
+    client: IpAddr,
+) -> Result<Response, WebError> {
+    let mut letters = form.power.trim().chars();
+    let (Some(letter), None) = (letters.next(), letters.next()) else {
+        return Ok(again(Said::Letter));
+    };
+    let letter = letter.to_ascii_uppercase();
+    let password = form.password.trim();
+    let game = form.game.trim();
+    if password.is_empty()
+        || password.len() > 200
+        || password.chars().any(char::is_whitespace)
+        || game.is_empty()
+        || game.len() > 64
+    {
+        return Ok(again(Said::Wrong));
+    }
+    let now = web.now();
+    let good = match check(web, game, letter, password, &key(client), now).await? {
+        Ok(good) => good,
+        Err(said) => return Ok(again(said)),
+    };
+    // A new id at each sign-in (no fixation); the browser's old session ends.
+    if let Some((old, _)) = session(web, headers) {
+        web.sessions.close(&old);
+    }
+    let id = web.sessions.open(
+        Seat {
+            game: good.game,
+            letter,
+            password: password.to_string(),
+            stored: good.stored,
+            client,
+            csrf: token(),
+            until: now + lifetime(),
+        },
+        now,
+    );
+    let mut response = Redirect::to("/seat").into_response();
+    let cookie = set_cookie(web, SESSION, &id, lifetime().num_seconds());
+    if let Ok(v) = HeaderValue::from_str(&cookie) {
+        response.headers_mut().append(header::SET_COOKIE, v);
+    }
+    Ok(response)
 }
 
 /// `POST /signin`.
@@ -154,63 +241,27 @@ pub(super) async fn submit(
     headers: HeaderMap,
     Form(form): Form<SignIn>,
 ) -> Response {
-    let run = async {
-        let expected = cookie(&headers, FORM).unwrap_or("");
-        if !same(expected, &form.csrf) {
-            return Ok(plain(
-                StatusCode::FORBIDDEN,
-                "The form has expired: load the sign-in page again.\n",
-            ));
-        }
-        let mut letters = form.power.trim().chars();
-        let (Some(letter), None) = (letters.next(), letters.next()) else {
-            return form_page(
-                &web,
-                &headers,
-                Some("Give the power's letter, or M for the Master."),
-            );
-        };
-        let letter = letter.to_ascii_uppercase();
-        let password = form.password.trim();
-        let game = form.game.trim();
-        if password.is_empty()
-            || password.len() > 200
-            || password.chars().any(char::is_whitespace)
-            || game.is_empty()
-            || game.len() > 64
-        {
-            return form_page(
-                &web,
-                &headers,
-                Some("No such game or seat, or a wrong password."),
-            );
-        }
-        let now = web.now();
-        let key = sender_key("web", Some(&peer.ip().to_string()));
-        if let Err(why) = check(&web, game, letter, password, &key, now).await? {
-            return form_page(&web, &headers, Some(why));
-        }
-        let id = web.sessions.open(
-            Seat {
-                game: game.to_string(),
-                letter,
-                password: password.to_string(),
-                csrf: token(),
-                until: now + lifetime(),
-            },
-            now,
+    let expected = cookie(&headers, FORM).unwrap_or("");
+    if !same(expected, &form.csrf) {
+        return plain(
+            StatusCode::FORBIDDEN,
+            "The form has expired: load the sign-in page again.\n",
         );
-        let mut response = Redirect::to("/seat").into_response();
-        let cookie = set_cookie(&web, SESSION, &id, lifetime().num_seconds());
-        if let Ok(v) = HeaderValue::from_str(&cookie) {
-            response.headers_mut().append(header::SET_COOKIE, v);
+    }
+    // A form is posted once: a reload or second click does nothing again.
+    if !web.sessions.spend_signin(&form.csrf) {
+        if viewer(&web, &headers).is_some() {
+            return Redirect::to("/seat").into_response();
         }
-        Ok::<Response, WebError>(response)
-    };
-    run.await.unwrap_or_else(IntoResponse::into_response)
+        return again(Said::Sent);
+    }
+    let client = client(&web, peer, &headers);
+    sign_in(&web, &headers, &form, client)
+        .await
+        .unwrap_or_else(IntoResponse::into_response)
 }
 
-/// `POST /signout`.
+/// `POST /signout`: with the session's token, or one of its forms'.
 pub(super) async fn sign_out(
     State(web): State<Arc<Web>>,
     headers: HeaderMap,
@@ -218,7 +269,7 @@ pub(super) async fn sign_out(
 ) -> Response {
     if let Some(id) = cookie(&headers, SESSION) {
         match web.sessions.get(id, web.now()) {
-            Some(seat) if same(&seat.csrf, &form.csrf) => web.sessions.close(id),
+            Some(_) if web.sessions.holds(id, &form.csrf) => web.sessions.close(id),
             _ => return plain(StatusCode::FORBIDDEN, "The form has expired.\n"),
         }
     }

@@ -65,12 +65,23 @@ impl Session<'_> {
                         .signon_guard
                         .signed_on_from(seat, host.as_deref());
                 }
+                if own {
+                    self.lift_web_lock(seat);
+                }
                 true
             }
             Some(false) => {
                 self.signon_failed(line, seat, holder);
                 false
             }
+        }
+    }
+    /// The seat's registered address signed on with the right password: the web's wrong
+    /// passwords for `seat` no longer hold it (see [`crate::judge::password::Guard::lift_web`]).
+    fn lift_web_lock(&mut self, seat: &str) {
+        if self.game().signon_guard.web_guessed(seat) {
+            let now = self.now;
+            self.game_mut().signon_guard.lift_web(seat, now);
         }
     }
     /// Whether sign-on to `seat` of the signed-on game is locked now (said if so).
