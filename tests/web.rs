@@ -240,8 +240,9 @@ pub fn set_cookie(a: &Answer, name: &str) -> Option<String> {
         .map(|v| v.split(';').next().unwrap().to_string())
 }
 
-/// The value of the hidden `csrf` field of a page.
+/// The value of the hidden `csrf` field of a page's last form (on the seat page, its text box's; the sign-out in the
+/// top bar comes first).
 pub fn csrf(html: &str) -> String {
-    let i = html.find("name=\"csrf\" value=\"").expect("a csrf field") + 19;
+    let i = html.rfind("name=\"csrf\" value=\"").expect("a csrf field") + 19;
     html[i..i + html[i..].find('"').unwrap()].to_string()
 }

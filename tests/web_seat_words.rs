@@ -5,9 +5,10 @@
 // Test code throughout, helpers included: a panic is a failed test with its line.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
 
+use crate::serve;
 use crate::support::{World, SEVEN};
 use crate::web_secrecy::sign_in;
-use crate::{csrf, serve};
+use crate::web_signin::send;
 
 const GM: &str = "gm@example.org";
 const EVE: &str = "eve@example.org"; // Austria
@@ -48,13 +49,8 @@ async fn the_signed_in_page_shows_no_mail_footer_and_offers_sign_out() {
     assert!(!bar.contains("href=\"/signin\""), "{bar}");
     // One line says how results come by mail.
     assert!(text.contains("id=\"by-mail\""), "{text}");
-    let a = site
-        .post(
-            "/seat",
-            &[("text", "A Vie-Gal\n"), ("csrf", &csrf(&text))],
-            &[("Cookie", &cookie)],
-        )
-        .await;
+    // The post answers with a redirect to the page that shows its reply once.
+    let a = send(&site, &cookie, "A Vie-Gal\n").await;
     assert_eq!(a.status, 200, "{}", a.text());
     let text = a.text();
     assert!(text.contains("id=\"reply\""), "{text}");
