@@ -15,7 +15,8 @@
 //!   more replies than the limit); every queued mail
 //!   was written out, in CRLF lines of at most 998 octets, no two with one Message-ID,
 //!   none to herald itself; no mail but an answer (or the request to confirm an address set
-//!   with SET ADDRESS) to an address that has not confirmed it wants herald's mail;
+//!   with SET ADDRESS) to an address that has not confirmed it wants herald's mail, and
+//!   that answer text only within 16 KB, nothing attached (issue 36);
 //! - no dip balance below zero; every unit (and dislodged unit) on a space its kind may
 //!   stand on, filed under its own province; dislodged units only in a retreat phase;
 //!   owners only on supply centres; one seat per power;
@@ -692,6 +693,25 @@ impl Exec {
                             "{bytes} bytes, {} lines, {pictures} pictures to {to}",
                             text.lines().count()
                         ),
+                    ));
+                }
+                // Issue 36, point 1: "An address that has not confirmed gets text only, at
+                // most 16 KB, no attachments".
+                let confirmed = to == service.judge.keeper
+                    || self.call("is_confirmed", async {
+                        service
+                            .store
+                            .is_confirmed(&to)
+                            .await
+                            .map_err(ServiceError::from)
+                    })?;
+                let files = msg.attachments().count();
+                if (!confirmed || subject.contains("[confirm-"))
+                    && (bytes > herald::judge::budget::STRANGER_BYTES || files > 0)
+                {
+                    return Err(fail(
+                        "an answer to an address that has not confirmed over the stranger limit",
+                        format!("{bytes} bytes, {files} files to {to}: '{subject}'"),
                     ));
                 }
                 *self.answered.entry(id.clone()).or_insert(0) += 1;
