@@ -2,7 +2,8 @@
 //! every power): metered press, interceptions delivered with the results, PROTECT, an
 //! interception aimed at two countries of one player, standing supports, the balance in
 //! every reply, the allowance starting again next turn, two mails at once, and press to the
-//! observers, which reaches no player.
+//! observers, which reaches no player; and in a world1880 game, `herald datc`'s verdict on
+//! each standing support held to the judge's by mail.
 
 // Test code throughout, helpers included: a panic is a failed test with its line.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::unreachable)]
@@ -288,4 +289,144 @@ async fn press_to_the_observers_reaches_no_player_by_mail() {
         let history = &to(&sent, who).body;
         assert!(!history.contains("For England's eyes."), "{history}");
     }
+}
+
+/// The powers of a world1880 game, one address each.
+fn world_players() -> Vec<(String, char)> {
+    "BFRGAITUCJZXKPSH"
+        .chars()
+        .map(|l| (format!("p{}@example.org", l.to_ascii_lowercase()), l))
+        .collect()
+}
+
+/// What a reply says of each order line of its mail, in order: None when it is on file, or
+/// the reason it was refused (the `***` line under it in "Orders received:").
+fn verdicts_by_mail(reply: &str) -> Vec<Option<String>> {
+    let mut out: Vec<Option<String>> = Vec::new();
+    let section = reply
+        .split("Orders received:\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no orders received: {reply}"));
+    for line in section.lines().take_while(|l| !l.trim().is_empty()) {
+        match line.trim().strip_prefix("*** ") {
+            Some(why) => *out.last_mut().unwrap() = Some(why.to_string()),
+            None => out.push(None),
+        }
+    }
+    out
+}
+
+// Issue 37: `herald datc` gives the same verdict as the judge by mail on every dip-point
+// order. D.1: "major powers receive 8 "dip" points ... Minor powers receive only 5"; D.2:
+// "1 Dip to send a message to any number of countries", "4 Dips to support a unit that is
+// standing. (Orders for this are just the same as regular support, just state 4 dips is
+// supporting rather than a unit)". The same orders are mailed to a world1880 game at Spring
+// 1880 and written as a case on the same board (China's press by mail is its
+// `PRESTATE_DIPS` of 4 in the case); each order is refused by both, for the same reason,
+// or by neither.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_case_runner_and_the_judge_agree_on_every_dip_point_order() {
+    use herald::cases::{parse_cases, prepare};
+    use herald::catalog::Catalog;
+    use herald::game::variant::Variant;
+
+    let mail: [(char, &str, &[&str]); 6] = [
+        (
+            'H',
+            "Holland",
+            &["4 DIPS S German A Mun", "4 DIPS S German A Mun"],
+        ),
+        (
+            'G',
+            "Germany",
+            &["4 DIPS S A Mun", "4 DIPS S A Mun", "4 DIPS S A Mun"],
+        ),
+        (
+            'I',
+            "Italy",
+            &[
+                "4 DIPS S A Vie - Mun",
+                "4 DIPS S Austrian A Vie",
+                "4 DIPS S A Vie",
+            ],
+        ),
+        ('J', "Japan", &["4 DIPS S A Bur", "4 DIPS S German A Mun"]),
+        ('K', "China", &["4 DIPS S A Pek", "4 DIPS S A Pek"]),
+        (
+            'R',
+            "Russia",
+            &["4 DIPS S A Mos", "4 DIPS S Austrian A Vie"],
+        ),
+    ];
+
+    let mut w = World::new("dips-agree").await;
+    let players = world_players();
+    let seats: Vec<(&str, char)> = players.iter().map(|(a, l)| (a.as_str(), *l)).collect();
+    support::start_game(&mut w, GM, "w", "world1880", &seats).await;
+    // The unit choice left to the map: its starting units.
+    w.mail(GM, "go", "SIGNON Mw gmpass\nPROCESS!\n").await;
+    let mut by_mail = Vec::new();
+    for (letter, _, orders) in mail {
+        let addr = format!("p{}@example.org", letter.to_ascii_lowercase());
+        let press = if letter == 'K' {
+            format!("{}\n", press('R', "One dip for this."))
+        } else {
+            String::new()
+        };
+        let reply = support::order(&mut w, "w", &addr, letter, &(press + &orders.join("\n"))).await;
+        assert!(reply.contains("S1880M"), "{reply}");
+        let got = verdicts_by_mail(&reply);
+        assert_eq!(got.len(), orders.len(), "{reply}");
+        by_mail.extend(got);
+    }
+
+    let variant = Variant::world1880();
+    let map = &variant.map;
+    let mut case = String::from(
+        "VARIANT_ALL world1880\nCASE agree\nPRESTATE_SETPHASE Spring 1880, Movement\nPRESTATE_DIPS\n\tChina: 4\nPRESTATE\n",
+    );
+    for s in &map.start {
+        case.push_str(&format!(
+            "\t{}: {} {}\n",
+            map.power(s.power).name,
+            s.kind.code(),
+            map.region_abbr(s.region)
+        ));
+    }
+    case.push_str("ORDERS\n");
+    for (_, power, orders) in mail {
+        for o in orders {
+            case.push_str(&format!("\t{power}: {o}\n"));
+        }
+    }
+    case.push_str("POSTSTATE_SAME\nEND\n");
+    let cases = parse_cases(&case).unwrap();
+    let catalog = Catalog::builtin();
+    let prepared = prepare(&catalog, &cases[0]).unwrap_or_else(|f| panic!("{:?}", f.lines));
+    let count = by_mail.len();
+    let by_runner: Vec<Option<String>> = (0..count)
+        .map(|i| {
+            prepared
+                .refused
+                .iter()
+                .find(|r| r.index == i)
+                .map(|r| r.kind.to_string())
+        })
+        .collect();
+    assert_eq!(by_runner, by_mail);
+    // The rule text's verdicts, so that agreeing is not agreeing on nothing: a minor's
+    // second, a major's third, a support of a move, a support of nobody, and China's
+    // second after its press are refused; every other order is on file.
+    let refused: Vec<usize> = (0..count).filter(|&i| by_mail[i].is_some()).collect();
+    assert_eq!(refused, [1, 4, 5, 8, 11]);
+    assert!(
+        by_mail[1].as_deref()
+            == Some("a standing support costs 4 dips, and you have 1 left this turn"),
+        "{by_mail:?}"
+    );
+    assert!(
+        by_mail[11].as_deref()
+            == Some("a standing support costs 4 dips, and you have 0 left this turn"),
+        "{by_mail:?}"
+    );
 }

@@ -39,6 +39,9 @@ pub struct Case {
     /// `PRESTATE_LAST_SEEN`: "Power: prov" lines, the last power to have had a unit in a
     /// province in a Spring or Fall (Deluge's new centres).
     pub last_seen: Vec<String>,
+    /// `PRESTATE_DIPS`: "Power: N" lines, the dips a power has left this turn to pay
+    /// standing supports with (D.1, D.2); a power not listed has the variant's allowance.
+    pub dips: Vec<String>,
     /// Problems met while reading this case; such a case fails.
     pub problems: Vec<String>,
 }
@@ -60,6 +63,7 @@ enum Section {
     Units,
     Dislodged,
     LastSeen,
+    Dips,
     Results,
     Orders,
     PostUnits,
@@ -137,6 +141,7 @@ pub fn parse_cases(text: &str) -> Result<Vec<Case>, CaseFileError> {
                         "POSTSTATE_WINNERS" => c.post_winners = Some(rest.to_string()),
                         "POSTSTATE_SURVIVORS" => c.post_survivors = Some(rest.to_string()),
                         "PRESTATE_LAST_SEEN" => section = Section::LastSeen,
+                        "PRESTATE_DIPS" => section = Section::Dips,
                         other => c
                             .problems
                             .push(format!("line {n}: unknown keyword '{other}'")),
@@ -157,6 +162,7 @@ pub fn parse_cases(text: &str) -> Result<Vec<Case>, CaseFileError> {
             Section::Units => c.units.push(entry),
             Section::Dislodged => c.dislodged.push(entry),
             Section::LastSeen => c.last_seen.push(entry),
+            Section::Dips => c.dips.push(entry),
             Section::Results => {
                 let (tag, order) = line.split_once(':').unwrap_or(("", line));
                 match tag.trim() {

@@ -4,11 +4,14 @@ use std::collections::BTreeSet;
 
 use super::file::Case;
 use crate::catalog::Catalog;
+use crate::game::calendar::PhaseKind;
+use crate::game::dips::{pay_standing_supports, Purse};
 use crate::game::ids::{PowerId, ProvinceId, UnitKind};
 use crate::game::map::Map;
 use crate::game::order::{parse_order, Action, Order, OrderError};
 use crate::game::position::{Dislodged, Position, Unit};
 use crate::game::rules::Rules;
+use crate::game::screen::Rejection;
 use crate::game::turn;
 use crate::game::variant::Variant;
 
@@ -29,8 +32,12 @@ pub struct Prepared<'a> {
     pub rules: Rules,
     /// The board before the phase.
     pub position: Position,
-    /// Each power's orders.
+    /// Each power's orders, without the standing supports refused.
     pub orders: Vec<(PowerId, Order)>,
+    /// The standing supports refused as the judge refuses them by mail, in line order: by
+    /// the board, or because the power's dips (`PRESTATE_DIPS`, else the variant's
+    /// allowance) could not pay for them. They are not played.
+    pub refused: Vec<Rejection>,
 }
 
 /// Plays a case with the built-in variants. `Ok` when the board after the phase is the
@@ -166,14 +173,34 @@ pub fn prepare<'a>(catalog: &'a Catalog, case: &Case) -> Result<Prepared<'a>, Ca
             Err(e) => problems.push(format!("order '{line}': {e}")),
         }
     }
+    let mut purse = Purse::full(map);
+    for line in &case.dips {
+        match read_dips(map, line) {
+            Ok((power, dips)) => purse.set(power, dips),
+            Err(e) => problems.push(format!("dips '{line}': {e}")),
+        }
+    }
     if !problems.is_empty() {
         return fail(problems);
     }
+    // The judge's budget: standing supports are paid in the order given, each from its
+    // power's dips, and one refused is not on file (`game::dips`, shared with the judge).
+    let refused = match phase.kind {
+        PhaseKind::Movement => pay_standing_supports(map, &rules, &pos, &orders, &mut purse),
+        _ => Vec::new(),
+    };
+    let orders = orders
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !refused.iter().any(|r| r.index == *i))
+        .map(|(_, o)| o)
+        .collect();
     Ok(Prepared {
         variant,
         rules,
         position: pos,
         orders,
+        refused,
     })
 }
 
@@ -261,6 +288,9 @@ fn check(case: &Case, prepared: &Prepared, turn: &turn::Turn) -> Result<(), Case
     if diffs.is_empty() {
         Ok(())
     } else {
+        for r in &prepared.refused {
+            diffs.push(format!("(rejected {}: {r})", map.power(r.power).name));
+        }
         for r in &turn.rejections {
             diffs.push(format!("(rejected {}: {r})", map.power(r.power).name));
         }
@@ -364,6 +394,14 @@ fn read_power_place(map: &Map, line: &str) -> Result<(PowerId, ProvinceId), Line
     Ok((power, p))
 }
 
+/// A power's dips left this turn: "Power: N".
+fn read_dips(map: &Map, line: &str) -> Result<(PowerId, u32), LineError> {
+    let (power, dips) = line.split_once(':').ok_or(LineError::NoDips)?;
+    let power = read_power(map, power)?;
+    let dips = dips.trim().parse().map_err(|_| LineError::NoDips)?;
+    Ok((power, dips))
+}
+
 fn read_owner(map: &Map, line: &str) -> Result<(PowerId, ProvinceId), LineError> {
     let (power, order) = read_order(map, line)?;
     match order.province() {
@@ -428,6 +466,9 @@ pub enum LineError {
     /// caller quotes the line).
     #[error("{}", .0.why)]
     Order(OrderError),
+    /// A dips line is not a power and a number.
+    #[error("expected 'Power: N', the dips the power has left this turn")]
+    NoDips,
     /// An owner's line names no province.
     #[error("expected 'Power: A prov'")]
     NoOwnedPlace,

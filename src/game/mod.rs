@@ -8,6 +8,7 @@
 //! - [`rules`]: the rule switches variants turn on.
 //! - [`variant`]: map + calendar + rules, by name, read from variant files (`variants/`).
 //! - [`position`]: the board between phases.
+//! - [`dips`]: dip points' allowances and prices, and the standing supports they pay for.
 //! - [`partners`]: which powers one player holds together.
 //! - [`order`]: orders as written, their parser and canonical form.
 //! - [`screen`]: orders checked against the board before adjudication.
@@ -16,6 +17,7 @@
 //! - [`turn`]: one phase played and the board moved on.
 
 pub mod calendar;
+pub mod dips;
 pub mod flood;
 pub mod ids;
 pub mod map;

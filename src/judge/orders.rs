@@ -6,11 +6,12 @@ use super::filed::{stored, unreadable};
 use super::game::Game;
 use super::Judge;
 use crate::game::calendar::PhaseKind;
+use crate::game::dips::{pay_standing_supports, Purse};
 use crate::game::ids::PowerId;
 use crate::game::order::{parse_order, Order};
 use crate::game::resolve::adjust::{adjustment_count, resolve_adjustments};
 use crate::game::resolve::screen_retreats;
-use crate::game::screen::{describe, screen_dip_supports, screen_movement};
+use crate::game::screen::{describe, screen_movement};
 
 mod refusal;
 pub(super) use refusal::unread;
@@ -149,20 +150,20 @@ pub fn submit(
                     judge.variant(game).calendar.code(pos.phase),
                 ))
             }
+            // The board, then the balance, as `herald datc` checks them (shared code).
             PhaseKind::Movement if matches!(order, Order::DipSupport { .. }) => {
-                let (_, rejected) =
-                    screen_dip_supports(map, &rules, &pos, &[(power, order.clone())]);
                 let on_file_dips = on_file
                     .iter()
                     .filter(|o| matches!(o, Order::DipSupport { .. }))
                     .count() as u32;
                 let left = super::dips::left_for_orders(judge, game, power)
                     .saturating_sub(super::dips::STANDING_SUPPORT * on_file_dips);
-                match rejected.into_iter().next() {
-                    Some(r) => Err(Refusal::Board(r.kind.into())),
-                    None if left < super::dips::STANDING_SUPPORT => Err(Refusal::DipsShort(left)),
-                    None => Ok(()),
-                }
+                let mut purse = Purse::full(map);
+                purse.set(power, left);
+                pay_standing_supports(map, &rules, &pos, &[(power, order.clone())], &mut purse)
+                    .into_iter()
+                    .next()
+                    .map_or(Ok(()), |r| Err(Refusal::Board(r.kind.into())))
             }
             PhaseKind::Movement => {
                 let (_, rejected) = screen_movement(map, &rules, &pos, &[(power, order.clone())]);

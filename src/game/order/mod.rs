@@ -121,6 +121,11 @@ pub enum Order {
     DipSupport {
         /// The supported unit.
         target: Target,
+        /// Where the order says the unit moves, as a regular support of a move is written
+        /// (`4 DIPS S A Vie - Mun`): read so that it is refused with D.2's reason (dips
+        /// support a unit that is standing), not as an unreadable line.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to: Option<Loc>,
     },
 }
 
@@ -135,7 +140,8 @@ impl Loc {
 }
 
 impl Target {
-    fn show(&self, map: &Map) -> String {
+    /// `Austrian A Vie`, `F Nth`: the unit as written, with the map's abbreviations.
+    pub fn show(&self, map: &Map) -> String {
         let mut s = String::new();
         if let Some(p) = self.power {
             s.push_str(&map.power(p).adjective);
@@ -199,7 +205,11 @@ impl Order {
             Order::Build { kind, at } => format!("Build {}", unit(kind, at)),
             Order::Remove { kind, at } => format!("Remove {}", unit(kind, at)),
             Order::Waive => "Waive".to_string(),
-            Order::DipSupport { target } => format!("4 DIPS S {}", target.show(map)),
+            Order::DipSupport { target, to: None } => format!("4 DIPS S {}", target.show(map)),
+            Order::DipSupport {
+                target,
+                to: Some(to),
+            } => format!("4 DIPS S {} - {}", target.show(map), to.show(map)),
         }
     }
 

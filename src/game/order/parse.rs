@@ -156,8 +156,15 @@ impl Cursor<'_> {
                     return Err(self.fail("dips buy a standing support: '4 DIPS S A Lon'"));
                 }
                 let target = self.target("after '4 DIPS S'")?;
-                self.eat(HOLD_WORDS);
-                Ok(Order::DipSupport { target })
+                // D.2: "Orders for this are just the same as regular support": a support
+                // of a move is read as one too (and refused when screened).
+                let to = if self.eat(MOVE_WORDS) {
+                    Some(self.loc("after the move in '4 DIPS S'")?)
+                } else {
+                    self.eat(HOLD_WORDS);
+                    None
+                };
+                Ok(Order::DipSupport { target, to })
             }
             Some("build" | "builds" | "b") => {
                 self.pos += 1;

@@ -307,12 +307,18 @@ pub fn screen_dip_supports(
     let mut given = Vec::new();
     let mut rejections = Vec::new();
     for (index, (power, order)) in orders.iter().enumerate() {
-        let Order::DipSupport { target } = order else {
+        let Order::DipSupport { target, to } = order else {
             continue;
         };
         let p = target.at.province;
         let why = if !rules.dip_points {
             Some(Refusal::NoDipPoints)
+        } else if let Some(to) = to {
+            // D.2: "4 Dips to support a unit that is standing".
+            Some(Refusal::DipSupportOfMove {
+                unit: target.show(map),
+                to: to.show(map),
+            })
         } else if map.is_free_ocean(p) && pos.all_units().any(|(q, _)| q == p) {
             // M.1: fleets enter an ocean without combat, so nobody there is dislodged.
             Some(Refusal::OceanStandingSupport(abbr(map, p)))

@@ -165,6 +165,18 @@ pub enum Refusal {
     /// A standing support for a fleet in an ocean, where nobody is dislodged (M.1).
     #[error("{0} is an ocean: no unit in an ocean is attacked or dislodged, so a standing support there would do nothing; none was bought")]
     OceanStandingSupport(String),
+    /// Not dips enough left this turn for a standing support (how many are left).
+    #[error("a standing support costs {cost} dips, and you have {0} left this turn", cost = crate::game::dips::STANDING_SUPPORT)]
+    DipsShort(u32),
+    /// A standing support naming a move (`4 DIPS S A Vie - Mun`): D.2 sells support for a
+    /// unit that is standing only.
+    #[error("dips support a unit that is standing (\"4 Dips to support a unit that is standing\"), not {unit}'s move to {to}: write '4 DIPS S {unit}', which counts if it stands; none was bought")]
+    DipSupportOfMove {
+        /// The supported unit as written (`A Vie`).
+        unit: String,
+        /// Where the order moves it.
+        to: String,
+    },
     /// A refusal of the army-fleet and shared-ocean rules (`afloat.rs`).
     #[error(transparent)]
     Afloat(#[from] super::afloat::AfloatError),

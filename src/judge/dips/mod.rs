@@ -19,25 +19,13 @@ use crate::game::calendar::PhaseKind;
 use crate::game::ids::PowerId;
 use crate::game::order::Order;
 
-/// The allowance of a power the map gives none (the world map gives 8 to majors, 5 to
-/// minors).
-pub const DEFAULT_ALLOWANCE: u32 = 8;
-
-/// What dips buy, each at its price.
-pub const PRESS: u32 = 1;
-/// An interception of the messages between two countries.
-pub const INTERCEPT: u32 = 2;
-/// Protection of all a power's messages for the turn.
-pub const PROTECT: u32 = 1;
-/// A standing support.
-pub const STANDING_SUPPORT: u32 = 4;
+/// The allowance and prices are the game's own ([`crate::game::dips`]), shared with
+/// `herald datc`.
+pub use crate::game::dips::{DEFAULT_ALLOWANCE, INTERCEPT, PRESS, PROTECT, STANDING_SUPPORT};
 
 /// A power's allowance per turn.
 pub fn allowance(judge: &Judge, game: &Game, power: PowerId) -> u32 {
-    match judge.variant(game).map.power(power).dips {
-        0 => DEFAULT_ALLOWANCE,
-        n => n,
-    }
+    crate::game::dips::allowance(&judge.variant(game).map, power)
 }
 
 /// Whether the game plays dip points.

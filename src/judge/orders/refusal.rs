@@ -14,9 +14,6 @@ pub enum Refusal {
     /// A standing support outside the movement phase (the phase's code).
     #[error("a standing support is ordered with the movement orders, and the game is at {0}")]
     StandingSupportOutOfPhase(String),
-    /// Not dips enough left this turn for a standing support (how many are left).
-    #[error("a standing support costs {cost} dips, and you have {0} left this turn", cost = crate::judge::dips::STANDING_SUPPORT)]
-    DipsShort(u32),
     /// The board refuses it: the screener's or adjudicator's reason.
     #[error(transparent)]
     Board(#[from] crate::game::turn::Illegal),
