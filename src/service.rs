@@ -24,6 +24,7 @@ mod copy;
 mod error;
 mod games;
 mod gate;
+mod growth;
 mod inbox;
 mod ingested;
 mod lock;
@@ -167,6 +168,11 @@ pub struct Service {
     /// When the outbox was last pruned (Unix seconds; 0 before the first time): pruning
     /// runs at most once an hour, not in every delivery round.
     pruned_at: std::sync::atomic::AtomicI64,
+    /// When the forming games were last looked at for lapsing (0 before the first time):
+    /// once an hour (see `growth`).
+    growth_at: std::sync::atomic::AtomicI64,
+    /// When the largest games were last logged (0 before the first time): once a day.
+    growth_logged_at: std::sync::atomic::AtomicI64,
 }
 
 impl Service {
@@ -284,6 +290,15 @@ impl Service {
                 press_per_mail: config.limits.press_per_mail as usize,
                 press_per_hour: config.limits.press_per_hour as usize,
             },
+            growth: judge::growth::Limits {
+                shortest_phase: chrono::Duration::minutes(i64::from(
+                    config.limits.shortest_phase_minutes,
+                )),
+                idle_phases: config.limits.idle_phases,
+                creates_per_sender_day: config.limits.creates_per_sender_day,
+                creates_per_hour: config.limits.creates_per_hour,
+                forming: chrono::Duration::days(i64::from(config.limits.forming_days)),
+            },
             web: config
                 .web
                 .as_ref()
@@ -314,6 +329,8 @@ impl Service {
             confirm_key,
             unrecorded: Default::default(),
             pruned_at: Default::default(),
+            growth_at: Default::default(),
+            growth_logged_at: Default::default(),
         })
     }
 
@@ -396,6 +413,8 @@ impl Service {
         for g in loaded {
             games.insert(g.name.clone(), g);
         }
+        let mut standing = self.standing(&mut tx, &letters, &games, all, ts).await?;
+        let mut creators: Vec<String> = Vec::new();
         // Replies to mails that signed on with a right password are counted apart, per
         // address and game (see `reply` below), under keys of their own.
         let signed_on_key = |to: &str, game: &str| format!("{to} signed on to {game}");
@@ -560,7 +579,14 @@ impl Service {
             let runs = self.judge.passwords.runs();
             let parsed = parsed.take().unwrap_or_default();
             let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                judge::session::handle_parsed(&self.judge, letter, parsed, &mut games, now)
+                judge::session::handle_standing(
+                    &self.judge,
+                    letter,
+                    parsed,
+                    &mut games,
+                    now,
+                    &standing,
+                )
             }));
             let handled = match result {
                 Ok(h) => h,
@@ -585,6 +611,15 @@ impl Service {
                     continue;
                 }
             };
+            // A game this mail created (it names the game, which was not there before).
+            let created = needs
+                .names
+                .iter()
+                .any(|n| games.contains_key(n) && !backup.iter().any(|(b, _)| b == n));
+            if created {
+                standing.created(&letter.from);
+                creators.push(letter.from.clone());
+            }
             if let Some(game) = &handled.authenticated {
                 let before = backup.iter().find(|(n, _)| n == game).map(|(_, g)| g);
                 self.new_addresses(before, games.get(game), letter, &mut answers);
@@ -627,6 +662,7 @@ impl Service {
         tx.log_many(&actions, ts).await?;
         tx.record_mails(&records, ts).await?;
         tx.record_replies(&replied, ts).await?;
+        self.record_creations(&mut tx, &creators, ts).await?;
         if !records.is_empty() {
             crate::failpoint::hit("during-processing");
         }

@@ -10,6 +10,7 @@ use super::cmd;
 use super::cmd::context::{Role, Session};
 use super::cmd::{Command, PressCommand};
 use super::game::Status;
+use super::growth::Standing;
 use super::process;
 use super::text::{typed, Typed};
 use super::{Effects, Games, Judge};
@@ -144,6 +145,19 @@ pub fn handle_parsed(
     games: &mut Games,
     now: DateTime<Utc>,
 ) -> Handled {
+    handle_standing(judge, letter, parsed, games, now, &Standing::default())
+}
+
+/// [`handle_parsed`] with what the store counted for the growth limits (see
+/// [`super::growth`]): the CREATEs of the last day and hour, the games not listed.
+pub fn handle_standing(
+    judge: &Judge,
+    letter: &Letter,
+    parsed: Parsed,
+    games: &mut Games,
+    now: DateTime<Utc>,
+    standing: &Standing,
+) -> Handled {
     if let Some(why) = &letter.automatic {
         return Handled {
             outcome: Outcome::Ignored(Ignored::Automatic(why.clone())),
@@ -183,6 +197,7 @@ pub fn handle_parsed(
         attachments: Vec::new(),
         filed: Vec::new(),
         budget: Default::default(),
+        standing,
     };
     s.run(parsed);
     let mut effects = s.effects;

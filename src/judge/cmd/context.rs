@@ -95,6 +95,8 @@ pub(crate) struct Session<'a> {
     pub(crate) attachments: Vec<crate::envelope::Attachment>,
     /// What the reply has used of its limits, and what was left out of it.
     pub(crate) budget: crate::judge::budget::Budget,
+    /// What the store counted for the growth limits: CREATEs, games not listed.
+    pub(crate) standing: &'a crate::judge::growth::Standing,
 }
 
 /// Who press goes to.
