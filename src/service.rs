@@ -168,11 +168,8 @@ pub struct Service {
     /// When the outbox was last pruned (Unix seconds; 0 before the first time): pruning
     /// runs at most once an hour, not in every delivery round.
     pruned_at: std::sync::atomic::AtomicI64,
-    /// When the forming games were last looked at for lapsing (0 before the first time):
-    /// once an hour (see `growth`).
-    growth_at: std::sync::atomic::AtomicI64,
-    /// When the largest games were last logged (0 before the first time): once a day.
-    growth_logged_at: std::sync::atomic::AtomicI64,
+    /// When the forming games were last swept and the largest logged (see `growth`).
+    growth: growth::Swept,
 }
 
 impl Service {
@@ -290,15 +287,7 @@ impl Service {
                 press_per_mail: config.limits.press_per_mail as usize,
                 press_per_hour: config.limits.press_per_hour as usize,
             },
-            growth: judge::growth::Limits {
-                shortest_phase: chrono::Duration::minutes(i64::from(
-                    config.limits.shortest_phase_minutes,
-                )),
-                idle_phases: config.limits.idle_phases,
-                creates_per_sender_day: config.limits.creates_per_sender_day,
-                creates_per_hour: config.limits.creates_per_hour,
-                forming: chrono::Duration::days(i64::from(config.limits.forming_days)),
-            },
+            growth: judge::growth::Limits::of(&config.limits),
             web: config
                 .web
                 .as_ref()
@@ -329,8 +318,7 @@ impl Service {
             confirm_key,
             unrecorded: Default::default(),
             pruned_at: Default::default(),
-            growth_at: Default::default(),
-            growth_logged_at: Default::default(),
+            growth: Default::default(),
         })
     }
 
@@ -414,7 +402,6 @@ impl Service {
             games.insert(g.name.clone(), g);
         }
         let mut standing = self.standing(&mut tx, &letters, &games, all, ts).await?;
-        let mut creators: Vec<String> = Vec::new();
         // Replies to mails that signed on with a right password are counted apart, per
         // address and game (see `reply` below), under keys of their own.
         let signed_on_key = |to: &str, game: &str| format!("{to} signed on to {game}");
@@ -611,15 +598,7 @@ impl Service {
                     continue;
                 }
             };
-            // A game this mail created (it names the game, which was not there before).
-            let created = needs
-                .names
-                .iter()
-                .any(|n| games.contains_key(n) && !backup.iter().any(|(b, _)| b == n));
-            if created {
-                standing.created(&letter.from);
-                creators.push(letter.from.clone());
-            }
+            growth::count_created(&mut standing, &letter.from, needs, &backup, &games);
             if let Some(game) = &handled.authenticated {
                 let before = backup.iter().find(|(n, _)| n == game).map(|(_, g)| g);
                 self.new_addresses(before, games.get(game), letter, &mut answers);
@@ -662,7 +641,8 @@ impl Service {
         tx.log_many(&actions, ts).await?;
         tx.record_mails(&records, ts).await?;
         tx.record_replies(&replied, ts).await?;
-        self.record_creations(&mut tx, &creators, ts).await?;
+        self.record_creations(&mut tx, &standing.created_now, ts)
+            .await?;
         if !records.is_empty() {
             crate::failpoint::hit("during-processing");
         }

@@ -49,7 +49,9 @@ async fn the_sixth_create_from_one_sender_in_a_day_is_refused() {
     for i in 1..=5 {
         let sent = w.mail(GM, "new", &format!("CREATE ?a{i} gmpass\n")).await;
         assert!(
-            reply(&sent, GM).body.contains(&format!("Game 'a{i}' (standard) created")),
+            reply(&sent, GM)
+                .body
+                .contains(&format!("Game 'a{i}' (standard) created")),
             "{}",
             reply(&sent, GM).body
         );
@@ -64,7 +66,9 @@ async fn the_sixth_create_from_one_sender_in_a_day_is_refused() {
     assert_eq!(stored(&w).await.len(), 5);
     w.wait(Duration::hours(24) + Duration::minutes(1)).await;
     let sent = w.mail(GM, "new", "CREATE ?a7 gmpass\n").await;
-    assert!(reply(&sent, GM).body.contains("Game 'a7' (standard) created"));
+    assert!(reply(&sent, GM)
+        .body
+        .contains("Game 'a7' (standard) created"));
 }
 
 /// The cap is counted in the database, not in the process: mails handled by two judges on
@@ -88,15 +92,20 @@ async fn the_create_cap_holds_across_two_judges_on_one_database() {
         other.ingest(raw.as_bytes(), w.now).await.unwrap();
     }
     let names = stored(&w).await;
-    assert_eq!(names, ["a1", "a2", "a3", "b4", "b5"], "the sixth was refused");
-    let sent = w.mail(GM, "new", "CREATE ?a7 gmpass\n").await;
-    assert!(
-        reply(&sent, GM)
-            .body
-            .contains("([limits] creates_per_sender_day = 5)"),
-        "{}",
-        reply(&sent, GM).body
+    assert_eq!(
+        names,
+        ["a1", "a2", "a3", "b4", "b5"],
+        "the sixth was refused"
     );
+    // The other judge's answers went into the shared outbox, and out through this one.
+    let sent = w.mail(GM, "new", "CREATE ?a7 gmpass\n").await;
+    let answers: Vec<&Sent> = find(&sent, GM, "Re:");
+    assert_eq!(answers.len(), 4, "three from the other judge, this one's");
+    let refused: Vec<&&Sent> = answers
+        .iter()
+        .filter(|m| m.body.contains("([limits] creates_per_sender_day = 5)"))
+        .collect();
+    assert_eq!(refused.len(), 2, "b6 and a7: {answers:#?}");
     assert_eq!(stored(&w).await.len(), 5);
     other.store.close().await;
 }
@@ -125,7 +134,9 @@ async fn the_twenty_first_create_of_an_hour_is_refused() {
     assert_eq!(stored(&w).await.len(), 20);
     w.wait(Duration::minutes(31)).await;
     let sent = w.mail(GM, "new", "CREATE ?late gmpass\n").await;
-    assert!(reply(&sent, GM).body.contains("Game 'late' (standard) created"));
+    assert!(reply(&sent, GM)
+        .body
+        .contains("Game 'late' (standard) created"));
 }
 
 /// The replay: 400 CREATEs from 400 forged addresses leave at most 25 listed
@@ -172,7 +183,9 @@ async fn an_unconfirmed_masters_game_is_not_listed_and_gone_after_a_day() {
     assert!(find(&after, ghost, "").is_empty(), "{after:#?}");
     let sent = w.mail(GM, "new", "CREATE ?ghost gmpass\n").await;
     assert!(
-        reply(&sent, GM).body.contains("Game 'ghost' (standard) created"),
+        reply(&sent, GM)
+            .body
+            .contains("Game 'ghost' (standard) created"),
         "the name is free: {}",
         reply(&sent, GM).body
     );
@@ -206,7 +219,11 @@ async fn a_forming_game_with_no_join_lapses_after_fourteen_days() {
     );
     let later = w.wait(Duration::days(11)).await;
     assert!(stored(&w).await.is_empty());
-    assert_eq!(find(&later, ANN, "Game Lapsed").len(), 1, "the player who joined is told");
+    assert_eq!(
+        find(&later, ANN, "Game Lapsed").len(),
+        1,
+        "the player who joined is told"
+    );
 }
 
 /// A FORCE BEGIN game of dummies and one player who never orders, NMR, phases of an hour
@@ -239,7 +256,12 @@ async fn a_game_of_dummies_pauses_after_six_phases_and_the_master_is_told_once()
         }
     }
     let paused = find(&all, GM, "Game Paused");
-    assert_eq!(paused.len(), 1, "{:#?}", all.iter().map(|m| (&m.to, &m.subject)).collect::<Vec<_>>());
+    assert_eq!(
+        paused.len(),
+        1,
+        "{:#?}",
+        all.iter().map(|m| (&m.to, &m.subject)).collect::<Vec<_>>()
+    );
     assert!(
         paused[0]
             .body

@@ -55,11 +55,15 @@ pub struct Standing {
     pub created_last_hour: u32,
     /// Games not listed: their Master never confirmed the address.
     pub unlisted: HashSet<String>,
+    /// The senders of the games created since these were counted, in order: to be counted
+    /// in the store.
+    pub created_now: Vec<String>,
 }
 
 impl Standing {
     /// Counts a game created by `sender`.
     pub fn created(&mut self, sender: &str) {
+        self.created_now.push(sender.to_string());
         *self
             .created_by
             .entry(sender.to_ascii_lowercase())
@@ -69,6 +73,17 @@ impl Standing {
 }
 
 impl Limits {
+    /// The limits `[limits]` sets.
+    pub fn of(limits: &crate::config::LimitsSection) -> Limits {
+        Limits {
+            shortest_phase: Duration::minutes(i64::from(limits.shortest_phase_minutes)),
+            idle_phases: limits.idle_phases,
+            creates_per_sender_day: limits.creates_per_sender_day,
+            creates_per_hour: limits.creates_per_hour,
+            forming: Duration::days(i64::from(limits.forming_days)),
+        }
+    }
+
     /// Why a CREATE from `sender` is refused now, if it is: a cap reached.
     pub fn create_refusal(&self, standing: &Standing, sender: &str) -> Option<String> {
         let mine = standing
@@ -94,7 +109,8 @@ impl Limits {
     /// Why a Master may not set this NEXT (in minutes) in game `g`, if they may not: shorter
     /// than the floor, and the game not the keeper's.
     pub fn phase_refusal(&self, judge: &Judge, g: &Game, next: i64) -> Option<String> {
-        let keepers = !judge.keeper.is_empty() && g.master.address.eq_ignore_ascii_case(&judge.keeper);
+        let keepers =
+            !judge.keeper.is_empty() && g.master.address.eq_ignore_ascii_case(&judge.keeper);
         if keepers || Duration::minutes(next) >= self.shortest_phase {
             return None;
         }
@@ -194,10 +210,7 @@ pub fn lapsed(judge: &Judge, g: &Game, why: Lapse) -> Effects {
         ),
     };
     let lines = vec![
-        format!(
-            "Game '{}' has lapsed before it started: {reason}.",
-            g.name
-        ),
+        format!("Game '{}' has lapsed before it started: {reason}.", g.name),
         format!(
             "Its name is free again: CREATE ?{} <password> makes it anew.",
             g.name

@@ -7,7 +7,7 @@
 use std::collections::{BTreeSet, HashSet};
 
 use serde::Deserialize;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicI64, Ordering};
 
 use chrono::{DateTime, Utc};
 use tracing::info;
@@ -23,6 +23,34 @@ const CREATED: &str = "create";
 
 /// How many games the daily log line names.
 const LARGEST: i64 = 5;
+
+/// When the forming games were last swept and the largest games logged (Unix seconds; 0
+/// before the first time): once an hour, once a day.
+#[derive(Debug, Default)]
+pub(super) struct Swept {
+    /// The last sweep of the forming games.
+    at: AtomicI64,
+    /// The last log line of the largest games.
+    logged: AtomicI64,
+}
+
+/// Counts a game `sender`'s mail created, if it did: one it names is there now and was not
+/// before (`before`, the games it names that were).
+pub(super) fn count_created(
+    standing: &mut Standing,
+    sender: &str,
+    needs: &judge::Needs,
+    before: &[(String, judge::Game)],
+    games: &Games,
+) {
+    let created = needs
+        .names
+        .iter()
+        .any(|n| games.contains_key(n) && !before.iter().any(|(b, _)| b == n));
+    if created {
+        standing.created(sender);
+    }
+}
 
 /// The volume key of the CREATEs of one sender.
 fn created_by(sender: &str) -> String {
@@ -42,7 +70,11 @@ impl Service {
         listing: bool,
         ts: i64,
     ) -> Result<Standing, ServiceError> {
-        let mut senders: Vec<String> = letters.iter().flatten().map(|l| created_by(&l.from)).collect();
+        let mut senders: Vec<String> = letters
+            .iter()
+            .flatten()
+            .map(|l| created_by(&l.from))
+            .collect();
         senders.sort();
         senders.dedup();
         let per_day = tx.volume_since(&senders, ts - 86_400).await?;
@@ -144,15 +176,15 @@ impl Service {
     /// games written in the last day.
     pub(super) async fn growth_hourly(&self, now: DateTime<Utc>) -> Result<(), ServiceError> {
         let ts = now.timestamp();
-        let last = self.growth_at.load(Ordering::Relaxed);
+        let last = self.growth.at.load(Ordering::Relaxed);
         if last != 0 && ts.saturating_sub(last) < 3600 && ts >= last {
             return Ok(());
         }
-        self.growth_at.store(ts, Ordering::Relaxed);
+        self.growth.at.store(ts, Ordering::Relaxed);
         self.lapse(now).await?;
-        let logged = self.growth_logged_at.load(Ordering::Relaxed);
+        let logged = self.growth.logged.load(Ordering::Relaxed);
         if logged == 0 || ts.saturating_sub(logged) >= 86_400 || ts < logged {
-            self.growth_logged_at.store(ts, Ordering::Relaxed);
+            self.growth.logged.store(ts, Ordering::Relaxed);
             let largest = self.store.largest_changed(ts - 86_400, LARGEST).await?;
             let names: Vec<String> = largest
                 .iter()
@@ -191,7 +223,12 @@ impl Service {
             info!(game = %g.name, ?why, "a forming game lapsed");
             let effects = growth::lapsed(&self.judge, &g, why);
             mails.extend(effects.mails);
-            actions.extend(effects.actions.into_iter().map(|a| (a.game, a.actor, a.what)));
+            actions.extend(
+                effects
+                    .actions
+                    .into_iter()
+                    .map(|a| (a.game, a.actor, a.what)),
+            );
             gone.push(g.name);
         }
         let saves = self.rows(stamped.iter());

@@ -24,16 +24,31 @@ fn a_phase_shorter_than_the_floor_is_refused_but_in_the_keepers_games() {
         text.contains("SET MOVE NEXT 1m GRACE 1m\n  *** a phase of 1 minute is shorter than 1 hour, the shortest herald runs ([limits] shortest_phase_minutes): write NEXT 60m or longer"),
         "{text}"
     );
-    assert!(text.contains("a phase of 59 minutes is shorter than 1 hour"), "{text}");
+    assert!(
+        text.contains("a phase of 59 minutes is shorter than 1 hour"),
+        "{text}"
+    );
     assert_eq!(games["g"].settings.timing, before, "nothing changed");
-    let h = mail(&j, &mut games, GM, "SIGNON Mg gmpass\nSET MOVE NEXT 1h GRACE 1m", start());
+    let h = mail(
+        &j,
+        &mut games,
+        GM,
+        "SIGNON Mg gmpass\nSET MOVE NEXT 1h GRACE 1m",
+        start(),
+    );
     assert!(!reply(&h, GM).subject.contains("[Error Flag]"));
     assert_eq!(games["g"].settings.timing[0].next, 60);
 
     let mut games = Games::new();
     let keeper = j.keeper.clone();
     mail(&j, &mut games, &keeper, "CREATE ?k kpass", start());
-    let h = mail(&j, &mut games, &keeper, "SIGNON Mk kpass\nSET MOVE NEXT 1m", start());
+    let h = mail(
+        &j,
+        &mut games,
+        &keeper,
+        "SIGNON Mk kpass\nSET MOVE NEXT 1m",
+        start(),
+    );
     assert!(!reply(&h, &keeper).subject.contains("[Error Flag]"));
     assert_eq!(games["k"].settings.timing[0].next, 1);
 }
@@ -55,16 +70,28 @@ fn a_game_nobody_plays_pauses_after_six_phases_and_its_master_is_told_once() {
         }
         now += Duration::days(1);
         let e = crate::judge::process::process(&j, games.get_mut("g").unwrap(), now);
-        told.extend(e.mails.into_iter().filter(|m| m.subject.contains("Game Paused")));
+        told.extend(
+            e.mails
+                .into_iter()
+                .filter(|m| m.subject.contains("Game Paused")),
+        );
     }
     let g = &games["g"];
-    assert_eq!(acting_phases, 6, "paused after the sixth phase nobody played");
+    assert_eq!(
+        acting_phases, 6,
+        "paused after the sixth phase nobody played"
+    );
     assert_eq!(g.status, Status::Paused);
-    assert_eq!(g.pause_ends, None, "it stays paused until the Master resumes it");
+    assert_eq!(
+        g.pause_ends, None,
+        "it stays paused until the Master resumes it"
+    );
     assert_eq!(told.len(), 1, "{told:#?}");
     assert_eq!(told[0].to, GM);
     assert!(
-        told[0].body.contains("Nobody has played 'g' for 6 phases in a row"),
+        told[0]
+            .body
+            .contains("Nobody has played 'g' for 6 phases in a row"),
         "{}",
         told[0].body
     );
@@ -85,9 +112,17 @@ fn orders_from_one_power_start_the_idle_count_again() {
         now += Duration::days(1);
         crate::judge::process::process(&j, games.get_mut("g").unwrap(), now);
     }
-    let h = mail(&j, &mut games, "ann@example.org", "SIGNON Eg pwE
-F Lon H", now);
-    assert!(!reply(&h, "ann@example.org").subject.contains("[Error Flag]"));
+    let h = mail(
+        &j,
+        &mut games,
+        "ann@example.org",
+        "SIGNON Eg pwE
+F Lon H",
+        now,
+    );
+    assert!(!reply(&h, "ann@example.org")
+        .subject
+        .contains("[Error Flag]"));
     now += Duration::days(1);
     crate::judge::process::process(&j, games.get_mut("g").unwrap(), now);
     assert_eq!(games["g"].idle_phases, 0);
@@ -141,14 +176,29 @@ fn forming_games_lapse_by_the_rule() {
     assert_eq!(g.formed, Some(start()));
     let at = |d: Duration| start() + d;
     assert_eq!(lapse(&j, g, false, at(Duration::hours(23))), None);
-    assert_eq!(lapse(&j, g, false, at(Duration::hours(24))), Some(Lapse::Unconfirmed));
+    assert_eq!(
+        lapse(&j, g, false, at(Duration::hours(24))),
+        Some(Lapse::Unconfirmed)
+    );
     assert_eq!(lapse(&j, g, true, at(Duration::days(13))), None);
-    assert_eq!(lapse(&j, g, true, at(Duration::days(14))), Some(Lapse::NoJoin));
-    mail(&j, &mut games, "ann@example.org", "SIGNON ?f pw", at(Duration::days(10)));
+    assert_eq!(
+        lapse(&j, g, true, at(Duration::days(14))),
+        Some(Lapse::NoJoin)
+    );
+    mail(
+        &j,
+        &mut games,
+        "ann@example.org",
+        "SIGNON ?f pw",
+        at(Duration::days(10)),
+    );
     assert_eq!(games["f"].formed, Some(at(Duration::days(10))));
     assert_eq!(lapse(&j, &games["f"], true, at(Duration::days(20))), None);
     let started = started(&j);
-    assert_eq!(lapse(&j, &started["g"], false, at(Duration::days(99))), None);
+    assert_eq!(
+        lapse(&j, &started["g"], false, at(Duration::days(99))),
+        None
+    );
     let keeper = j.keeper.clone();
     mail(&j, &mut games, &keeper, "CREATE ?k kpass", start());
     assert_eq!(lapse(&j, &games["k"], false, at(Duration::days(99))), None);
