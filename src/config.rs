@@ -276,10 +276,10 @@ pub struct LimitsSection {
     pub observer_results_per_hour: u32,
     /// A Master's SET MOVE, RETREAT or ADJUST NEXT shorter than this many minutes is
     /// refused, but in a game whose Master is the keeper (issue 36: "nothing grows without
-    /// bound").
+    /// bound"). 0: no floor.
     pub shortest_phase_minutes: u32,
     /// A running game in which no power had orders for this many processed phases in a row
-    /// pauses, and its Master is told.
+    /// pauses, and its Master is told. 0: never.
     pub idle_phases: u32,
     /// Games one sender may CREATE in a day.
     pub creates_per_sender_day: u32,
