@@ -342,6 +342,19 @@ pub struct LimitsSection {
     /// Deadline mails (results and their notices) that reach each observer of a game in an
     /// hour; later ones go to its players and Master only.
     pub observer_results_per_hour: u32,
+    /// A Master's SET MOVE, RETREAT or ADJUST NEXT shorter than this many minutes is
+    /// refused, but in a game whose Master is the keeper (issue 36: "nothing grows without
+    /// bound"). 0: no floor.
+    pub shortest_phase_minutes: u32,
+    /// A running game in which no power had orders for this many processed phases in a row
+    /// pauses, and its Master is told. 0: never.
+    pub idle_phases: u32,
+    /// Games one sender may CREATE in a day.
+    pub creates_per_sender_day: u32,
+    /// Games the whole judge CREATEs in an hour.
+    pub creates_per_hour: u32,
+    /// A forming game nobody joined for this many days lapses (its name is free again).
+    pub forming_days: u32,
 }
 
 /// A section naming a directory, or none.
@@ -509,6 +522,11 @@ impl Default for LimitsSection {
             press_per_mail: 10,
             press_per_hour: 30,
             observer_results_per_hour: 6,
+            shortest_phase_minutes: 60,
+            idle_phases: 6,
+            creates_per_sender_day: 5,
+            creates_per_hour: 20,
+            forming_days: 14,
         }
     }
 }

@@ -24,6 +24,7 @@ mod copy;
 mod error;
 mod games;
 mod gate;
+mod growth;
 mod inbox;
 mod ingested;
 mod lock;
@@ -167,6 +168,8 @@ pub struct Service {
     /// When the outbox was last pruned (Unix seconds; 0 before the first time): pruning
     /// runs at most once an hour, not in every delivery round.
     pruned_at: std::sync::atomic::AtomicI64,
+    /// When the forming games were last swept and the largest logged (see `growth`).
+    growth: growth::Swept,
 }
 
 impl Service {
@@ -285,6 +288,7 @@ impl Service {
                 press_per_mail: config.limits.press_per_mail as usize,
                 press_per_hour: config.limits.press_per_hour as usize,
             },
+            growth: judge::growth::Limits::of(&config.limits),
             web: config
                 .web
                 .as_ref()
@@ -315,6 +319,7 @@ impl Service {
             confirm_key,
             unrecorded: Default::default(),
             pruned_at: Default::default(),
+            growth: Default::default(),
         })
     }
 
@@ -397,6 +402,7 @@ impl Service {
         for g in loaded {
             games.insert(g.name.clone(), g);
         }
+        let mut standing = self.standing(&mut tx, &letters, &games, all, ts).await?;
         // Replies to mails that signed on with a right password are counted apart, per
         // address and game (see `reply` below), under keys of their own.
         let signed_on_key = |to: &str, game: &str| format!("{to} signed on to {game}");
@@ -576,7 +582,15 @@ impl Service {
                 self.judge.limits
             };
             let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                judge::session::handle_within(&self.judge, letter, parsed, &mut games, now, limits)
+                judge::session::handle_within(
+                    &self.judge,
+                    letter,
+                    parsed,
+                    &mut games,
+                    now,
+                    limits,
+                    &standing,
+                )
             }));
             let handled = match result {
                 Ok(h) => h,
@@ -601,6 +615,7 @@ impl Service {
                     continue;
                 }
             };
+            growth::count_created(&mut standing, &letter.from, needs, &backup, &games);
             if let Some(game) = &handled.authenticated {
                 let before = backup.iter().find(|(n, _)| n == game).map(|(_, g)| g);
                 self.new_addresses(before, games.get(game), letter, &mut answers);
@@ -644,6 +659,8 @@ impl Service {
         tx.log_many(&actions, ts).await?;
         tx.record_mails(&records, ts).await?;
         tx.record_replies(&replied, ts).await?;
+        self.record_creations(&mut tx, &standing.created_now, ts)
+            .await?;
         if !records.is_empty() {
             crate::failpoint::hit("during-processing");
         }

@@ -259,7 +259,13 @@ async fn press_per_hour_is_bounded_and_the_master_told_once() {
 /// once.
 #[tokio::test]
 async fn forged_observers_of_a_fast_game_of_dummies_get_nothing() {
-    let mut w = World::new("asked-flood").await;
+    // One-minute phases of a game nobody plays: the floor on phases and the pause of an
+    // idle game (issue 36) are lifted, as a keeper may, to run the flood.
+    let mut w = World::new_configured("asked-flood", |c| {
+        c.limits.shortest_phase_minutes = 1;
+        c.limits.idle_phases = 0;
+    })
+    .await;
     let sent = w.mail(GM, "new", "CREATE ?d gmpass standard\n").await;
     w.confirm(GM, &sent).await;
     let sent = w

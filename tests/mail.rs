@@ -20,6 +20,7 @@ mod dips_game;
 mod draws_mail;
 mod golden;
 mod grey_press;
+mod growth_mail;
 mod mail_game;
 mod maildir_bounds;
 mod outbox_bounds;

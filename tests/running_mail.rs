@@ -341,7 +341,9 @@ async fn set_preference_reads_njudge_ties_and_a_random_power() {
 #[tokio::test]
 async fn the_masters_comment_is_shown_in_list() {
     let mut w = World::new("run-comment").await;
-    w.mail(GM, "new", "CREATE ?cmt gmpass standard\n").await;
+    // A confirmed Master's game is listed (issue 36).
+    let sent = w.mail(GM, "new", "CREATE ?cmt gmpass standard\n").await;
+    w.confirm(GM, &sent).await;
     let sent = w
         .mail(
             GM,

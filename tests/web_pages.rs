@@ -257,3 +257,18 @@ async fn mails_link_to_the_game_page_when_the_base_url_is_set() {
         "{reply}"
     );
 }
+
+/// Issue 36: "a game whose Master never confirmed is not listed": the front page leaves out
+/// the game of a Master who never confirmed, and shows a confirmed Master's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_list_leaves_out_a_game_whose_master_never_confirmed() {
+    let mut w = World::new("web-unlisted").await;
+    w.mail("ghost@forged.example", "new", "CREATE ?ghost pw\n")
+        .await;
+    let sent = w.mail(GM, "new", "CREATE ?real gmpass\n").await;
+    w.confirm(GM, &sent).await;
+    let site = serve(w).await;
+    let text = site.get("/").await.text();
+    assert!(text.contains("href=\"/games/real\""), "{text}");
+    assert!(!text.contains("ghost"), "{text}");
+}

@@ -366,6 +366,18 @@ pub struct Game {
     /// Recent press, for the hourly press limit (see [`super::volume`]).
     #[serde(default, skip_serializing_if = "PressVolume::is_empty")]
     pub press_volume: PressVolume,
+    /// Processed phases in a row in which no power had orders (see [`super::growth`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub idle_phases: u32,
+    /// While forming: when it was created or last joined, from which it lapses (see
+    /// [`super::growth::lapse`]); none in a game older than that rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub formed: Option<DateTime<Utc>>,
+}
+
+/// Whether a count is zero (not written with the game).
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A game's recent press, for the hourly press limit (see [`super::volume`]): who sent a block when (the last hour only),

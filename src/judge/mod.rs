@@ -39,6 +39,7 @@ pub mod filed;
 pub mod gains;
 pub mod game;
 pub mod game_ctx;
+pub mod growth;
 pub mod incidents;
 pub mod later;
 pub mod ledger;
@@ -106,6 +107,9 @@ pub struct Judge {
     pub limits: budget::ReplyLimits,
     /// The limits on press per mail and per hour (`[limits]`).
     pub press_limits: volume::Limits,
+    /// The limits on growth: the shortest phase, idle games, CREATEs, forming games
+    /// (`[limits]`, issue 36).
+    pub growth: growth::Limits,
     /// The web pages' public address (`[web] base_url`, without a trailing `/`), when set:
     /// every mail about a game links to its page (issue 28).
     pub web: Option<String>,

@@ -29,6 +29,14 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
             tracing::warn!(game = %game.name, power = power.0, %line, "a stored order no longer reads as an order; its unit is unordered");
         }
     }
+    // Whether anyone played this phase: of the powers that had to act, one had orders on
+    // file (none had to act: the phase says nothing of it).
+    let acting = must_act(judge, game);
+    let acted = (!acting.is_empty()).then(|| {
+        acting
+            .iter()
+            .any(|p| game.orders.get(&p.0).is_some_and(|o| !o.is_empty()))
+    });
     // The game's variant, map and rules, for the whole step (the seating does not change).
     let ctx = judge.context(game);
     let played = adjudicate(judge, &ctx, game, &before);
@@ -128,6 +136,9 @@ pub fn process(judge: &Judge, game: &mut Game, now: DateTime<Utc>) -> Effects {
     if game.status == Status::Finished {
         effects.mails.extend(summary_mails(judge, game, now));
     }
+    let idle = super::growth::after_phase(judge, game, acted, now);
+    effects.mails.extend(idle.mails);
+    effects.actions.extend(idle.actions);
     effects
 }
 

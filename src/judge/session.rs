@@ -10,6 +10,7 @@ use super::cmd;
 use super::cmd::context::{Role, Session};
 use super::cmd::{Command, PressCommand};
 use super::game::Status;
+use super::growth::Standing;
 use super::process;
 use super::text::{typed, Typed};
 use super::{Effects, Games, Judge};
@@ -144,12 +145,22 @@ pub fn handle_parsed(
     games: &mut Games,
     now: DateTime<Utc>,
 ) -> Handled {
-    handle_within(judge, letter, parsed, games, now, judge.limits)
+    handle_within(
+        judge,
+        letter,
+        parsed,
+        games,
+        now,
+        judge.limits,
+        &Standing::default(),
+    )
 }
 
-/// [`handle_parsed`] with the reply held within `limits`: the service gives an address that
-/// has not confirmed [`super::budget::ReplyLimits::unconfirmed`], so that its answer is
-/// short text and nothing is drawn for it (issue 36, point 1).
+/// [`handle_parsed`] with the reply held within `limits` and what the store counted for
+/// the growth limits (`standing`, see [`super::growth`]: the CREATEs of the last day and
+/// hour, the games not listed). The service gives an address that has not confirmed
+/// [`super::budget::ReplyLimits::unconfirmed`], so that its answer is short text and nothing
+/// is drawn for it (issue 36, point 1).
 pub fn handle_within(
     judge: &Judge,
     letter: &Letter,
@@ -157,6 +168,7 @@ pub fn handle_within(
     games: &mut Games,
     now: DateTime<Utc>,
     limits: super::budget::ReplyLimits,
+    standing: &Standing,
 ) -> Handled {
     if let Some(why) = &letter.automatic {
         return Handled {
@@ -198,6 +210,7 @@ pub fn handle_within(
         filed: Vec::new(),
         budget: Default::default(),
         limits,
+        standing,
     };
     s.run(parsed);
     let mut effects = s.effects;

@@ -28,6 +28,7 @@ pub fn judge() -> Judge {
         painter: Default::default(),
         limits: Default::default(),
         press_limits: Default::default(),
+        growth: Default::default(),
         web: None,
     }
 }

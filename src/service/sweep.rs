@@ -27,6 +27,7 @@ impl Service {
         if clock == Clock::Wall {
             self.after_outage(now).await?;
         }
+        self.growth_hourly(now).await?;
         let due = self.store.due_games(ts).await?;
         let mut ticked = 0;
         // Due games are swept in batches of 200. Each batch is leased (on a database several

@@ -16,6 +16,7 @@ pub mod backend;
 mod bounces;
 mod consent;
 mod copy;
+mod growth;
 mod leases;
 mod mailed;
 mod meta;

@@ -28,9 +28,11 @@ struct Line {
 /// The list of games.
 pub(super) async fn page_of(web: &Web, headers: &HeaderMap) -> Result<Response, WebError> {
     let rows = web.service.store.games().await?;
+    let unlisted = web.service.unlisted_rows(&rows).await?;
     let seat = viewer(web, headers);
     let mut parts: Vec<&str> = vec!["list", seat.as_ref().map_or("", |s| s.game.as_str())];
     parts.extend(rows.iter().map(|r| r.state.as_str()));
+    parts.extend(unlisted.iter().map(String::as_str));
     let key = format!("list|{}", digest(&parts));
     let keep = if seat.is_some() {
         Keep::Private
@@ -41,7 +43,7 @@ pub(super) async fn page_of(web: &Web, headers: &HeaderMap) -> Result<Response, 
         let mut groups: [Vec<Line>; 3] = Default::default();
         for row in &rows {
             let game: Game = serde_json::from_str(&row.state)?;
-            if !may_see(&game, seat.as_ref()) {
+            if !may_see(&game, seat.as_ref()) || unlisted.contains(&game.name) {
                 continue;
             }
             let variant = web.service.judge.variant(&game);

@@ -244,6 +244,16 @@ impl World {
         World::open(scratch_dir(name), address).await
     }
 
+    /// A judge at `judge@herald.test` with its configuration changed by `change` first
+    /// (a limit set apart for a test that needs it, such as fast phases).
+    pub async fn new_configured(name: &str, change: impl FnOnce(&mut Config)) -> World {
+        let dir = scratch_dir(name);
+        let mut config = Config::default();
+        config.storage.database = test_database(&dir).await;
+        change(&mut config);
+        World::with_config(dir, config, "judge@herald.test").await
+    }
+
     /// A judge on a copy of this database (a stored judge's file), as herald opens it
     /// after an upgrade: migrations applied, games loaded when mail or the clock needs them.
     pub async fn with_database(name: &str, database: &std::path::Path) -> World {

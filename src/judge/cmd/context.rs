@@ -98,6 +98,8 @@ pub(crate) struct Session<'a> {
     /// The limits of this mail's reply: the judge's, or those of an answer to an address
     /// that has not confirmed (text only, short).
     pub(crate) limits: crate::judge::budget::ReplyLimits,
+    /// What the store counted for the growth limits: CREATEs, games not listed.
+    pub(crate) standing: &'a crate::judge::growth::Standing,
 }
 
 /// Who press goes to.

@@ -317,6 +317,7 @@ impl Session<'_> {
             .collect();
         g.position = Some(position);
         g.status = Status::Running;
+        g.formed = None;
         let moved = process::set_deadline(judge, g, now);
         self.effects.mails.extend(moved);
         let g = self.game();

@@ -57,6 +57,9 @@ impl Session<'_> {
             .games
             .values()
             .filter(|g| g.listed_for(&reader))
+            // Issue 36: "a game whose Master never confirmed is not listed" (but to the
+            // Master).
+            .filter(|g| !self.standing.unlisted.contains(&g.name) || g.master.address == reader)
             .collect();
         if seen.is_empty() {
             self.say(

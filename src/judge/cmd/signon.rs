@@ -195,6 +195,16 @@ impl Session<'_> {
             self.error(line, format!("there is already a game '{key}'"));
             return;
         }
+        // Issue 36: "CREATE capped per sender per day and judge-wide per hour in the
+        // store".
+        let capped = self
+            .judge
+            .growth
+            .create_refusal(self.standing, &self.letter.from);
+        if let Some(why) = capped {
+            self.error(line, why);
+            return;
+        }
         let variant_name = variant.unwrap_or("standard").to_ascii_lowercase();
         if let Err(e) = self.judge.catalog.variant(&variant_name) {
             self.error(line, e.to_string());
@@ -270,6 +280,8 @@ impl Session<'_> {
             later: Vec::new(),
             pause_ends: None,
             press_volume: Default::default(),
+            idle_phases: 0,
+            formed: Some(self.now),
         };
         self.games.insert(key.clone(), game);
         self.game = Some(key.clone());

@@ -197,6 +197,15 @@ impl Session<'_> {
                         return true;
                     }
                 };
+                // Issue 36: "Phase lengths under a floor (e.g. 1 h) only for the keeper's
+                // games".
+                let floor = change
+                    .next
+                    .and_then(|next| judge.growth.phase_refusal(judge, self.game(), next));
+                if let Some(why) = floor {
+                    self.error(line, why);
+                    return true;
+                }
                 let i = match kind {
                     PhaseKind::Movement => 0,
                     PhaseKind::Retreat => 1,

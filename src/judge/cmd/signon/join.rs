@@ -84,8 +84,10 @@ impl Session<'_> {
             map: false,
             zone: None,
         };
+        let now = self.now;
         let g = self.game_mut();
         g.seats.push(seat);
+        g.formed = Some(now);
         let (n, name) = (g.seats.len(), g.name.clone());
         self.role = Role::Joiner(n - 1);
         self.say(format!(

@@ -1,0 +1,75 @@
+//! What the growth limits read and remove (issue 36, point 6): the forming games, which
+//! lapse; the games that changed lately, largest first, for the daily log line.
+
+use serde::de::DeserializeOwned;
+use sqlx::{QueryBuilder, Row};
+
+use super::backend::on;
+use super::{db, text, OrClose, Store, StoreError, Tx};
+
+impl Tx {
+    /// Every forming game.
+    pub async fn forming_games<T: DeserializeOwned>(&mut self) -> Result<Vec<T>, StoreError> {
+        on!(&mut self.conn, |c, Db| {
+            let rows =
+                sqlx::query("SELECT name, state FROM games WHERE status = 'forming' ORDER BY name")
+                    .fetch_all(&mut **c)
+                    .await
+                    .map_err(db("loading forming games"))?;
+            rows.iter()
+                .map(|r| {
+                    serde_json::from_str(r.get::<&str, _>(1)).map_err(|source| StoreError::Decode {
+                        name: r.get(0),
+                        source,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// Removes these games: their names are free again.
+    pub async fn delete_games(&mut self, names: &[String]) -> Result<(), StoreError> {
+        for chunk in names.chunks(500) {
+            on!(&mut self.conn, |c, Db| {
+                let mut q = QueryBuilder::<Db>::new("DELETE FROM games WHERE name IN (");
+                let mut list = q.separated(", ");
+                for n in chunk {
+                    list.push_bind(text(n));
+                }
+                q.push(")");
+                q.build()
+                    .execute(&mut **c)
+                    .await
+                    .map_err(db("removing games"))?;
+            });
+        }
+        Ok(())
+    }
+}
+
+impl Store {
+    /// The `n` largest games (name, bytes of stored state) of those written since `since`:
+    /// one query, which reads each state's size, not the state.
+    pub async fn largest_changed(
+        &self,
+        since: i64,
+        n: i64,
+    ) -> Result<Vec<(String, i64)>, StoreError> {
+        let mut conn = self.conn().await?;
+        on!(&mut conn, |c, Db| {
+            let rows = sqlx::query(
+                "SELECT name, CAST(octet_length(state) AS BIGINT) AS size FROM games \
+                 WHERE updated >= $1 ORDER BY size DESC, name LIMIT $2",
+            )
+            .bind(since)
+            .bind(n)
+            .fetch_all(&mut **c)
+            .await
+            .or_close(c, "finding the largest games")?;
+            Ok(rows
+                .iter()
+                .map(|r| (r.get::<String, _>(0), r.get::<i64, _>(1)))
+                .collect())
+        })
+    }
+}
