@@ -23,6 +23,7 @@ mod attention;
 mod copy;
 mod error;
 mod games;
+pub use games::GameSummary;
 mod gate;
 mod growth;
 mod inbox;
@@ -81,39 +82,6 @@ fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
         .map(|s| s.to_string())
         .or_else(|| panic.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "an internal error".into())
-}
-
-/// One line of the keeper's game listing.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameSummary {
-    /// The game's name.
-    pub name: String,
-    /// Its variant.
-    pub variant: String,
-    /// Its status word (forming, running, paused, finished).
-    pub status: String,
-    /// The phase being played, once started.
-    pub phase: Option<String>,
-    /// The current deadline, if any.
-    pub deadline: Option<DateTime<Utc>>,
-}
-
-impl std::fmt::Display for GameSummary {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // To the minute, as deadlines are set.
-        let deadline = self
-            .deadline
-            .map(|d| d.format("%Y-%m-%d %H:%M UTC").to_string());
-        write!(
-            f,
-            "{:<13} {:<10} {:<9} {:<8} {}",
-            self.name,
-            self.variant,
-            self.status,
-            self.phase.as_deref().unwrap_or("-"),
-            deadline.as_deref().unwrap_or("-")
-        )
-    }
 }
 
 /// Every game, by name: for the notices that go to each game an address is in (a bounce, a

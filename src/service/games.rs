@@ -1,8 +1,43 @@
 //! The games as the keeper reads them (`herald game list`, `herald game show`, `herald
 //! export`) and the web face finds them.
 
-use super::{GameSummary, Service, ServiceError};
+use chrono::{DateTime, Utc};
+
+use super::{Service, ServiceError};
 use crate::judge;
+
+/// One line of the keeper's game listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSummary {
+    /// The game's name.
+    pub name: String,
+    /// Its variant.
+    pub variant: String,
+    /// Its status word (forming, running, paused, finished).
+    pub status: String,
+    /// The phase being played, once started.
+    pub phase: Option<String>,
+    /// The current deadline, if any.
+    pub deadline: Option<DateTime<Utc>>,
+}
+
+impl std::fmt::Display for GameSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // To the minute, as deadlines are set.
+        let deadline = self
+            .deadline
+            .map(|d| d.format("%Y-%m-%d %H:%M UTC").to_string());
+        write!(
+            f,
+            "{:<13} {:<10} {:<9} {:<8} {}",
+            self.name,
+            self.variant,
+            self.status,
+            self.phase.as_deref().unwrap_or("-"),
+            deadline.as_deref().unwrap_or("-")
+        )
+    }
+}
 
 impl Service {
     /// Every game, by name, for the keeper's listing (`herald game list`).
