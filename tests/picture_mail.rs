@@ -82,6 +82,9 @@ async fn every_variants_results_carry_the_board_as_a_png() {
 #[tokio::test]
 async fn get_map_attaches_the_board_and_the_svg_on_request() {
     let mut w = World::new("pictures-getmap").await;
+    // x has confirmed: an answer to an address that has not carries no picture (issue 36).
+    let hello = w.mail("x@example.org", "hello", "VERSION\n").await;
+    w.confirm("x@example.org", &hello).await;
     let sent = w.mail("x@example.org", "map", "GET MAP deluge\n").await;
     let reply = to(&sent, "x@example.org");
     assert_eq!(reply.attachments.len(), 1, "{}", reply.body);
