@@ -42,8 +42,17 @@ pub(in crate::judge) fn unread(
 ) -> Refusal {
     match prose(map, text) {
         Some(word) => Refusal::NotAnOrder(word),
+        None if text.contains([',', ';']) => {
+            Refusal::Unread(format!("{}; {}", e.why, super::split::SEVERAL_ON_A_LINE))
+        }
         None => Refusal::Unread(e.why),
     }
+}
+
+/// Whether `text` starts as an order does (a unit type, an order word, a number, a
+/// nationality or a province), so that it is a mistyped order rather than prose.
+pub(in crate::judge) fn starts_as_order(map: &crate::game::map::Map, text: &str) -> bool {
+    prose(map, text).is_none()
 }
 
 /// The first word of `text` as written, when the line cannot be an order: it starts with
