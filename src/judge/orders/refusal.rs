@@ -32,6 +32,11 @@ pub enum Refusal {
     UnitChoiceWaive,
 }
 
+/// What a refused line with `,` or `;` is told: how several orders share a line (see
+/// `split`).
+const SEVERAL_ON_A_LINE: &str =
+    "several orders on one line are separated by ',' or ';', each a whole order, e.g. 'A Par-Bur, A Mar-Spa' or 'Build A Ber, A Mun'";
+
 /// Why a line the order parser could not read was refused: a line of prose ("Sorry, I was
 /// travelling!") is said to be no order, not read as one naming an unknown province
 /// (issue 25); anything else gets the parser's reason.
@@ -43,7 +48,7 @@ pub(in crate::judge) fn unread(
     match prose(map, text) {
         Some(word) => Refusal::NotAnOrder(word),
         None if text.contains([',', ';']) => {
-            Refusal::Unread(format!("{}; {}", e.why, super::split::SEVERAL_ON_A_LINE))
+            Refusal::Unread(format!("{}; {}", e.why, SEVERAL_ON_A_LINE))
         }
         None => Refusal::Unread(e.why),
     }

@@ -14,10 +14,6 @@ const LEADING_WORDS: &[&str] = &[
     "build", "builds", "b", "remove", "removes", "disband", "disbands",
 ];
 
-/// What a refused line with `,` or `;` is told: how several orders share a line.
-pub(in crate::judge) const SEVERAL_ON_A_LINE: &str =
-    "several orders on one line are separated by ',' or ';', each a whole order, e.g. 'A Par-Bur, A Mar-Spa' or 'Build A Ber, A Mun'";
-
 /// The orders of a line that holds several, separated by `,` or `;`, each as it will be
 /// read (a part that borrows the first part's order word carries it); `None` when the line
 /// holds no separator or a part is no order (the line is then read whole).
