@@ -165,7 +165,7 @@ fn the_spellings_players_type_read_on_the_standard_boards() {
         ("Tyrrhenian Sea", "Tys"),
         ("Ionian", "Ion"),
         ("Ionian Sea", "Ion"),
-        ("Aegean", "AeS"),
+        ("Aegean", "Aeg"),
         ("Black Sea", "Bla"),
         ("Baltic", "Bal"),
         ("Baltic Sea", "Bal"),
