@@ -101,7 +101,8 @@ fn the_nile_rhodes_and_etruria() {
 fn every_land_location_answers_to_its_first_three_letters() {
     let v = Variant::classical();
     let m = &v.map;
-    assert_eq!(abbr(m, "Des"), "Dop");
+    assert_eq!(abbr(m, "Des"), "Des");
+    assert_eq!(abbr(m, "Dop"), "Des");
     for p in m.province_ids() {
         let prov = m.province(p);
         if !matches!(prov.terrain, Terrain::Land | Terrain::Coast) {
@@ -177,12 +178,39 @@ fn the_full_names_are_the_rulebooks() {
     let v = Variant::classical();
     let m = &v.map;
     for (name, old, ab) in [
-        ("Cumae", "Capua", "Cap"),
-        ("Agrigentum", "Halycus", "Hal"),
+        ("Cumae", "Capua", "Cum"),
+        ("Agrigentum", "Halycus", "Agr"),
         ("Carthage", "Carthago", "Car"),
     ] {
         let p = m.lookup(&ab.to_ascii_lowercase()).unwrap();
         assert_eq!(m.province(p).name, name);
         assert_eq!(abbr(m, old), ab);
     }
+}
+
+/// Section 9: "Three-word sea spaces ... Other Sea Spaces are abbreviated by the first two
+/// letters of their first name and S ... In a few cases, such as Maeotis Palus, the first
+/// three letters will suffice (Mae)"; "Generally, land locations can be abbreviated by the
+/// first three letters." Where the data files used another abbreviation, the one shown
+/// (echoes, results, pictures) is the rulebook's: `F Cum-Mam` comes back `F Cum - Mam`, not
+/// `F Cap - Mam` (issue 37), and the data files' abbreviations still read.
+#[test]
+fn the_abbreviation_shown_is_the_rulebooks() {
+    let v = Variant::classical();
+    let m = &v.map;
+    for (rulebook, data_file) in [
+        ("Cum", "Cap"),
+        ("Agr", "Hal"),
+        ("Des", "Dop"),
+        ("Eas", "Esa"),
+        ("Wes", "Wsa"),
+        ("Mae", "Mpa"),
+        ("AeS", "Aeg"),
+        ("MyS", "Myr"),
+    ] {
+        assert_eq!(abbr(m, rulebook), rulebook, "{rulebook}");
+        assert_eq!(abbr(m, data_file), rulebook, "{data_file}");
+    }
+    let order = herald::game::order::parse_order(m, "F Cap-Mam").unwrap();
+    assert_eq!(order.canonical(m), "F Cum - Mam");
 }

@@ -208,7 +208,7 @@ fn shortened_names_read_on_the_classical_and_world_maps() {
         ("Gulf of Tarentum", "Sta"),
         ("Coele Syria", "Coe"),
         ("Coele-Syria", "Coe"),
-        ("Aegean", "Aeg"),
+        ("Aegean", "AeS"),
         ("Cretan", "Crs"),
         ("Magna Grecian", "Mgs"),
         ("Fetters", "Fet"),

@@ -23,6 +23,15 @@ use crate::support::{self, order, start_game, Sent, World, SEVEN};
 
 const GM: &str = "gm@example.org";
 
+/// Classical's five powers' players: Macedon A, Carthage C, Egypt E, Rome R, Syria S.
+const CLASSICAL: [(&str, char); 5] = [
+    ("ann@example.org", 'A'),
+    ("bob@example.org", 'C'),
+    ("cat@example.org", 'E'),
+    ("dan@example.org", 'R'),
+    ("eve@example.org", 'S'),
+];
+
 /// The judges a golden mail can reach, by the name its `X-Golden-Setup:` line gives.
 ///
 /// - `none`: a new judge with no games.
@@ -34,6 +43,9 @@ const GM: &str = "gm@example.org";
 ///   orders in), the clock an hour on: the game stands at Fall 1901.
 /// - `dips`: like `started`, with the switches `dip_points` (8 dips a turn).
 /// - `grey`: like `started`, with grey press allowed (`SET PRESS GREY` by the Master).
+/// - `classical`: game `g` (classical) started, the five of [`CLASSICAL`] playing
+///   (passwords `pw<letter>`): the game stands at Spring 273 B.C.
+/// - `deluge`: game `g` (deluge) started as `started` is: the game stands at Winter 1900.
 async fn setup(name: &str, w: &mut World) {
     match name {
         "none" => {}
@@ -61,6 +73,12 @@ async fn setup(name: &str, w: &mut World) {
         }
         "dips" => {
             start_game(w, GM, "g", "standard dip_points", &SEVEN).await;
+        }
+        "classical" => {
+            start_game(w, GM, "g", "classical", &CLASSICAL).await;
+        }
+        "deluge" => {
+            start_game(w, GM, "g", "deluge", &SEVEN).await;
         }
         "grey" => {
             start_game(w, GM, "g", "standard", &SEVEN).await;

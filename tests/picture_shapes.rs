@@ -105,7 +105,7 @@ fn classicals_borders_equal_its_adjacency() {
     assert!(borders::shared(&shapes).len() > 250);
     // Rule 8's land bridges are drawn, each its own mark.
     for pair in [
-        "Mau Sag", "Kyr Sar", "Cap Mam", "Bru Epi", "Bit Thr", "Thr Tro", "Che Tan", "Cor Del",
+        "Mau Sag", "Kyr Sar", "Cum Mam", "Bru Epi", "Bit Thr", "Thr Tro", "Che Tan", "Cor Del",
     ] {
         assert!(
             text.contains(&format!("\nlink {pair} ")),
@@ -119,10 +119,10 @@ fn classical_with_one_border_removed_or_one_bridge_undrawn_fails_the_check() {
     // Etruria and Roma no longer neighbours.
     let text = builtin::CLASSICAL
         .replace(
-            "army  Etr: Cap Cis Ins Rom Sam",
-            "army  Etr: Cap Cis Ins Sam",
+            "army  Etr: Cum Cis Ins Rom Sam",
+            "army  Etr: Cum Cis Ins Sam",
         )
-        .replace("army  Rom: Bru Cap Etr Sam", "army  Rom: Bru Cap Sam");
+        .replace("army  Rom: Bru Cum Etr Sam", "army  Rom: Bru Cum Sam");
     assert_ne!(text, builtin::CLASSICAL);
     let map = parse_map(&text).unwrap();
     let problems = picture::check_shapes(&map, shapes::builtin("classical").unwrap());
@@ -287,10 +287,10 @@ fn herald_map_check_fails_on_a_map_with_one_border_removed() {
             builtin::CLASSICAL,
             builtin::CLASSICAL
                 .replace(
-                    "army  Etr: Cap Cis Ins Rom Sam",
-                    "army  Etr: Cap Cis Ins Sam",
+                    "army  Etr: Cum Cis Ins Rom Sam",
+                    "army  Etr: Cum Cis Ins Sam",
                 )
-                .replace("army  Rom: Bru Cap Etr Sam", "army  Rom: Bru Cap Sam"),
+                .replace("army  Rom: Bru Cum Etr Sam", "army  Rom: Bru Cum Sam"),
             "Etr and Rom share",
         ),
         (

@@ -364,7 +364,9 @@ impl Calendar {
     /// `Spring 1901 Movement`, `Spring 1901, Movement`, `Spring 273 B.C., Movement`,
     /// `Spring 1 A.D., Movement`, `Spring A.D. 1, Movement`, `W50A`, `S-77M`.
     /// An adjustment named in a season without one (`Fall 1901, Adjustment`, as jDip writes
-    /// it) is that year's adjustment phase.
+    /// it) is that year's adjustment phase. A season and year without a phase (`Spring 1
+    /// A.D.`, `Fall 273 BC`, as the help writes PHASE) is the season's first phase: its
+    /// movement, or a winter's adjustment.
     pub fn parse(&self, text: &str) -> Result<Phase, PhaseError> {
         let fail = |why: &str| PhaseError {
             text: text.trim().to_string(),
@@ -385,6 +387,12 @@ impl Calendar {
                 };
                 (&code[..split], &code[split..end], None, &code[end..])
             }
+            // No phase kind (the help's `PHASE Spring 1 A.D.`): the season's first phase.
+            [s, y] => (s, y, None, ""),
+            [s, y, "b", "c"] | [s, y, "bc"] => (s, y, Some(Era::BeforeChrist), ""),
+            [s, y, "a", "d"] | [s, y, "ad"] | [s, "a", "d", y] | [s, "ad", y] => {
+                (s, y, Some(Era::AnnoDomini), "")
+            }
             [s, y, k] => (s, y, None, k),
             [s, y, "b", "c", k] | [s, y, "bc", k] => (s, y, Some(Era::BeforeChrist), k),
             [s, y, "a", "d", k] | [s, y, "ad", k] | [s, "a", "d", y, k] | [s, "ad", y, k] => {
@@ -394,8 +402,6 @@ impl Calendar {
                 "expected a season, a year and a phase, e.g. 'Spring 1901 Movement' or 'S1901M'",
             )),
         };
-        let kind = PhaseKind::from_word(kind_word)
-            .ok_or_else(|| fail("unknown phase kind (Movement, Retreat, Adjustment)"))?;
         let year = self.judge_year(year_text, era).map_err(fail)?;
         let season = self
             .seasons
@@ -408,6 +414,16 @@ impl Calendar {
                     || (season_word == "fall" && name == "autumn")
             })
             .ok_or_else(|| fail("unknown season"))?;
+        let kind = match kind_word {
+            // A season named without a phase is its first phase: a season's movement
+            // (Spring 1901 is Spring 1901, Movement), a winter's adjustment.
+            "" => *self.seasons[season]
+                .phases
+                .first()
+                .ok_or_else(|| fail("that season has no phases"))?,
+            word => PhaseKind::from_word(word)
+                .ok_or_else(|| fail("unknown phase kind (Movement, Retreat, Adjustment)"))?,
+        };
         if self.seasons[season].phases.contains(&kind) {
             return Ok(Phase {
                 year,
@@ -522,6 +538,36 @@ mod tests {
         assert!(cal.parse("Spring 0 B.C., Movement").is_err());
         assert!(cal.parse_year("2147483647 A.D.").is_err());
         assert!(cal.parse_year("-2147483648 AD").is_err());
+    }
+
+    /// The help's own PHASE examples, "PHASE takes either form (Spring 1 A.D., Spring 1
+    /// AD)" (templates/help/variants.txt), name no phase kind: a season and a year is the
+    /// season's first phase, its movement (a winter's adjustment); `BC` and `AD` need no dots.
+    #[test]
+    fn a_season_and_year_without_a_phase_is_the_seasons_first_phase() {
+        let cal = classical();
+        let movement = |text: &str| cal.parse(&format!("{text} Movement")).unwrap();
+        for (text, meant) in [
+            ("Spring 1 A.D.", "Spring 1 A.D."),
+            ("Spring 1 AD", "Spring 1 A.D."),
+            ("Spring AD 1", "Spring 1 A.D."),
+            ("Fall 273 B.C.", "Fall 273 B.C."),
+            ("Fall 273 BC", "Fall 273 B.C."),
+            ("Fall 273 BC,", "Fall 273 B.C."),
+            ("Spring 50", "Spring 273 B.C."),
+        ] {
+            assert_eq!(cal.parse(text), Ok(movement(meant)), "{text}");
+        }
+        assert_eq!(
+            cal.parse("Fall 273 BC Retreat").map(|p| p.kind),
+            Ok(PhaseKind::Retreat)
+        );
+        assert_eq!(
+            cal.parse("Winter 273 B.C."),
+            cal.parse("Winter 273 B.C., Adjustment")
+        );
+        assert!(cal.parse("Fall 273 BC Xyz").is_err());
+        assert!(cal.parse("Fall").is_err());
     }
 
     /// Phase codes carry the judge year on both sides of 1 A.D., so no code means two phases:

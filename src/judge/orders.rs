@@ -14,8 +14,10 @@ use crate::game::resolve::screen_retreats;
 use crate::game::screen::{describe, screen_movement};
 
 mod refusal;
+mod split;
 pub(super) use refusal::unread;
 pub use refusal::Refusal;
+pub(super) use split::several;
 
 /// The powers that must order in the current phase: with units (movement), with dislodged
 /// units (retreat), with builds or removals (adjustment).

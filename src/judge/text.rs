@@ -4,7 +4,8 @@
 //! a mobile client's footer ("Sent from my iPhone") are dropped; `//` comment lines are
 //! dropped; line numbers kept. Each line comes twice: as commands read it, with what clients
 //! and phone keyboards slip into the text (byte-order marks, zero-width and no-break spaces,
-//! typographic dashes and quotes) made plain by the table [`LOOK_ALIKES`]; and as written,
+//! typographic dashes and quotes, fullwidth ASCII) made plain by the table [`LOOK_ALIKES`]
+//! and by `narrow`; and as written,
 //! which is what press relays, verbatim (issue 25, 9). Bidirectional controls
 //! ([`BIDI_CONTROLS`]) are dropped from both, so that no text herald stores and shows to
 //! others (a game's comment, press, a vote's words) can be made to read otherwise than it is
@@ -103,18 +104,30 @@ fn without_controls(raw: &str) -> String {
     out
 }
 
-/// A line with [`LOOK_ALIKES`] replaced and trailing space trimmed.
+/// A line with [`LOOK_ALIKES`] replaced, fullwidth ASCII folded ([`narrow`]) and trailing
+/// space trimmed.
 fn plain(line: &str) -> String {
     let mut out = String::with_capacity(line.len());
     for c in line.chars() {
         match LOOK_ALIKES.iter().find(|(from, _)| *from == c) {
             Some((_, to)) => out.push_str(to),
-            None => out.push(c),
+            None => out.push(narrow(c)),
         }
     }
     let end = out.trim_end_matches(['\r', ' ', '\t']).len();
     out.truncate(end);
     out
+}
+
+/// The ASCII form of a fullwidth character (U+FF01–U+FF5E, which an East Asian keyboard
+/// types for `ＳＩＧＮＯＮ` or `Ａ Ｐａｒ－Ｂｕｒ`) and of the ideographic space (U+3000);
+/// any other character as it is. Command lines only, as [`LOOK_ALIKES`].
+fn narrow(c: char) -> char {
+    match c {
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c),
+        '\u{3000}' => ' ',
+        c => c,
+    }
 }
 
 /// Whether the quoted previous mail starts at the first of these lines: a separator line,
@@ -248,6 +261,17 @@ mod tests {
     fn zero_width_and_no_break_spaces_are_made_plain() {
         let body = "A\u{00A0}Par\u{200B}-\u{200D}Bur\n\u{2060}A\u{202F}Mar\u{2007}H\u{200C}\n--\u{00A0}\nAnn";
         assert_eq!(texts(body), ["A Par-Bur", "A Mar H"]);
+    }
+
+    // Issue 37: "fold fullwidth ASCII (U+FF01–U+FF5E) to ASCII when reading command lines,
+    // so it is read as SIGNON"; press keeps what was written.
+    #[test]
+    fn fullwidth_ascii_is_read_as_ascii() {
+        let body = "\u{FF33}\u{FF29}\u{FF27}\u{FF2E}\u{FF2F}\u{FF2E}\u{3000}\u{FF26}\u{FF47} \u{FF50}\u{FF57}\u{FF26}\nＡ Ｐａｒ－Ｂｕｒ；Ａ Ｍａｒ－Ｓｐａ";
+        let lines = super::typed(body);
+        assert_eq!(lines[0].line, "SIGNON Fg pwF");
+        assert_eq!(lines[1].line, "A Par-Bur;A Mar-Spa");
+        assert_eq!(lines[1].written, "Ａ Ｐａｒ－Ｂｕｒ；Ａ Ｍａｒ－Ｓｐａ");
     }
 
     #[test]

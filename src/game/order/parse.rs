@@ -74,6 +74,18 @@ const DISBAND_WORDS: &[&str] = &["disband", "disbands", "d"];
 const LAND_WORDS: &[&str] = &["d", "disembark", "disembarks", "land", "lands"];
 const EMBARK_WORDS: &[&str] = &["e", "embark", "embarks", "board", "boards"];
 const CONVERT_WORDS: &[&str] = &["converts", "convert", "conv", "cv"];
+/// Words for a conversion that, as the Deluge rule words it ("ordered to turn into a
+/// fleet"), say what the army becomes: `A Lvp turns into a fleet`.
+const TURN_WORDS: &[&str] = &[
+    "turns",
+    "turn",
+    "becomes",
+    "become",
+    "transforms",
+    "transform",
+];
+/// The accepted forms of a conversion, named when one is misread.
+const CONVERT_FORM: &str = "a conversion is written 'A Yor converts' (the Deluge rule's own words), or 'A Yor converts to a fleet' or 'A Yor turns into a fleet'; on a province with two coasts name the coast: 'A Stp converts nc'";
 const PORTAGE_WORDS: &[&str] = &["p", "portage", "portages"];
 
 #[cfg(test)]
@@ -234,18 +246,9 @@ impl Cursor<'_> {
             let fleet = self.loc("after 'E' (embark): the fleet's sea")?;
             return Ok(Action::Embark { fleet });
         }
-        if CONVERT_WORDS.contains(&word) {
+        if CONVERT_WORDS.contains(&word) || TURN_WORDS.contains(&word) {
             self.pos += 1;
-            if self.eat(&["to", "into"]) {
-                self.unit_kind();
-            }
-            let coast = match self.peek() {
-                Some("/" | "nc" | "sc" | "ec" | "wc" | "north" | "south" | "east" | "west") => {
-                    self.coast()?
-                }
-                _ => None,
-            };
-            return Ok(Action::Convert { coast });
+            return self.conversion(TURN_WORDS.contains(&word));
         }
         if SUPPORT_WORDS.contains(&word) {
             self.pos += 1;
@@ -299,6 +302,35 @@ impl Cursor<'_> {
         Err(self.fail(format!(
             "'{word}' is not an order: expected '-' (move), 'S' (support), 'C' (convoy), 'H' (hold) or 'Disband'"
         )))
+    }
+
+    /// A conversion after its word: `converts`, `converts to a fleet`, `turns into a fleet`
+    /// (a turn word, `says_into`, needs what the army becomes), a coast last, nothing else.
+    fn conversion(&mut self, says_into: bool) -> Result<Action, OrderError> {
+        let misread = |c: &Self| c.fail(CONVERT_FORM);
+        if self.eat(&["to", "into"]) || says_into {
+            // "a fleet": the article, where "a" alone would be read as an army.
+            if matches!(self.peek(), Some("a" | "an"))
+                && self
+                    .peek_at(1)
+                    .is_some_and(|w| UnitKind::from_word(w).is_some())
+            {
+                self.pos += 1;
+            }
+            if self.unit_kind() != Some(UnitKind::Fleet) {
+                return Err(misread(self));
+            }
+        }
+        let coast = match self.peek() {
+            Some("/" | "nc" | "sc" | "ec" | "wc" | "north" | "south" | "east" | "west") => {
+                self.coast().map_err(|_| misread(self))?
+            }
+            _ => None,
+        };
+        if self.peek().is_some() {
+            return Err(misread(self));
+        }
+        Ok(Action::Convert { coast })
     }
 
     fn move_word(&mut self) -> bool {
@@ -433,6 +465,39 @@ mod tests {
         assert_eq!(canon("A Vie stand"), "A Vie H");
         assert_eq!(canon("A Vie"), "A Vie H");
         assert_eq!(canon("A Ber S A Mun H"), "A Ber S A Mun");
+    }
+
+    /// Deluge rule 2: "Any army in a coastal province may, instead of being ordered to move
+    /// or support, be ordered to turn into a fleet ... [written as, eg, "A Yor converts"]":
+    /// the rule's words are read as the order it names, and a misread conversion is told
+    /// the accepted form.
+    #[test]
+    fn conversion_as_the_rule_words_it() {
+        for text in [
+            "A Lvp converts",
+            "A Lvp turns into a fleet",
+            "A Lvp converts to a fleet",
+            "A Lvp converts into fleet",
+            "a lvp turns into a fleet.",
+            "A Lvp becomes a fleet",
+            "A Lvp converts to F",
+        ] {
+            assert_eq!(canon(text), "A Lvp converts", "{text}");
+        }
+        assert_eq!(canon("A Stp turns into a fleet nc"), "A Stp converts nc");
+        for text in [
+            "A Lvp turns",
+            "A Lvp turns into an army",
+            "A Lvp converts to a navy",
+            "A Lvp converts fleet",
+            "A Lvp turns into a fleet now",
+        ] {
+            let e = canon(text);
+            assert!(
+                e.starts_with("error:") && e.contains("'A Yor converts'"),
+                "{text}: {e}"
+            );
+        }
     }
 
     #[test]

@@ -48,6 +48,8 @@ pub(crate) struct PressDraft {
     pub(crate) to: Recipients,
     pub(crate) grey: Option<bool>,
     pub(crate) lines: Vec<String>,
+    /// Words of the PRESS line that are no press word: the press is refused, naming them.
+    pub(crate) unknown: Vec<String>,
 }
 
 /// One mail being read: the context every command of it shares.

@@ -50,10 +50,18 @@ impl Session<'_> {
         let role = self.role;
         match command {
             C::Order(text) => match role {
-                Role::Power(_) => match self.later_phase {
-                    Some(phase) => self.later_orders.push((phase, text)),
-                    None => self.orders.push((text, self.wrong_phase.clone())),
-                },
+                Role::Power(_) => {
+                    // `A Par-Bur; A Mar-Spa`: each order of the line is filed, echoed and
+                    // refused on its own (njudge's `,` and `;`).
+                    let map = judge.map_of(self.game());
+                    let parts = orders::several(map, &text).unwrap_or_else(|| vec![text]);
+                    for text in parts {
+                        match self.later_phase {
+                            Some(phase) => self.later_orders.push((phase, text)),
+                            None => self.orders.push((text, self.wrong_phase.clone())),
+                        }
+                    }
+                }
                 Role::Master => self.error(
                     line,
                     "not a Master command; to order for a power, BECOME <letter> first",
@@ -267,6 +275,51 @@ mod tests {
             .body
             .contains("your orders for this phase are cleared"));
         assert!(!games["g"].orders.contains_key(&2));
+    }
+
+    // judge-features.md §1.1: "Orders can share a line if separated by `,` or `;`" (njudge
+    // `data/syntax`): each order of such a line is echoed and refused on its own; a line
+    // whose parts are not all orders is refused whole, told the accepted form.
+    #[test]
+    fn several_orders_on_one_line_are_each_read() {
+        let j = judge();
+        let mut games = started(&j);
+        let h = mail(
+            &j,
+            &mut games,
+            BOB,
+            "SIGNON Fg pwF
+A Par-Bur; A Mar-Spa, F Bre-Xyz
+A Par-Pic, please",
+            start(),
+        );
+        let text = &reply(&h, BOB).body;
+        assert!(
+            text.contains(
+                "  A Mar - Spa
+"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "  F Bre-Xyz
+    *** "
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("A Par-Pic, please
+    *** unexpected 'please' after a complete order; several orders on one line are separated by ',' or ';', each a whole order"),
+            "{text}"
+        );
+        let g = &games["g"];
+        let filed: Vec<String> = g.orders[&2]
+            .orders
+            .iter()
+            .map(|o| o.canonical(j.map_of(g)))
+            .collect();
+        assert_eq!(filed, ["A Par - Bur", "A Mar - Spa"]);
     }
 
     #[test]

@@ -12,6 +12,9 @@ pub enum PressCommand {
         to: Recipients,
         /// GREY (true), WHITE (false), or the game's default.
         grey: Option<bool>,
+        /// Words of the line that are none of these, as written upper case: the press is
+        /// refused, naming them ([`PRESS_WORDS`]).
+        unknown: Vec<String>,
     },
     /// `ENDPRESS` / `ENDBROADCAST`
     EndPress,
@@ -37,8 +40,11 @@ pub(super) const DEFS: &[Def] = &[
         .aka(&["ENDBROADCAST", "ENDP"]),
 ];
 
+/// The words a PRESS or BROADCAST line takes, as a refusal names them.
+pub(in crate::judge) const PRESS_WORDS: &str = "TO <letters> (run together: PRESS TO EF), TO ALL, TO ALL BUT <letters>, +<letters>, -<letters>, GREY (or ANONYMOUS) and WHITE (or UNANONYMOUS)";
+
 /// A press line's words: BROADCAST or PRESS, the recipients (`TO EF`, `TO ALL BUT R`,
-/// `+EF`, `-R`) and GREY or WHITE.
+/// `+EF`, `-R`) and GREY or WHITE; any other word is kept to be refused.
 fn press(upper: &[String]) -> super::Command {
     let broadcast = upper.first().is_some_and(|w| w == "BROADCAST");
     let mut to = if broadcast {
@@ -47,6 +53,7 @@ fn press(upper: &[String]) -> super::Command {
         Recipients::Nobody
     };
     let mut grey = None;
+    let mut unknown = Vec::new();
     let mut i = 1;
     while i < upper.len() {
         match upper[i].as_str() {
@@ -68,11 +75,11 @@ fn press(upper: &[String]) -> super::Command {
             }
             w if w.starts_with('+') => to = Recipients::To(w[1..].to_string()),
             w if w.starts_with('-') => to = Recipients::AllBut(w[1..].to_string()),
-            _ => {}
+            w => unknown.push(w.to_string()),
         }
         i += 1;
     }
-    C::Press { to, grey }.into()
+    C::Press { to, grey, unknown }.into()
 }
 
 impl Session<'_> {
@@ -87,12 +94,15 @@ impl Session<'_> {
     /// Applies a command of this family.
     pub(in crate::judge) fn press_command(&mut self, line: &str, command: PressCommand) -> bool {
         match command {
-            C::Press { to, grey } => {
+            C::Press { to, grey, unknown } => {
+                // A line with a word it does not know still opens the press, so its text
+                // is held (and refused with it), never read as orders.
                 self.press = Some(PressDraft {
                     head: line.trim().to_string(),
                     to,
                     grey,
                     lines: Vec::new(),
+                    unknown,
                 });
             }
             C::EndPress => self.error(line, "ENDPRESS without PRESS"),

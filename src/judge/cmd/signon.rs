@@ -63,13 +63,16 @@ pub(super) const DEFS: &[Def] = &[
         |w| {
             w.least(2)?;
             let a = w.args();
+            // The variant is optional: a switch (a word with `=`) after the password means
+            // the default variant (`CREATE ?g pw last_year=1901`).
+            let named = a.get(2).is_some_and(|v| !v.contains('='));
             Some(
                 C::Create {
                     game: a[0].trim_start_matches('?').to_string(),
                     password: a[1].to_string(),
-                    variant: w.arg(2),
+                    variant: w.arg(2).filter(|_| named),
                     options: a
-                        .get(3..)
+                        .get(if named { 3 } else { 2 }..)
                         .unwrap_or(&[])
                         .iter()
                         .map(|s| s.to_string())

@@ -29,6 +29,11 @@ pub enum Refusal {
     UnitChoiceWaive,
 }
 
+/// What a refused line with `,` or `;` is told: how several orders share a line (see
+/// `split`).
+const SEVERAL_ON_A_LINE: &str =
+    "several orders on one line are separated by ',' or ';', each a whole order, e.g. 'A Par-Bur, A Mar-Spa' or 'Build A Ber, A Mun'";
+
 /// Why a line the order parser could not read was refused: a line of prose ("Sorry, I was
 /// travelling!") is said to be no order, not read as one naming an unknown province
 /// (issue 25); anything else gets the parser's reason.
@@ -39,8 +44,17 @@ pub(in crate::judge) fn unread(
 ) -> Refusal {
     match prose(map, text) {
         Some(word) => Refusal::NotAnOrder(word),
+        None if text.contains([',', ';']) => {
+            Refusal::Unread(format!("{}; {}", e.why, SEVERAL_ON_A_LINE))
+        }
         None => Refusal::Unread(e.why),
     }
+}
+
+/// Whether `text` starts as an order does (a unit type, an order word, a number, a
+/// nationality or a province), so that it is a mistyped order rather than prose.
+pub(in crate::judge) fn starts_as_order(map: &crate::game::map::Map, text: &str) -> bool {
+    prose(map, text).is_none()
 }
 
 /// The first word of `text` as written, when the line cannot be an order: it starts with

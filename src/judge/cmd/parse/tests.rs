@@ -72,6 +72,18 @@ fn signon_forms() {
             options: vec!["remote_builds".into(), "victory=20".into()]
         }
     );
+    // Issue 37: "`CREATE ?g pw last_year=1901` (no variant named; the docs say the variant
+    // is optional) ... a word with `=` (a switch) after the password means the variant is
+    // the default one."
+    assert_eq!(
+        parse_command("CREATE ?g pw last_year=1901 victory=20"),
+        SignonCommand::Create {
+            game: "g".into(),
+            password: "pw".into(),
+            variant: None,
+            options: vec!["last_year=1901".into(), "victory=20".into()]
+        }
+    );
     assert_eq!(
         parse_command("SET RULE remote_builds"),
         SettingsCommand::Rule("remote_builds".into())
@@ -84,28 +96,32 @@ fn press_headers() {
         parse_command("PRESS"),
         PressCommand::Press {
             to: Recipients::Nobody,
-            grey: None
+            grey: None,
+            unknown: vec![]
         }
     );
     assert_eq!(
         parse_command("press to fg grey"),
         PressCommand::Press {
             to: Recipients::To("FG".into()),
-            grey: Some(true)
+            grey: Some(true),
+            unknown: vec![]
         }
     );
     assert_eq!(
         parse_command("PRESS TO ALL BUT GO"),
         PressCommand::Press {
             to: Recipients::AllBut("GO".into()),
-            grey: None
+            grey: None,
+            unknown: vec![]
         }
     );
     assert_eq!(
         parse_command("broadcast"),
         PressCommand::Press {
             to: Recipients::All,
-            grey: None
+            grey: None,
+            unknown: vec![]
         }
     );
 }

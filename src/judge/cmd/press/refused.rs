@@ -31,6 +31,8 @@ pub enum Refused {
     NamedBesideGrey,
     /// The dip point it costs could not be paid.
     Unpaid(String),
+    /// Words of the PRESS line that are no press word (as written, upper case).
+    UnknownWords(Vec<String>),
 }
 
 impl fmt::Display for Refused {
@@ -42,6 +44,17 @@ impl fmt::Display for Refused {
                 "PRESS without TO sends nothing: write PRESS TO <letters> or BROADCAST",
             ),
             Refused::NoOne(c) => write!(f, "'{c}' is no one in this game"),
+            Refused::UnknownWords(words) => write!(
+                f,
+                "the press was not sent: {} {} no press word; a PRESS or BROADCAST line takes {}",
+                words
+                    .iter()
+                    .map(|w| format!("'{w}'"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if words.len() == 1 { "is" } else { "are" },
+                super::PRESS_WORDS
+            ),
             Refused::NoRecipients => f.write_str("the press has no recipients"),
             Refused::PressOff => f.write_str(
                 "press is off in this game: only press to and from the Master is allowed",

@@ -64,6 +64,9 @@ impl Session<'_> {
         if self.game.is_none() {
             return Err(Refused::NotSignedOn);
         }
+        if !draft.unknown.is_empty() {
+            return Err(Refused::UnknownWords(draft.unknown.clone()));
+        }
         // Standing supports ordered above this press are paid first.
         self.file_orders_before_spending();
         let plan = self.plan_press(draft)?;

@@ -130,3 +130,38 @@ fn press_goes_where_the_game_allows() {
         .iter()
         .any(|m| m.to == GM && m.body.contains("To the GM")));
 }
+
+// Issue 37: "A PRESS line's unknown words are dropped silently ... refuse them with a clear
+// error naming the accepted words." njudge's `PRESS TO ALL BUT GO FAKE BROADCAST` has FAKE,
+// which herald does not do: the press is not sent, its text is not read as orders, and the
+// reply names the word and the words a PRESS line takes.
+#[test]
+fn a_press_line_with_a_word_it_does_not_know_is_refused() {
+    let j = judge();
+    let mut games = started(&j);
+    let h = mail(
+        &j,
+        &mut games,
+        BOB,
+        "SIGNON Fg pwF\nPRESS TO E FAKE\nA Par-Bur is my plan.\nENDPRESS\nA Mar-Spa",
+        start(),
+    );
+    let text = &reply(&h, BOB).body;
+    assert!(
+        text.contains("'FAKE' is no press word; a PRESS or BROADCAST line takes TO <letters>"),
+        "{text}"
+    );
+    assert!(text.contains("  | A Par-Bur is my plan."), "{text}");
+    assert!(text.contains("  A Mar - Spa\n"), "{text}");
+    assert!(
+        !h.effects.mails.iter().any(|m| m.to == ANN),
+        "no press went"
+    );
+    let g = &games["g"];
+    let filed: Vec<String> = g.orders[&2]
+        .orders
+        .iter()
+        .map(|o| o.canonical(j.map_of(g)))
+        .collect();
+    assert_eq!(filed, ["A Mar - Spa"]);
+}
