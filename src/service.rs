@@ -280,6 +280,7 @@ impl Service {
                 lines: config.limits.reply_lines,
                 attachments: config.limits.reply_attachments,
                 unconfirmed: false,
+                confirms: false,
             },
             press_limits: judge::volume::Limits {
                 press_per_mail: config.limits.press_per_mail as usize,
@@ -570,11 +571,13 @@ impl Service {
                 .collect();
             let runs = self.judge.passwords.runs();
             let parsed = parsed.take().unwrap_or_default();
-            let limits = if self.is_stranger(&letter.reply_to, &confirmed_senders, &answers) {
+            let mut limits = if self.is_stranger(&letter.reply_to, &confirmed_senders, &answers) {
                 self.judge.limits.unconfirmed()
             } else {
                 self.judge.limits
             };
+            // The gate tells this answer's address it is now confirmed (`Service::gate`).
+            limits.confirms = self.confirms(letter).as_ref() == Some(&letter.reply_to);
             let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 judge::session::handle_within(&self.judge, letter, parsed, &mut games, now, limits)
             }));

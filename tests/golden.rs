@@ -34,6 +34,8 @@ const GM: &str = "gm@example.org";
 ///   orders in), the clock an hour on: the game stands at Fall 1901.
 /// - `dips`: like `started`, with the switches `dip_points` (8 dips a turn).
 /// - `grey`: like `started`, with grey press allowed (`SET PRESS GREY` by the Master).
+/// - `several`: like `started`, with the switch `several_powers`; dan@example.org resigned
+///   Italy and bob@example.org (France, `pwF`) took it over with the password `bobpw2`.
 async fn setup(name: &str, w: &mut World) {
     match name {
         "none" => {}
@@ -65,6 +67,13 @@ async fn setup(name: &str, w: &mut World) {
         "grey" => {
             start_game(w, GM, "g", "standard", &SEVEN).await;
             w.mail(GM, "grey", "SIGNON Mg gmpass\nSET PRESS GREY\n")
+                .await;
+        }
+        "several" => {
+            start_game(w, GM, "g", "standard several_powers", &SEVEN).await;
+            w.mail("dan@example.org", "bye", "SIGNON Ig pwI\nRESIGN\n")
+                .await;
+            w.mail("bob@example.org", "take", "SIGNON Ig bobpw2\n")
                 .await;
         }
         other => panic!("no setup '{other}'"),

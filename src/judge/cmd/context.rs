@@ -60,6 +60,14 @@ pub(crate) struct Session<'a> {
     pub(crate) role: Role,
     pub(crate) became: Option<PowerId>,
     pub(crate) signed_on: bool,
+    /// SIGNONs read in this mail: each after the first ends the section of the seat signed
+    /// on before it (see [`crate::judge::cmd::signon`]), up to a bound.
+    pub(crate) signons: usize,
+    /// CREATE or OBSERVE was read: it stands alone in its mail, with no SIGNON besides it.
+    pub(crate) alone: bool,
+    /// Powers the Master acted for (BECOME) in an earlier section of this mail: each
+    /// player gets a copy of the reply, as the one of the last section does.
+    pub(crate) acted_for: Vec<PowerId>,
     pub(crate) lines: Vec<String>,
     pub(crate) errors: bool,
     pub(crate) recognised: bool,
