@@ -124,7 +124,8 @@ pub enum Recipients {
 impl Session<'_> {
     /// The game signed on to. Only commands that need a sign-on call it (see
     /// [`super::def::Who`]), or CREATE and SIGNON once they have set `game`, which they set
-    /// only to a game of `games` (the one SIGNON or CREATE of the mail; a failed one ends it).
+    /// only to a game of `games` (the game of the mail's SIGNONs or its CREATE; a failed one
+    /// ends the mail).
     #[allow(clippy::expect_used)]
     pub(crate) fn game(&self) -> &Game {
         &self.games[self.game.as_deref().expect("signed on")]
