@@ -250,7 +250,7 @@ impl Service {
                 bytes: config.limits.reply_bytes,
                 lines: config.limits.reply_lines,
                 attachments: config.limits.reply_attachments,
-                unconfirmed: false,
+                ..Default::default()
             },
             press_limits: judge::volume::Limits {
                 press_per_mail: config.limits.press_per_mail as usize,
@@ -544,11 +544,11 @@ impl Service {
                 .collect();
             let runs = self.judge.passwords.runs();
             let parsed = parsed.take().unwrap_or_default();
-            let limits = if self.is_stranger(&letter.reply_to, &confirmed_senders, &answers) {
-                self.judge.limits.unconfirmed()
-            } else {
-                self.judge.limits
-            };
+            let mut limits = self.judge.limits;
+            if self.is_stranger(&letter.reply_to, &confirmed_senders, &answers) {
+                limits = limits.unconfirmed();
+            }
+            limits.confirms = self.confirms(letter).as_ref() == Some(&letter.reply_to);
             let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 judge::session::handle_within(
                     &self.judge,

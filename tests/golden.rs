@@ -46,6 +46,8 @@ const CLASSICAL: [(&str, char); 5] = [
 /// - `classical`: game `g` (classical) started, the five of [`CLASSICAL`] playing
 ///   (passwords `pw<letter>`): the game stands at Spring 273 B.C.
 /// - `deluge`: game `g` (deluge) started as `started` is: the game stands at Winter 1900.
+/// - `several`: like `started`, with the switch `several_powers`; dan@example.org resigned
+///   Italy and bob@example.org (France, `pwF`) took it over with the password `bobpw2`.
 async fn setup(name: &str, w: &mut World) {
     match name {
         "none" => {}
@@ -83,6 +85,13 @@ async fn setup(name: &str, w: &mut World) {
         "grey" => {
             start_game(w, GM, "g", "standard", &SEVEN).await;
             w.mail(GM, "grey", "SIGNON Mg gmpass\nSET PRESS GREY\n")
+                .await;
+        }
+        "several" => {
+            start_game(w, GM, "g", "standard several_powers", &SEVEN).await;
+            w.mail("dan@example.org", "bye", "SIGNON Ig pwI\nRESIGN\n")
+                .await;
+            w.mail("bob@example.org", "take", "SIGNON Ig bobpw2\n")
                 .await;
         }
         other => panic!("no setup '{other}'"),

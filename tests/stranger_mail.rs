@@ -411,3 +411,31 @@ async fn set_address_after_wrong_guesses_waits_for_the_master() {
         "{sent:#?}"
     );
 }
+
+/// Issue 37: "The answer to a confirming reply starts 'Your mail held no command it knows'":
+/// a reply that confirms is a mail with a purpose, and its answer says it is confirmed
+/// without calling it a mail of nothing. A mail of no command that confirms nothing is
+/// still told so.
+#[tokio::test]
+async fn the_answer_to_a_confirming_reply_does_not_call_it_empty() {
+    let mut w = World::new("stranger-confirms-only").await;
+    const NEW: &str = "newcomer@example.org";
+    let sent = w.mail(NEW, "hello", "HELP\n").await;
+    let done = w.confirm(NEW, &sent).await;
+    let answer = to(&done, NEW);
+    assert!(
+        answer
+            .body
+            .contains("This address (newcomer@example.org) is now confirmed:"),
+        "{}",
+        answer.body
+    );
+    assert!(!answer.body.contains("held no command"), "{}", answer.body);
+    assert!(!answer.body.contains("nothing was done"), "{}", answer.body);
+    assert!(!answer.subject.contains("[confirm-"), "{}", answer.subject);
+    let sent = w.mail(NEW, "chat", "hello there\n").await;
+    assert!(
+        to(&sent, NEW).body.contains("held no command it knows"),
+        "{sent:#?}"
+    );
+}

@@ -24,6 +24,10 @@ pub struct ReplyLimits {
     /// The reply goes to an address that has not confirmed (issue 36: "An address that has
     /// not confirmed gets text only, at most 16 KB, no attachments"): its notices say why.
     pub unconfirmed: bool,
+    /// The mail confirms the address its answer goes to, and the service's gate adds to the
+    /// answer that it is now confirmed: a mail of no command is then answered without "held
+    /// no command it knows" (issue 37: a confirming reply is a mail with a purpose).
+    pub confirms: bool,
 }
 
 /// The most text an answer to an address that has not confirmed holds, in bytes, the
@@ -39,6 +43,7 @@ impl Default for ReplyLimits {
             lines: 5_000,
             attachments: 4,
             unconfirmed: false,
+            confirms: false,
         }
     }
 }
@@ -53,6 +58,7 @@ impl ReplyLimits {
             lines: self.lines.min(STRANGER_LINES),
             attachments: 0,
             unconfirmed: true,
+            confirms: self.confirms,
         }
     }
 }

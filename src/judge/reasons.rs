@@ -167,6 +167,13 @@ pub fn notes(
             "the ferried army did not land and stays aboard its fleet".into(),
         )),
         Outcome::NotConverted => notes.push(note("not converted", "it was dislodged".into())),
+        // A portage that carried nothing (issue 37): the fleet was not ordered to its
+        // destination over this province, or its route was not portaged all the way.
+        Outcome::Held if matches!(o.command, Command::Portage { .. }) => notes.push(note(
+            "void",
+            "no fleet moved as it names, over a route with an army portaging it in every province"
+                .into(),
+        )),
         _ => {}
     }
     if let Some(c) = result.orders.get(i).and_then(|r| r.dislodged) {

@@ -9,6 +9,7 @@ use serde::Serialize;
 /// The built-in templates by name.
 const BUILTIN: &[(&str, &str)] = &[
     ("reply.txt", include_str!("../../templates/reply.txt")),
+    ("orders.txt", include_str!("../../templates/orders.txt")),
     ("results.txt", include_str!("../../templates/results.txt")),
     ("press.txt", include_str!("../../templates/press.txt")),
     ("notice.txt", include_str!("../../templates/notice.txt")),

@@ -6,24 +6,23 @@ use super::game::Status;
 use super::{deadline, dips, orders};
 use crate::envelope::Outgoing;
 
+/// What the reply shows of a power's orders: every order on file, what they lack, and the
+/// warnings on them.
+#[derive(Debug, Default)]
+struct OrdersBlock {
+    orders: Vec<String>,
+    warnings: Vec<String>,
+    status: String,
+    power: String,
+    phase: String,
+}
+
 impl Session<'_> {
-    pub(crate) fn reply(&mut self) {
+    /// The dip-point lines of the seat signed on: a power's balance, or every power's for
+    /// the Master, in a running game that plays dip points.
+    fn dip_lines(&self) -> Vec<String> {
         let judge = self.judge;
-        let subject = reply_subject(&self.letter.subject, self.errors);
-        if !self.recognised {
-            self.effects.mails.push(Outgoing {
-                to: self.letter.reply_to.clone(),
-                subject,
-                body: judge.templates.render(
-                    "unknown.txt",
-                    minijinja::context! { judge => &judge.address },
-                ),
-                in_reply_to: Some(self.letter.message_id.clone()),
-                attachments: Vec::new(),
-            });
-            return;
-        }
-        let dip_lines = match (
+        match (
             self.game.as_ref().and_then(|n| self.games.get(n)),
             self.role,
         ) {
@@ -39,29 +38,106 @@ impl Session<'_> {
                 }
             }
             _ => Vec::new(),
+        }
+    }
+
+    /// The orders on file of the power signed on, in a running or paused game.
+    fn orders_block(&self) -> Option<OrdersBlock> {
+        let judge = self.judge;
+        let g = self.game.as_ref().and_then(|n| self.games.get(n))?;
+        let (Role::Power(p), Some(pos)) = (self.role, &g.position) else {
+            return None;
         };
+        if g.status != Status::Running && g.status != Status::Paused {
+            return None;
+        }
+        let (orders, status) = orders::echo(judge, g, p);
+        Some(OrdersBlock {
+            orders,
+            warnings: super::warnings::warnings(judge, g, p),
+            status,
+            power: judge.variant(g).map.power(p).name.clone(),
+            phase: judge.variant(g).calendar.code(pos.phase),
+        })
+    }
+
+    /// SET MAP ON: a picture of the power's orders on file, drawn from them alone, when
+    /// the reply has room for another file.
+    fn orders_picture(&mut self) {
+        let judge = self.judge;
+        let Some(g) = self.game.as_ref().and_then(|n| self.games.get(n)) else {
+            return;
+        };
+        let Role::Power(p) = self.role else {
+            return;
+        };
+        if !g.seat_of(p).is_some_and(|s| s.map) {
+            return;
+        }
+        let room = self
+            .limits
+            .attachments
+            .saturating_sub(self.attachments.len());
+        if room > 0 {
+            // On a map with regions, as many of its pictures as there is room for.
+            let mut files = super::pictures::orders_picture(judge, g, p);
+            self.budget.no_room_for_files += files.len().saturating_sub(room);
+            files.truncate(room);
+            self.attachments.extend(files);
+        } else {
+            self.budget.no_room_for_files += 1;
+        }
+    }
+
+    /// The end of a section of a mail of several SIGNONs (`cmd/signon/section.rs`): what
+    /// the reply's end shows of the seat signed on so far (its dip points, its orders on
+    /// file, their picture), put among the reply's lines.
+    pub(crate) fn section_close(&mut self) {
+        let dip_lines = self.dip_lines();
+        self.lines.extend(dip_lines);
+        let Some(block) = self.orders_block().filter(|b| !b.orders.is_empty()) else {
+            return;
+        };
+        self.orders_picture();
+        let text = self.judge.templates.render(
+            "orders.txt",
+            minijinja::context! {
+                orders => &block.orders, status => &block.status, power => &block.power,
+                phase => &block.phase, warnings => &block.warnings,
+            },
+        );
+        self.lines.push(String::new());
+        self.lines.extend(text.lines().map(str::to_string));
+    }
+
+    pub(crate) fn reply(&mut self) {
+        let judge = self.judge;
+        let subject = reply_subject(&self.letter.subject, self.errors);
+        if !self.recognised {
+            self.effects.mails.push(Outgoing {
+                to: self.letter.reply_to.clone(),
+                subject,
+                body: judge.templates.render(
+                    "unknown.txt",
+                    minijinja::context! { judge => &judge.address, confirms => self.limits.confirms },
+                ),
+                in_reply_to: Some(self.letter.message_id.clone()),
+                attachments: Vec::new(),
+            });
+            return;
+        }
+        let dip_lines = self.dip_lines();
+        let block = self.orders_block().unwrap_or_default();
+        if !block.orders.is_empty() {
+            self.orders_picture();
+        }
         let game = self.game.as_ref().and_then(|n| self.games.get(n));
         let header = game.map_or_else(
             || format!(":: Judge: {}", judge.address),
             |g| judge.header_for(g, &self.letter.reply_to),
         );
-        let mut ctx_orders: Vec<String> = Vec::new();
-        let mut warnings: Vec<String> = Vec::new();
-        let mut status = String::new();
-        let mut power_name = String::new();
-        let mut phase = String::new();
         let (mut dl, mut gr, mut to_dl, mut to_gr) = (None, None, None, None);
         if let Some(g) = game {
-            if let (Role::Power(p), Some(pos)) = (self.role, &g.position) {
-                if g.status == Status::Running || g.status == Status::Paused {
-                    let (lines, st) = orders::echo(judge, g, p);
-                    ctx_orders = lines;
-                    warnings = super::warnings::warnings(judge, g, p);
-                    status = st;
-                    power_name = judge.variant(g).map.power(p).name.clone();
-                    phase = judge.variant(g).calendar.code(pos.phase);
-                }
-            }
             if let (Some(d), Some(grace)) = (g.deadline, g.grace) {
                 if g.status == Status::Running {
                     let tz = judge.zone_for(g, &self.letter.reply_to);
@@ -72,31 +148,12 @@ impl Session<'_> {
                 }
             }
         }
-        // SET MAP ON: a picture of the power's orders on file, drawn from them alone, when
-        // the reply has room for another file.
-        if let (Role::Power(p), Some(g)) = (self.role, game) {
-            if !ctx_orders.is_empty() && g.seat_of(p).is_some_and(|s| s.map) {
-                let room = self
-                    .limits
-                    .attachments
-                    .saturating_sub(self.attachments.len());
-                if room > 0 {
-                    // On a map with regions, as many of its pictures as there is room for.
-                    let mut files = super::pictures::orders_picture(judge, g, p);
-                    self.budget.no_room_for_files += files.len().saturating_sub(room);
-                    files.truncate(room);
-                    self.attachments.extend(files);
-                } else {
-                    self.budget.no_room_for_files += 1;
-                }
-            }
-        }
         let render = |lines: &[String]| {
             judge.templates.render(
                 "reply.txt",
                 minijinja::context! {
-                    header => &header, lines => lines, orders => &ctx_orders, status => &status, power => &power_name,
-                    phase => &phase, warnings => &warnings, deadline => &dl, grace => &gr, to_deadline => &to_dl, to_grace => &to_gr,
+                    header => &header, lines => lines, orders => &block.orders, status => &block.status, power => &block.power,
+                    phase => &block.phase, warnings => &block.warnings, deadline => &dl, grace => &gr, to_deadline => &to_dl, to_grace => &to_gr,
                 },
             )
         };
@@ -111,7 +168,9 @@ impl Session<'_> {
         );
         self.lines.extend(dip_lines);
         let body = render(&self.lines);
-        if let (Some(p), Some(g)) = (self.became, game) {
+        // Each power the Master acted for (BECOME), in any section of the mail.
+        let acted_for = self.acted_for.iter().copied().chain(self.became);
+        for (p, g) in acted_for.filter_map(|p| Some((p, game?))) {
             if let Some(seat) = g.seat_of(p) {
                 self.effects.mails.push(Outgoing {
                     to: seat.member.address.clone(),

@@ -191,6 +191,9 @@ pub fn handle_within(
         role: Role::Nobody,
         became: None,
         signed_on: false,
+        signons: 0,
+        alone: false,
+        acted_for: Vec::new(),
         lines: Vec::new(),
         errors: false,
         recognised: false,
@@ -233,7 +236,8 @@ pub fn handle_within(
 
 impl Session<'_> {
     pub(crate) fn run(&mut self, parsed: Parsed) {
-        for Line { typed, parsed } in parsed.lines {
+        let mut lines = parsed.lines.into_iter();
+        while let Some(Line { typed, parsed }) = lines.next() {
             let line = typed.line;
             if let Some(press) = self.press.as_mut() {
                 match &parsed.command {
@@ -260,6 +264,9 @@ impl Session<'_> {
                 break;
             }
             let go_on = self.command(&line, parsed);
+            if !go_on {
+                self.not_read(lines.by_ref());
+            }
             self.budget.tally(&mut self.lines, self.limits);
             if !go_on {
                 break;
@@ -272,6 +279,25 @@ impl Session<'_> {
         self.update_ready();
         self.tell_changes();
         self.reply();
+    }
+
+    /// The lines after a refused SIGNON (or CREATE, OBSERVE), up to a SIGNOFF: listed as
+    /// not read, never dropped unsaid (issue 37: "everything after it is dropped without
+    /// being listed"), their secret words hidden.
+    fn not_read(&mut self, rest: impl Iterator<Item = Line>) {
+        let rest: Vec<String> = rest
+            .take_while(|l| l.parsed.command != Command::Signoff)
+            .filter(|l| !l.typed.line.is_empty())
+            .map(|l| format!("  {}", cmd::parse::without_secrets(&l.typed.line)))
+            .collect();
+        if rest.is_empty() {
+            return;
+        }
+        self.lines.push(
+            "Not read, as the line above was refused (send them again after a SIGNON herald accepts):"
+                .into(),
+        );
+        self.lines.extend(rest);
     }
 
     /// Early processing: once every power that must act is ready and nobody waits, the

@@ -10,6 +10,7 @@ use super::game::Game;
 use super::Judge;
 use crate::game::calendar::PhaseKind;
 use crate::game::ids::{PowerId, ProvinceId, UnitKind};
+use crate::game::order::{Action, Order};
 use crate::game::resolve::adjust::adjustment_count;
 use crate::game::screen::{describe, screen_movement, Command, Ordered, Via};
 
@@ -88,6 +89,43 @@ pub fn warnings(judge: &Judge, game: &Game, power: PowerId) -> Vec<String> {
                             }
                         }
                     }
+                    Command::Portage { from, to, on_route } => {
+                        // Issue 37: "A portage order that carries nothing … is accepted as
+                        // 'orders complete' with no warning". Only what the power's own
+                        // orders show: an ally's army on the route may portage too.
+                        if let Some((u, c)) = command_at(from).filter(|_| !on_route) {
+                            let fleet = describe(map, u);
+                            let route = route_of(&orders, from);
+                            let gap = route.iter().copied().find(|&p| {
+                                p != o.at
+                                    && match pos.unit_at(p) {
+                                        None => true,
+                                        Some(a) if a.power == power => !mine.iter().any(|m| {
+                                            m.at == p && matches!(m.command, Command::Portage { from: f, to: t, .. } if f == from && t == to)
+                                        }),
+                                        Some(_) => false,
+                                    }
+                            });
+                            let why = if goes_to(c) != Some(to) {
+                                Some(format!("{fleet} is not ordered there"))
+                            } else if !route.contains(&o.at) {
+                                Some(format!("{fleet}'s route does not cross {}", map.abbr(o.at)))
+                            } else {
+                                gap.map(|p| {
+                                    format!(
+                                        "{fleet}'s route crosses {}, where no army of yours portages it",
+                                        map.abbr(p)
+                                    )
+                                })
+                            };
+                            if let Some(why) = why {
+                                out.push(format!(
+                                    "{me} portages {fleet} to {}, but {why}: the portage carries nothing.",
+                                    map.abbr(to)
+                                ));
+                            }
+                        }
+                    }
                     Command::Move { to, via } => {
                         let dest = map.province_of(to);
                         let carried = mine.iter().any(|f| {
@@ -142,6 +180,22 @@ pub fn warnings(judge: &Judge, game: &Game, power: PowerId) -> Vec<String> {
         }
     }
     out
+}
+
+/// The provinces a fleet's order at `at` names as its route over land (`F Ion-Tun-TyS`):
+/// none if it names none.
+fn route_of(orders: &[Order], at: ProvinceId) -> Vec<ProvinceId> {
+    orders
+        .iter()
+        .find_map(|o| match o {
+            Order::Unit {
+                at: loc,
+                action: Action::Move { via, .. },
+                ..
+            } if loc.province == at => Some(via.clone()),
+            _ => None,
+        })
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

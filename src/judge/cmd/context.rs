@@ -62,6 +62,14 @@ pub(crate) struct Session<'a> {
     pub(crate) role: Role,
     pub(crate) became: Option<PowerId>,
     pub(crate) signed_on: bool,
+    /// SIGNONs read in this mail: each after the first ends the section of the seat signed
+    /// on before it (see [`crate::judge::cmd::signon`]), up to a bound.
+    pub(crate) signons: usize,
+    /// CREATE or OBSERVE was read: it stands alone in its mail, with no SIGNON besides it.
+    pub(crate) alone: bool,
+    /// Powers the Master acted for (BECOME) in an earlier section of this mail: each
+    /// player gets a copy of the reply, as the one of the last section does.
+    pub(crate) acted_for: Vec<PowerId>,
     pub(crate) lines: Vec<String>,
     pub(crate) errors: bool,
     pub(crate) recognised: bool,
@@ -120,7 +128,8 @@ pub enum Recipients {
 impl Session<'_> {
     /// The game signed on to. Only commands that need a sign-on call it (see
     /// [`super::def::Who`]), or CREATE and SIGNON once they have set `game`, which they set
-    /// only to a game of `games` (the one SIGNON or CREATE of the mail; a failed one ends it).
+    /// only to a game of `games` (the game of the mail's SIGNONs or its CREATE; a failed one
+    /// ends the mail).
     #[allow(clippy::expect_used)]
     pub(crate) fn game(&self) -> &Game {
         &self.games[self.game.as_deref().expect("signed on")]

@@ -1,4 +1,6 @@
-//! CREATE, SIGNON and OBSERVE: who speaks for which game in this mail.
+//! CREATE, SIGNON and OBSERVE: who speaks for which game in this mail. A mail may hold
+//! several SIGNONs to one game, each starting a section of its own (`section.rs`); CREATE
+//! and OBSERVE stand alone.
 
 use chrono::Duration;
 
@@ -53,6 +55,11 @@ pub enum SignonCommand {
 }
 
 use SignonCommand as C;
+
+/// The refusal of a CREATE or OBSERVE after a sign-on, or of a SIGNON after either: each
+/// stands alone in its mail.
+const ALONE: &str =
+    "only one CREATE or OBSERVE per mail, and no SIGNON beside it: send this line in a mail of its own";
 
 /// CREATE, SIGNON and OBSERVE.
 pub(super) const DEFS: &[Def] = &[
@@ -155,28 +162,35 @@ impl Session<'_> {
                 options,
             } => {
                 if self.signed_on {
-                    self.error(line, "only one SIGNON, CREATE or OBSERVE per mail");
+                    self.error(line, ALONE);
                     return false;
                 }
                 self.create(line, &game, &password, variant.as_deref(), &options);
+                self.alone = self.signed_on;
             }
             C::Signon {
                 who,
                 game,
                 password,
             } => {
-                if self.signed_on {
-                    self.error(line, "only one SIGNON, CREATE or OBSERVE per mail");
+                if self.alone {
+                    self.error(line, ALONE);
                     return false;
                 }
+                if self.signed_on {
+                    return self.next_section(line, who, &game, &password);
+                }
+                self.signons = 1;
                 return self.signon(line, who, &game, &password);
             }
             C::Observe { game, password } => {
                 if self.signed_on {
-                    self.error(line, "only one SIGNON, CREATE or OBSERVE per mail");
+                    self.error(line, ALONE);
                     return false;
                 }
-                return self.signon(line, SignonAs::Observer, &game, &password);
+                let entered = self.signon(line, SignonAs::Observer, &game, &password);
+                self.alone = entered;
+                return entered;
             }
         }
         true
@@ -383,6 +397,7 @@ impl Session<'_> {
 mod held;
 mod join;
 mod power;
+mod section;
 
 #[cfg(test)]
 mod tests;

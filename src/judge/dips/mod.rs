@@ -233,10 +233,12 @@ pub fn close_turn(judge: &Judge, game: &mut Game, code: &str) -> Vec<Outgoing> {
             .filter(|m| !m.grey || grey_shown(game, m, by))
             .collect();
         let (na, nb) = (&map.power(a).name, &map.power(b).name);
+        // A player of several countries is told which of them bought it (issue 37).
+        let buyer = &map.power(by).name;
         let mut body = vec![
             judge.header(game),
             String::new(),
-            format!("Messages between {na} and {nb} intercepted in {code}:"),
+            format!("Messages between {na} and {nb} intercepted in {code} (bought by {buyer}):"),
         ];
         if caught.is_empty() {
             body.push(String::new());

@@ -368,3 +368,43 @@ fn protection_covers_messages_sent_and_received_white_and_grey_alike() {
         assert!(!italy.contains(protected), "{protected}: {italy}");
     }
 }
+
+// Issue 37: "A player holding two countries gets interception copies without being told
+// which of her countries bought each one." Ann plays Great Britain, France and Chile in
+// the world game: each copy names the country that bought it.
+#[test]
+fn an_interception_copy_names_the_country_that_bought_it() {
+    let j = judge();
+    let mut games = started_world(&j);
+    master(&j, &mut games, "w", "PROCESS!");
+    assert_eq!(phase(&j, &games, "w"), "S1880M");
+    send(&j, &mut games, ANN, "Fw", "INTERCEPT G R");
+    send(&j, &mut games, ANN, "Cw", "INTERCEPT G T");
+    let mails = master(&j, &mut games, "w", "PROCESS!");
+    let copies: Vec<_> = mails
+        .iter()
+        .filter(|m| m.to == ANN && m.subject.contains("Intercepted"))
+        .collect();
+    assert_eq!(copies.len(), 2, "{copies:#?}");
+    let map = j.map_of(&games["w"]);
+    let name = |letter: char| {
+        map.powers
+            .iter()
+            .find(|p| p.letter == letter)
+            .unwrap()
+            .name
+            .clone()
+    };
+    for (other, buyer) in [('R', "France"), ('T', "Chile")] {
+        let pair = format!("Intercepted {}-{}", name('G'), name(other));
+        let copy = copies
+            .iter()
+            .find(|m| m.subject.ends_with(&pair))
+            .unwrap_or_else(|| panic!("{pair}: {copies:#?}"));
+        assert!(
+            copy.body.contains(&format!("(bought by {buyer}):")),
+            "{}",
+            copy.body
+        );
+    }
+}
