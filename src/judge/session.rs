@@ -207,6 +207,7 @@ pub fn handle_within(
         touched: BTreeSet::new(),
         rolled_back: false,
         authenticated: false,
+        processed: false,
         grey_to: Vec::new(),
         changes: Vec::new(),
         attachments: Vec::new(),

@@ -92,6 +92,8 @@ pub(crate) struct Session<'a> {
     pub(crate) rolled_back: bool,
     /// SIGNON checked a password and it was right.
     pub(crate) authenticated: bool,
+    /// A PROCESS of this mail played a phase: a mail plays one at most.
+    pub(crate) processed: bool,
     /// Addresses that got grey press from this mail: nothing else from it may name the
     /// sender to them, as it would arrive together with the press.
     pub(crate) grey_to: Vec<String>,

@@ -102,6 +102,15 @@ impl Session<'_> {
             C::Start => self.start(line, false),
             C::ForceBegin => self.start(line, true),
             C::Process { phase, force } => {
+                // One phase a mail: its results go to every member once, so a mail's work
+                // stays bounded (issue 24: "results to each power of a game").
+                if self.processed {
+                    self.error(
+                        line,
+                        "one phase is processed a mail: send PROCESS again in a mail of its own",
+                    );
+                    return true;
+                }
                 let g = self.game();
                 if g.status != Status::Running {
                     self.error(
@@ -148,6 +157,7 @@ impl Session<'_> {
                 }
                 let effects = process::process(judge, self.game_mut(), now);
                 self.effects.mails.extend(effects.mails);
+                self.processed = true;
                 self.say("Processed.");
             }
             C::Preview => {
@@ -443,6 +453,29 @@ mod tests {
         assert!(reply(&h, GM)
             .body
             .contains("1 of 7 players have joined; START needs all of them"));
+    }
+
+    #[test]
+    fn a_mail_processes_one_phase_at_most() {
+        let j = judge();
+        let mut games = started(&j);
+        let h = mail(
+            &j,
+            &mut games,
+            GM,
+            "SIGNON Mg gmpass\nPROCESS!\nPROCESS!",
+            start(),
+        );
+        let results = h
+            .effects
+            .mails
+            .iter()
+            .filter(|m| m.subject.contains("Results") && m.to == GM)
+            .count();
+        assert_eq!(results, 1);
+        assert!(reply(&h, GM)
+            .body
+            .contains("one phase is processed a mail: send PROCESS again in a mail of its own"));
     }
 
     #[test]
