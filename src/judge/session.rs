@@ -330,7 +330,7 @@ impl Session<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::testkit::{judge, letter, start, GM};
+    use crate::judge::testkit::{judge, letter, mail, reply, start, started, GM};
 
     /// Issue 26: "A mail body is read four times" (three times for the games it needs and
     /// once more by the session). The session applies the lines it is given, read once by
@@ -364,5 +364,29 @@ mod tests {
             needed_games("SIGNON Fg pw\nHISTORY g"),
             parse("SIGNON Fg pw").needs()
         );
+    }
+
+    /// One phase a mail: its results go to every member once (issue 24's bound on work).
+    #[test]
+    fn a_mail_processes_one_phase_at_most() {
+        let j = judge();
+        let mut games = started(&j);
+        let h = mail(
+            &j,
+            &mut games,
+            GM,
+            "SIGNON Mg gmpass\nPROCESS!\nPROCESS!",
+            start(),
+        );
+        let results = h
+            .effects
+            .mails
+            .iter()
+            .filter(|m| m.subject.contains("Results") && m.to == GM)
+            .count();
+        assert_eq!(results, 1);
+        assert!(reply(&h, GM)
+            .body
+            .contains("one phase is processed a mail: send PROCESS again in a mail of its own"));
     }
 }

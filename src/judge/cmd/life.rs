@@ -456,29 +456,6 @@ mod tests {
     }
 
     #[test]
-    fn a_mail_processes_one_phase_at_most() {
-        let j = judge();
-        let mut games = started(&j);
-        let h = mail(
-            &j,
-            &mut games,
-            GM,
-            "SIGNON Mg gmpass\nPROCESS!\nPROCESS!",
-            start(),
-        );
-        let results = h
-            .effects
-            .mails
-            .iter()
-            .filter(|m| m.subject.contains("Results") && m.to == GM)
-            .count();
-        assert_eq!(results, 1);
-        assert!(reply(&h, GM)
-            .body
-            .contains("one phase is processed a mail: send PROCESS again in a mail of its own"));
-    }
-
-    #[test]
     fn process_plays_the_phase_and_terminate_ends_the_game() {
         let j = judge();
         let mut games = started(&j);
