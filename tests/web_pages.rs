@@ -98,6 +98,10 @@ async fn every_page_kind_is_served_over_http() {
     let press = site.get("/games/g/press").await;
     assert_eq!(press.status, 200);
     assert!(press.text().contains("Peace to all."), "{}", press.text());
+    // The page shows what was said, not the mail's header lines (the fourth review read
+    // ":: Judge: ..." above every broadcast).
+    assert!(!press.text().contains(":: Judge:"), "{}", press.text());
+    assert!(!press.text().contains(":: Deadline:"), "{}", press.text());
 
     let variant = site.get("/variants/standard").await;
     assert_eq!(variant.status, 200);

@@ -77,17 +77,30 @@ pub fn summary_text(judge: &Judge, game: &Game, reader: &str) -> Vec<String> {
     if !game.centre_counts.is_empty() {
         lines.push(String::new());
         lines.push("Supply centres after each year:".into());
-        let mut head = format!("  {:<10}", "");
-        for count in &game.centre_counts {
-            let year = game.year_of(count).map_or("?".into(), |y| cal.show_year(y));
-            head.push_str(&format!("{year:>7}"));
+        let years: Vec<String> = game
+            .centre_counts
+            .iter()
+            .map(|count| game.year_of(count).map_or("?".into(), |y| cal.show_year(y)))
+            .collect();
+        // Each column as wide as its longest label and two spaces ("273 B.C." runs into the
+        // next year at a fixed seven), each name as wide as the longest power's.
+        let col = years.iter().map(|y| y.chars().count()).max().unwrap_or(0) + 2;
+        let name = map
+            .power_ids()
+            .map(|p| map.power(p).name.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(10);
+        let mut head = format!("  {:<name$}", "");
+        for year in &years {
+            head.push_str(&format!("{year:>col$}"));
         }
         lines.push(head);
         for p in map.power_ids() {
-            let mut row = format!("  {:<10}", map.power(p).name);
+            let mut row = format!("  {:<name$}", map.power(p).name);
             for count in &game.centre_counts {
                 row.push_str(&format!(
-                    "{:>7}",
+                    "{:>col$}",
                     count.counts.get(p.index()).copied().unwrap_or(0)
                 ));
             }
@@ -176,4 +189,41 @@ pub fn keeper_view(judge: &Judge, game: &Game) -> String {
             .join(" ")
     ));
     out.join("\n") + "\n"
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::summary_text;
+    use crate::judge::testkit::{self, GM};
+
+    /// Classical's years are "273 B.C.", eight characters: the centre table's headings are
+    /// apart however long a year's label is (the fourth review read
+    /// `273 B.C.272 B.C.271 B.C.` in a SUMMARY reply).
+    #[test]
+    fn classical_year_headings_stand_apart() {
+        let judge = testkit::judge();
+        let players: Vec<(String, char)> = "ACERS"
+            .chars()
+            .map(|l| (format!("p{l}@example.org"), l))
+            .collect();
+        let mut games = testkit::started_as(&judge, "c gmpass classical", &players);
+        let mut now = testkit::start();
+        for _ in 0..6 {
+            now += chrono::Duration::minutes(1);
+            testkit::mail(&judge, &mut games, GM, "SIGNON Mc gmpass\nPROCESS!", now);
+        }
+        let game = games.get("c").unwrap();
+        assert!(game.centre_counts.len() >= 2, "{:?}", game.centre_counts);
+        let text = summary_text(&judge, game, "");
+        let mut table = text
+            .iter()
+            .skip_while(|l| !l.starts_with("Supply centres after each year"))
+            .skip(1);
+        let head = table.next().unwrap();
+        assert!(head.contains("273 B.C.  272 B.C."), "{text:#?}");
+        let rome = table.find(|l| l.trim_start().starts_with("Rome")).unwrap();
+        assert_eq!(rome.len(), head.len(), "{text:#?}");
+    }
 }

@@ -38,6 +38,15 @@ pub(super) fn broadcast(game: &Game, a: &Archived) -> bool {
     what == "Broadcast" || what.starts_with("Broadcast from ")
 }
 
+/// A kept broadcast without the mail's own header (the `:: Judge:`, `:: Deadline:` and
+/// `:: Web:` lines and the blank line after them): the page says which game and when.
+fn without_header(body: &str) -> String {
+    let mut lines = body.lines().peekable();
+    while lines.next_if(|l| l.starts_with(":: ")).is_some() {}
+    while lines.next_if(|l| l.trim().is_empty()).is_some() {}
+    lines.collect::<Vec<_>>().join("\n")
+}
+
 async fn page_of(web: &Web, headers: &HeaderMap, name: &str) -> Result<Response, WebError> {
     let Some((stored, keep)) = visible(web, headers, name).await? else {
         return Ok(missing());
@@ -52,7 +61,7 @@ async fn page_of(web: &Web, headers: &HeaderMap, name: &str) -> Result<Response,
             .map(|a| Item {
                 at: crate::judge::deadline::show(a.at, game.settings.zone),
                 subject: a.subject.clone(),
-                body: a.body.clone(),
+                body: without_header(&a.body),
             })
             .collect();
         let html = web.templates.render(

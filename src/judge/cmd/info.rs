@@ -299,6 +299,26 @@ mod tests {
         assert!(h.touched.is_empty(), "asking changes nothing");
     }
 
+    /// A finished game waits for no orders: LIST says how it ended and shows each power as it
+    /// ended, never "orders due" (the fourth review read "orders due" for every power of a
+    /// terminated game).
+    #[test]
+    fn list_of_a_finished_game_names_its_end_and_asks_for_nothing() {
+        let j = judge();
+        let mut games = started(&j);
+        mail(&j, &mut games, GM, "SIGNON Mg gmpass\nTERMINATE", start());
+        let h = mail(&j, &mut games, "x@example.org", "LIST g", start());
+        let body = &reply(&h, "x@example.org").body;
+        assert!(body.contains("Game 'g': finished (standard)."), "{body}");
+        assert!(body.contains("\nTerminated by the Master.\n"), "{body}");
+        assert!(
+            body.contains("  England (E): 3 centres, 3 units\n"),
+            "{body}"
+        );
+        assert!(!body.contains("orders due"), "{body}");
+        assert!(!body.contains("orders in"), "{body}");
+    }
+
     #[test]
     fn list_of_a_game_and_errors_name_what_was_wrong() {
         let j = judge();

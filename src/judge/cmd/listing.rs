@@ -206,9 +206,14 @@ impl Session<'_> {
                 map.powers.len()
             ));
         } else {
+            if let (Status::Finished, Some(o)) = (g.status, &g.outcome) {
+                out.push(format!("{o}."));
+            }
             let acting = orders::must_act(judge, g);
             for p in map.power_ids() {
                 let state = match g.seat_of(p).map(|s| s.state) {
+                    // A finished game waits for no one: its powers as they ended.
+                    _ if g.status == Status::Finished => String::new(),
                     Some(SeatState::Abandoned) => "abandoned (open for takeover)".to_string(),
                     Some(SeatState::Disorder) => "civil disorder".to_string(),
                     None => "nobody plays it: civil disorder (open for takeover)".to_string(),
@@ -220,8 +225,13 @@ impl Session<'_> {
                     .position
                     .as_ref()
                     .map_or((0, 0), |pos| (pos.centre_count(p), pos.unit_count(p)));
+                let state = if state.is_empty() {
+                    state
+                } else {
+                    format!(", {state}")
+                };
                 out.push(format!(
-                    "  {} ({}): {c} centres, {u} units, {state}",
+                    "  {} ({}): {c} centres, {u} units{state}",
                     map.power(p).name,
                     map.power(p).letter
                 ));

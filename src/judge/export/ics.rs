@@ -116,7 +116,10 @@ impl Event {
             None => (String::new(), false),
             Some(None) => (" The phase has been processed.".to_string(), false),
             Some(Some(when)) => (
-                format!(" The phase was processed at {}.", stamp(when)),
+                format!(
+                    " The phase was processed at {}.",
+                    crate::judge::deadline::show(when, game.settings.zone)
+                ),
                 when < at,
             ),
         };

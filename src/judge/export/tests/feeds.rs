@@ -197,8 +197,10 @@ fn the_ics_feed_holds_every_deadline_in_utc() {
     assert_eq!(status[..8], [Some("CANCELLED"); 8]);
     assert_eq!(status[8..], [None, None]);
     let description = events[0].property_value("DESCRIPTION").unwrap();
+    // Prose for a person, in the game's zone: never a raw iCalendar time (the fourth review
+    // read "processed at 20261201T110000Z" in a calendar's description).
     assert!(
-        description.contains("processed at 20261201T110000Z"),
+        description.contains("processed at Tue Dec 01 2026 11:00 UTC."),
         "{description}"
     );
     let uids: Vec<&str> = events.iter().filter_map(|e| e.get_uid()).collect();
