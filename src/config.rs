@@ -332,8 +332,8 @@ pub struct LimitsSection {
     /// A mail bigger than this, text and files, is never sent: it is marked failed with the
     /// reason (no mail herald writes today comes near it).
     pub send_bytes: usize,
-    /// The text and files of a mail sent (or failed) this many days ago are dropped from
-    /// the database; the row saying it went stays.
+    /// The text of a mail sent (or failed) this many days ago is dropped from the database
+    /// (its files go once it is sent); the row saying it went stays.
     pub keep_outbox_days: u32,
     /// Press and broadcast blocks read from one mail; later ones are refused.
     pub press_per_mail: u32,

@@ -136,6 +136,8 @@ pub struct Service {
     /// When the outbox was last pruned (Unix seconds; 0 before the first time): pruning
     /// runs at most once an hour, not in every delivery round.
     pruned_at: std::sync::atomic::AtomicI64,
+    /// When the files of mails sent were last dropped (Unix seconds).
+    files_dropped_at: std::sync::atomic::AtomicI64,
     /// When the forming games were last swept and the largest logged (see `growth`).
     growth: growth::Swept,
 }
@@ -287,6 +289,7 @@ impl Service {
             confirm_key,
             unrecorded: Default::default(),
             pruned_at: Default::default(),
+            files_dropped_at: Default::default(),
             growth: Default::default(),
         })
     }
@@ -691,10 +694,15 @@ impl Service {
         }
     }
 
-    /// Drops the text and files of mails sent `keep_outbox_days` ago (their rows stay), at
-    /// most once an hour; a backlog goes in batches, at most [`PRUNE_BATCHES`] a time.
+    /// Drops the files of mails sent (at most once a minute), and the text of mails sent
+    /// `keep_outbox_days` ago (their rows stay, at most once an hour); a backlog goes in
+    /// batches, at most [`PRUNE_BATCHES`] a time.
     async fn prune_hourly(&self, now: i64) -> Result<(), ServiceError> {
         use std::sync::atomic::Ordering;
+        if now.saturating_sub(self.files_dropped_at.load(Ordering::Relaxed)) >= 60 {
+            self.files_dropped_at.store(now, Ordering::Relaxed);
+            self.store.drop_sent_files().await?;
+        }
         let last = self.pruned_at.load(Ordering::Relaxed);
         if last != 0 && now.saturating_sub(last) < 3600 {
             return Ok(());

@@ -4,7 +4,51 @@
 use sqlx::{QueryBuilder, Row};
 
 use super::backend::on;
-use super::{db, OrClose, Store, StoreError};
+use super::{db, OrClose, Store, StoreError, Tx};
+
+/// Drops the attachment links of the mails `ids`, and the files no mail names any more.
+async fn drop_files(tx: &mut Tx, ids: &[i64]) -> Result<(), StoreError> {
+    let hashes: Vec<String> = on!(&mut tx.conn, |c, Db| {
+        let in_ids = |head: &str| {
+            let mut q = QueryBuilder::<Db>::new(head);
+            let mut list = q.separated(", ");
+            for id in ids {
+                list.push_bind(*id);
+            }
+            q.push(")");
+            q
+        };
+        let hashes: Vec<String> =
+            in_ids("SELECT DISTINCT hash FROM outbox_attachments WHERE outbox_id IN (")
+                .build_query_scalar()
+                .fetch_all(&mut **c)
+                .await
+                .map_err(db("finding the files of mails to prune"))?;
+        in_ids("DELETE FROM outbox_attachments WHERE outbox_id IN (")
+            .build()
+            .execute(&mut **c)
+            .await
+            .map_err(db("pruning attachments"))?;
+        hashes
+    });
+    for chunk in hashes.chunks(500) {
+        on!(&mut tx.conn, |c, Db| {
+            let mut q = QueryBuilder::<Db>::new("DELETE FROM blobs WHERE hash IN (");
+            let mut list = q.separated(", ");
+            for h in chunk {
+                list.push_bind(h.as_str());
+            }
+            q.push(
+                ") AND NOT EXISTS (SELECT 1 FROM outbox_attachments a WHERE a.hash = blobs.hash)",
+            );
+            q.build()
+                .execute(&mut **c)
+                .await
+                .map_err(db("pruning attachment files"))?;
+        });
+    }
+    Ok(())
+}
 
 /// One outbox row as the keeper sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,27 +97,8 @@ impl Store {
             tx.rollback().await?;
             return Ok(0);
         }
-        let hashes: Vec<String> = on!(&mut tx.conn, |c, Db| {
-            let in_ids = |head: &str| {
-                let mut q = QueryBuilder::<Db>::new(head);
-                let mut list = q.separated(", ");
-                for id in &ids {
-                    list.push_bind(*id);
-                }
-                q.push(")");
-                q
-            };
-            let hashes: Vec<String> =
-                in_ids("SELECT DISTINCT hash FROM outbox_attachments WHERE outbox_id IN (")
-                    .build_query_scalar()
-                    .fetch_all(&mut **c)
-                    .await
-                    .map_err(db("finding the files of mails to prune"))?;
-            in_ids("DELETE FROM outbox_attachments WHERE outbox_id IN (")
-                .build()
-                .execute(&mut **c)
-                .await
-                .map_err(db("pruning attachments"))?;
+        drop_files(&mut tx, &ids).await?;
+        on!(&mut tx.conn, |c, Db| {
             let mut q = QueryBuilder::<Db>::new("UPDATE outbox SET body = '', pruned = ");
             q.push_bind(now).push(" WHERE id IN (");
             let mut list = q.separated(", ");
@@ -85,24 +110,36 @@ impl Store {
                 .execute(&mut **c)
                 .await
                 .map_err(db("pruning mails"))?;
-            hashes
         });
-        for chunk in hashes.chunks(500) {
-            on!(&mut tx.conn, |c, Db| {
-                let mut q = QueryBuilder::<Db>::new("DELETE FROM blobs WHERE hash IN (");
-                let mut list = q.separated(", ");
-                for h in chunk {
-                    list.push_bind(h.as_str());
-                }
-                q.push(
-                    ") AND NOT EXISTS (SELECT 1 FROM outbox_attachments a WHERE a.hash = blobs.hash)",
-                );
-                q.build()
-                    .execute(&mut **c)
-                    .await
-                    .map_err(db("pruning attachment files"))?;
-            });
+        tx.commit().await?;
+        Ok(ids.len())
+    }
+
+    /// Drops the files (pictures, calendar entries) of mails that went, or failed for good,
+    /// whenever they went, at most [`PRUNE_BATCH`] mails a call; a file no mail names any
+    /// more goes too. A mail keeps its files only until it is sent: the pictures are drawn
+    /// again from the stored position whenever they are asked for, and kept they filled the
+    /// database (a game of one-minute phases stored 260 MB of pictures in a day). The text
+    /// stays until [`Store::prune_outbox`]. Returns how many mails lost their files.
+    pub async fn drop_sent_files(&self) -> Result<usize, StoreError> {
+        let mut tx = self.begin().await?;
+        let ids: Vec<i64> = on!(&mut tx.conn, |c, Db| {
+            sqlx::query_scalar(
+                "SELECT DISTINCT a.outbox_id FROM outbox_attachments a \
+                 JOIN outbox o ON o.id = a.outbox_id \
+                 WHERE o.sent IS NOT NULL OR o.failed IS NOT NULL \
+                 ORDER BY a.outbox_id LIMIT $1",
+            )
+            .bind(PRUNE_BATCH as i64)
+            .fetch_all(&mut **c)
+            .await
+            .map_err(db("finding the files of mails sent"))?
+        });
+        if ids.is_empty() {
+            tx.rollback().await?;
+            return Ok(0);
         }
+        drop_files(&mut tx, &ids).await?;
         tx.commit().await?;
         Ok(ids.len())
     }
