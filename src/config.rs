@@ -167,6 +167,11 @@ pub struct InboxSection {
     /// The mails read and handled together hold at most this many bytes (and at most 100
     /// mails); a single mail is always taken.
     pub batch_bytes: usize,
+    /// The authserv-id the keeper's receiving mail server writes in its
+    /// `Authentication-Results` headers (RFC 8601), e.g. `mx.example.org`: when set, a mail
+    /// whose From those results do not pass is not taken as from a seat's own address (see
+    /// [`crate::mail::authres`]). Unset (the default): the headers are not read.
+    pub authserv_id: Option<String>,
 }
 
 /// `[outbox]`
@@ -479,6 +484,7 @@ impl Default for InboxSection {
             poll_seconds: 2,
             max_bytes: 256 * 1024,
             batch_bytes: 4 * 1024 * 1024,
+            authserv_id: None,
         }
     }
 }

@@ -30,6 +30,13 @@ pub struct Letter {
     /// The host the mail came from, where the topmost `Received:` header (written by the
     /// server that delivered it to herald) names it: part of who is guessing passwords.
     pub host: Option<String>,
+    /// The values of its `Authentication-Results` headers, topmost first, within
+    /// [`crate::mail::authres`]'s bounds: what the receiving mail servers said of it.
+    pub authentication: Vec<String>,
+    /// The keeper's mail server (`[inbox] authserv_id`) did not pass its From address
+    /// ([`crate::mail::authres::passes`]): the mail is not taken as from a seat's own
+    /// address, whose wrong passwords a lock spares. Always false without an authserv_id.
+    pub unauthenticated: bool,
 }
 
 /// Whether `text` is one well-formed mail address (an addr-spec such as `ann@example.org`):

@@ -16,7 +16,7 @@ use crate::judge::{self, Games, Judge};
 use crate::mail::imap::{ImapInbox, ImapSettings};
 use crate::mail::maildir::Maildir;
 use crate::mail::smtp::{SendError, SmtpOutbox, SmtpSettings};
-use crate::mail::{read_letter, Outgoing};
+use crate::mail::Outgoing;
 use crate::store::{Store, PRUNE_BATCH};
 
 mod attention;
@@ -333,10 +333,8 @@ impl Service {
     ) -> Result<Vec<Ingested>, ServiceError> {
         let raws: Vec<&[u8]> = sized.iter().map(|m| m.0).collect();
         let ts = now.timestamp();
-        let letters: Vec<Option<crate::mail::Letter>> = raws
-            .iter()
-            .map(|r| read_letter(r).map(|l| l.without_own_reply_to(&self.judge.address)))
-            .collect();
+        let letters: Vec<Option<crate::mail::Letter>> =
+            raws.iter().map(|r| self.letter_of(r)).collect();
         let mut tx = self.store.begin().await?;
         let ids: Vec<String> = letters
             .iter()
@@ -374,6 +372,8 @@ impl Service {
             games.insert(g.name.clone(), g);
         }
         let mut standing = self.standing(&mut tx, &letters, &games, all, ts).await?;
+        self.address_standing(&mut tx, &parsed, &games, &mut standing, ts)
+            .await?;
         // Replies to mails that signed on with a right password are counted apart, per
         // address and game (see `reply` below), under keys of their own.
         let signed_on_key = |to: &str, game: &str| format!("{to} signed on to {game}");
@@ -537,8 +537,18 @@ impl Service {
                 outcomes.push(Ingested::Ignored(why));
                 continue;
             }
-            self.confirm_sender(&mut tx, letter, &mut answers, ts)
+            let (moved, told) = self
+                .confirm_sender(
+                    &mut tx,
+                    letter,
+                    &mut answers,
+                    &mut games,
+                    &mut standing,
+                    now,
+                )
                 .await?;
+            touched.extend(moved);
+            mails.extend(told);
             // The games this mail may change, kept aside so a failure leaves them untouched.
             let backup: Vec<(String, judge::Game)> = needs
                 .names
@@ -589,7 +599,8 @@ impl Service {
             growth::count_created(&mut standing, &letter.from, needs, &backup, &games);
             if let Some(game) = &handled.authenticated {
                 let before = backup.iter().find(|(n, _)| n == game).map(|(_, g)| g);
-                self.new_addresses(before, games.get(game), letter, &mut answers);
+                let asked = &mut standing.asked_today;
+                self.new_addresses(before, games.get(game), letter, &mut answers, asked);
             }
             let work = Work {
                 read: size as u64,

@@ -9,6 +9,7 @@
 
 mod support;
 
+mod address_mail;
 mod anonymous_mail;
 mod asked_mail;
 mod bounded_reply;

@@ -10,7 +10,7 @@
 use crate::support;
 
 use chrono::Duration;
-use support::{find, order, start_game, Sent, World, SEVEN};
+use support::{find, order, start_game, to, Sent, World, SEVEN};
 
 const GM: &str = "gm@example.org";
 const ANN: &str = "ann@example.org"; // England
@@ -533,11 +533,21 @@ async fn a_player_takes_no_second_power_unless_the_game_allows_several() {
 async fn summary_shows_the_address_a_player_moved_to() {
     let mut w = World::new("run-summary-address").await;
     start_game(&mut w, GM, "sa", "standard", &SEVEN).await;
-    let r = order(&mut w, "sa", ANN, 'E', "SET ADDRESS ann2@example.org").await;
+    // The seat moves once the new address confirms (issue 36, point 4).
+    let sent = w
+        .mail(
+            ANN,
+            "moving",
+            "SIGNON Esa pwE\nSET ADDRESS ann2@example.org\n",
+        )
+        .await;
+    let r = &reply(&sent, ANN).body;
     assert!(
-        r.contains("Your mail for this game now goes to ann2@example.org."),
+        r.contains("Your seat stays on ann@example.org until ann2@example.org replies"),
         "{r}"
     );
+    let request = to(&sent, "ann2@example.org").clone();
+    w.reply_to("ann2@example.org", &request, "").await;
     for reader in ["ann2@example.org", "bob@example.org"] {
         let sent = w.mail(reader, "who", "SUMMARY sa\n").await;
         let r = &reply(&sent, reader).body;

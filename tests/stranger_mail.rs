@@ -407,7 +407,7 @@ async fn set_address_after_wrong_guesses_waits_for_the_master() {
     assert!(
         reply(&sent, BOB)
             .body
-            .contains("Your mail for this game now goes to bob@new.example."),
+            .contains("Your seat stays on bob@example.org until bob@new.example replies to the mail herald just sent it"),
         "{sent:#?}"
     );
 }

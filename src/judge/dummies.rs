@@ -39,6 +39,7 @@ impl Game {
             member: Member {
                 address: String::new(),
                 password: String::new(),
+                pending: None,
             },
             preference: String::new(),
             state: SeatState::Abandoned,

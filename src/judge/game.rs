@@ -45,6 +45,20 @@ pub struct Member {
     pub address: String,
     /// The argon2 hash of their password.
     pub password: String,
+    /// The address `SET ADDRESS` asked for, until it confirms (issue 36, point 4: "the seat
+    /// stays on its confirmed address until the new one confirms"); see
+    /// [`crate::judge::pending`]. Absent in games stored before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<PendingAddress>,
+}
+
+/// A new address asked for a seat, waiting for it to confirm.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PendingAddress {
+    /// The address asked for (lower case).
+    pub address: String,
+    /// When it was asked for: it lapses [`crate::judge::pending::PENDING_DAYS`] later.
+    pub since: DateTime<Utc>,
 }
 
 /// How a seat stands.

@@ -58,6 +58,14 @@ pub struct Standing {
     /// The senders of the games created since these were counted, in order: to be counted
     /// in the store.
     pub created_now: Vec<String>,
+    /// Of the addresses `SET ADDRESS` lines of the batch name, and the Masters' and seats'
+    /// addresses of the games they are sent to, those that confirmed (see
+    /// [`crate::judge::pending`]): a seat moves at once to a confirmed address, and from
+    /// one that never confirmed.
+    pub confirmed: HashSet<String>,
+    /// The keys ([`crate::judge::pending::request_key`]) of the seats of those games that
+    /// had a request to confirm a new address sent in the last day: they get no other today.
+    pub asked_today: HashSet<String>,
 }
 
 impl Standing {

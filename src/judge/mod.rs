@@ -20,6 +20,7 @@
 //! - [`password`]: argon2 hashes.
 //! - [`privacy`]: anonymous and private games: who may learn and see what.
 //! - [`partners`]: which powers one player holds together, for the rules engine.
+//! - [`pending`]: a seat's move to a new address, held until the address confirms.
 //! - [`export`]: a game for readers outside mail: Atom and iCalendar feeds, JSON, DATC cases.
 
 pub mod absence;
@@ -48,6 +49,7 @@ pub mod mapinfo;
 pub mod orders;
 pub mod partners;
 pub mod password;
+pub mod pending;
 pub mod pictures;
 pub mod played;
 pub mod preference;

@@ -77,6 +77,18 @@ impl Parsed {
         }
         needs
     }
+
+    /// The addresses the mail's `SET ADDRESS` lines name, for the store to say which
+    /// confirmed (see [`crate::judge::pending`]).
+    pub fn addresses_set(&self) -> Vec<String> {
+        self.lines
+            .iter()
+            .filter_map(|l| match &l.parsed.command {
+                cmd::Command::Player(cmd::PlayerCommand::Address(a)) => Some(a.clone()),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 /// Which games a mail body names: [`parse`] then [`Parsed::needs`], for a caller that

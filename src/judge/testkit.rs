@@ -46,6 +46,8 @@ pub fn letter(from: &str, body: &str) -> Letter {
         bounce_for: None,
         bounce_refs: Vec::new(),
         host: None,
+        authentication: Vec::new(),
+        unauthenticated: false,
     }
 }
 

@@ -95,6 +95,14 @@ pub fn read_letter(raw: &[u8]) -> Option<Letter> {
         .find(|h| h.name().eq_ignore_ascii_case("Received"))
         .and_then(|h| raw.get(h.offset_start() as usize..h.offset_end() as usize))
         .and_then(|v| received_from(&String::from_utf8_lossy(v)));
+    let authentication = msg
+        .headers()
+        .iter()
+        .filter(|h| h.name().eq_ignore_ascii_case("Authentication-Results"))
+        .take(super::authres::MOST_HEADERS)
+        .filter_map(|h| raw.get(h.offset_start() as usize..h.offset_end() as usize))
+        .map(super::authres::unfolded)
+        .collect();
     if from_ok.is_none() && bounce_for.is_none() {
         return None;
     }
@@ -102,6 +110,8 @@ pub fn read_letter(raw: &[u8]) -> Option<Letter> {
         bounce_for,
         bounce_refs,
         host,
+        authentication,
+        unauthenticated: false,
         message_id,
         body_hash,
         from,

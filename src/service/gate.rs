@@ -148,18 +148,15 @@ fn members(g: &judge::Game) -> HashSet<String> {
 /// The Master's and each seat's address, each with the key its requests to confirm are
 /// counted under: one seat's `SET ADDRESS` lines, however many and to whatever addresses,
 /// ask at most once a day.
-fn seats(g: &judge::Game) -> Vec<(String, &str)> {
-    std::iter::once((
-        format!("address request in {} by the Master", g.name),
-        g.master.address.as_str(),
-    ))
-    .chain(g.seats.iter().enumerate().map(|(i, s)| {
-        (
-            format!("address request in {} by seat {i}", g.name),
-            s.member.address.as_str(),
+fn seats(g: &judge::Game) -> Vec<(String, &judge::game::Member)> {
+    std::iter::once((judge::pending::request_key(&g.name, None), &g.master))
+        .chain(
+            g.seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (judge::pending::request_key(&g.name, Some(i)), &s.member)),
         )
-    }))
-    .collect()
+        .collect()
 }
 
 impl Service {
@@ -173,6 +170,15 @@ impl Service {
         let digest = h.finalize();
         let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
         format!("confirm-{hex}")
+    }
+
+    /// A raw mail read as the gate needs it: a Reply-To naming herald itself set aside, and
+    /// its From judged by the keeper's mail server's `Authentication-Results` (`[inbox]
+    /// authserv_id`, when set).
+    pub(super) fn letter_of(&self, raw: &[u8]) -> Option<Letter> {
+        let letter = crate::mail::read_letter(raw)?.without_own_reply_to(&self.judge.address);
+        let id = self.config.inbox.authserv_id.as_deref();
+        Some(crate::mail::authres::checked(letter, id))
     }
 
     /// The address this mail confirms, if any: not an automatic mail, and its subject or
@@ -195,19 +201,100 @@ impl Service {
             .cloned()
     }
 
-    /// Records a confirmation read in this batch.
+    /// Records a confirmation read in this batch: the address confirmed is known to the
+    /// batch's sessions (`standing`), and the seats waiting to move there move
+    /// ([`Service::move_pending`]). Returns the games changed and the notices of the moves.
     pub(super) async fn confirm_sender(
         &self,
         tx: &mut Tx,
         letter: &Letter,
         answers: &mut Answers,
+        games: &mut judge::Games,
+        standing: &mut judge::growth::Standing,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(Vec<String>, Vec<Outgoing>), ServiceError> {
+        let Some(address) = self.confirms(letter) else {
+            return Ok(Default::default());
+        };
+        tx.confirm(&address, "replied with the code", now.timestamp())
+            .await?;
+        info!(address = %address, "address confirmed");
+        answers.confirmed_now.insert(address.clone());
+        standing.confirmed.insert(address.clone());
+        self.move_pending(tx, &address, games, now).await
+    }
+
+    /// `address` confirmed: the seats waiting to move there ([`judge::pending`]) move, in
+    /// the games of `games` and in those the store holds (loaded into `games`). Returns the
+    /// games changed and the notices of the moves.
+    pub(super) async fn move_pending(
+        &self,
+        tx: &mut Tx,
+        address: &str,
+        games: &mut judge::Games,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(Vec<String>, Vec<Outgoing>), ServiceError> {
+        let names = tx.games_mentioning(address).await?;
+        let elsewhere: Vec<String> = names
+            .iter()
+            .filter(|n| !games.contains_key(*n))
+            .cloned()
+            .collect();
+        for g in tx.games_named::<judge::Game>(&elsewhere).await? {
+            games.insert(g.name.clone(), g);
+        }
+        let (mut changed, mut notices) = (Vec::new(), Vec::new());
+        for name in names {
+            if let Some(g) = games.get_mut(&name) {
+                let (moved, told) = judge::pending::confirmed(&self.judge, g, address, now);
+                if moved {
+                    info!(game = %name, address = %address, "a seat moved to its confirmed address");
+                    changed.push(name);
+                }
+                notices.extend(told);
+            }
+        }
+        Ok((changed, notices))
+    }
+
+    /// What the sessions of a batch need to know to move a seat (`SET ADDRESS`, see
+    /// [`judge::pending`]): which of the addresses concerned confirmed, and which seats asked
+    /// a new address to confirm in the last day. Read only for mails with a `SET ADDRESS`.
+    pub(super) async fn address_standing(
+        &self,
+        tx: &mut Tx,
+        parsed: &[Option<judge::session::Parsed>],
+        games: &judge::Games,
+        standing: &mut judge::growth::Standing,
         ts: i64,
     ) -> Result<(), ServiceError> {
-        if let Some(address) = self.confirms(letter) {
-            tx.confirm(&address, "replied with the code", ts).await?;
-            info!(address = %address, "address confirmed");
-            answers.confirmed_now.insert(address);
+        let mut addresses: Vec<String> = Vec::new();
+        let mut keys: Vec<String> = Vec::new();
+        for p in parsed.iter().flatten() {
+            let set = p.addresses_set();
+            if set.is_empty() {
+                continue;
+            }
+            addresses.extend(set);
+            for name in p.needs().names {
+                if let Some(g) = games.get(&name) {
+                    for (key, m) in seats(g) {
+                        addresses.push(m.address.clone());
+                        keys.push(key);
+                    }
+                }
+            }
         }
+        if addresses.is_empty() {
+            return Ok(());
+        }
+        addresses.sort();
+        addresses.dedup();
+        keys.sort();
+        keys.dedup();
+        standing.confirmed = tx.confirmed_among(&addresses).await?;
+        let asked = tx.volume_since(&keys, ts - REQUEST_EVERY).await?;
+        standing.asked_today = asked.into_keys().collect();
         Ok(())
     }
 
@@ -255,28 +342,45 @@ impl Service {
     }
 
     /// After a mail signed on to `game` with its password: each address it newly set for
-    /// the Master or a seat (`SET ADDRESS`) gets a request to confirm.
+    /// the Master or a seat (`SET ADDRESS`), or newly asked a seat to move to, gets a
+    /// request to confirm; `asked` (the batch's [`judge::growth::Standing::asked_today`])
+    /// gets the key of each seat asking.
     pub(super) fn new_addresses(
         &self,
         before: Option<&judge::Game>,
         after: Option<&judge::Game>,
         letter: &Letter,
         answers: &mut Answers,
+        asked: &mut HashSet<String>,
     ) {
         let (Some(before), Some(after)) = (before, after) else {
             return;
         };
         let old = members(before);
-        // The sender (a seat taken over from the address the mail came from) gets the
-        // answer, which asks already.
-        let mut new: Vec<(String, String)> = seats(after)
+        let waiting: HashSet<&judge::game::PendingAddress> = seats(before)
             .into_iter()
-            .filter(|(_, a)| !old.contains(*a) && *a != letter.reply_to)
-            .map(|(key, a)| (key, a.to_string()))
+            .filter_map(|(_, m)| m.pending.as_ref())
+            .collect();
+        // A seat moved to a new address, or asking to (its pending address, newly set): the
+        // sender (a seat taken over from the address the mail came from, or asking to move
+        // to it) gets the answer, which asks already.
+        let mut new: Vec<(String, String, bool)> = seats(after)
+            .into_iter()
+            .flat_map(|(key, m)| {
+                let moved =
+                    (!old.contains(&m.address)).then(|| (key.clone(), m.address.clone(), false));
+                let asked = m
+                    .pending
+                    .as_ref()
+                    .filter(|p| !waiting.contains(p))
+                    .map(|p| (key, p.address.clone(), true));
+                moved.into_iter().chain(asked)
+            })
+            .filter(|(_, a, _)| *a != letter.reply_to)
             .collect();
         new.sort();
         new.dedup_by(|a, b| a.1 == b.1);
-        for (key, address) in new {
+        for (key, address, waits) in new {
             let body = self.judge.templates.render(
                 "confirm.txt",
                 minijinja::context! {
@@ -284,6 +388,7 @@ impl Service {
                     header => self.judge.header(after),
                     address => &address,
                     asked_by => &letter.from,
+                    days => waits.then_some(judge::pending::PENDING_DAYS),
                     game => &after.name,
                     token => self.confirm_code(&address),
                 },
@@ -299,6 +404,7 @@ impl Service {
                 in_reply_to: None,
                 attachments: Vec::new(),
             };
+            asked.insert(key.clone());
             answers.requests.push((key, request));
         }
     }

@@ -50,8 +50,11 @@ impl Session<'_> {
         // the right password nor to the Master's" (issue 24).
         // A forger of the registered address sending through other hosts is not the
         // holder: the lock holds him (issue 36, point 5).
+        // So is one the keeper's mail server did not pass (`[inbox] authserv_id`).
         let host = self.letter.host.clone();
-        let own = self.sent_by(holder) && self.game().signon_guard.own_host(seat, host.as_deref());
+        let own = self.sent_by(holder)
+            && !self.letter.unauthenticated
+            && self.game().signon_guard.own_host(seat, host.as_deref());
         if !own && self.signon_locked(line, seat) {
             return false;
         }
@@ -60,7 +63,7 @@ impl Session<'_> {
             Some(true) => {
                 self.authenticated = true;
                 let known = self.game().signon_guard.last_own_host(seat) == host.as_deref();
-                if self.sent_by(holder) && !known {
+                if self.sent_by(holder) && !self.letter.unauthenticated && !known {
                     self.game_mut()
                         .signon_guard
                         .signed_on_from(seat, host.as_deref());

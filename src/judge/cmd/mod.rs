@@ -10,6 +10,7 @@
 
 #[cfg(test)]
 mod absences;
+mod address;
 pub(crate) mod context;
 pub mod def;
 mod dips;

@@ -129,7 +129,6 @@ pub(super) const DEFS: &[Def] = &[
 impl Session<'_> {
     /// Applies a command of this family.
     pub(in crate::judge) fn player_command(&mut self, line: &str, command: PlayerCommand) -> bool {
-        let judge = self.judge;
         let _now = self.now;
         let role = self.role;
         match command {
@@ -201,55 +200,7 @@ impl Session<'_> {
                 }
                 self.say("Password changed.");
             }
-            C::Address(addr) => {
-                if !crate::envelope::is_address(&addr) {
-                    self.error(
-                        line,
-                        format!("'{addr}' is not a mail address: write one address, e.g. SET ADDRESS ann@example.org"),
-                    );
-                    return true;
-                }
-                if addr.eq_ignore_ascii_case(&judge.address) {
-                    self.error(
-                        line,
-                        format!("{addr} is herald's own address: your mail cannot go there"),
-                    );
-                    return true;
-                }
-                // After wrong passwords for the seat, its address moves only by the Master
-                // (issue 36, point 5: "a `SET ADDRESS` following wrong guesses waits for the
-                // Master"): the right guess of a forger must not hand him the seat.
-                let guarded = match role {
-                    Role::Power(p) if self.became.is_none() => {
-                        Some(self.judge.map_of(self.game()).power(p).name.clone())
-                    }
-                    Role::Master => Some("the Master".to_string()),
-                    _ => None,
-                };
-                if let Some(seat) = guarded {
-                    if self.game().signon_guard.recently_guessed(&seat, self.now) {
-                        self.address_held(line, &seat, &addr);
-                        return true;
-                    }
-                }
-                match role {
-                    Role::Power(p) => {
-                        if let Some(seat) = self.game_mut().seat_of_mut(p) {
-                            seat.member.address = addr.clone();
-                        }
-                    }
-                    Role::Joiner(i) => self.game_mut().seats[i].member.address = addr.clone(),
-                    Role::Master => self.game_mut().master.address = addr.clone(),
-                    _ => {
-                        self.error(
-                            line,
-                            "observers change their address by observing again from it",
-                        );
-                        return true;
-                    }
-                }
-                self.say(format!("Your mail for this game now goes to {addr}."));
-            }
+            C::Address(addr) => self.set_address(line, addr),
             C::Absence(text) => self.absence(line, &text),
             C::NoAbsence => match self.power_seat() {
                 Some(seat) => {

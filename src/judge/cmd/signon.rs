@@ -255,6 +255,7 @@ impl Session<'_> {
             master: Member {
                 address: self.letter.reply_to.clone(),
                 password: master_password,
+                pending: None,
             },
             seats: Vec::new(),
             observers: Vec::new(),
@@ -382,6 +383,7 @@ impl Session<'_> {
                 g.observers.push(Member {
                     address: from.clone(),
                     password: hash,
+                    pending: None,
                 });
                 let key = g.name.clone();
                 self.say(format!(

@@ -75,6 +75,7 @@ impl Session<'_> {
             member: Member {
                 address: from.clone(),
                 password: hash,
+                pending: None,
             },
             preference: String::new(),
             state: SeatState::Playing,

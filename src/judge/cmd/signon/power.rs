@@ -156,6 +156,7 @@ impl Session<'_> {
         s.member = Member {
             address: from.clone(),
             password: hash,
+            pending: None,
         };
         s.state = SeatState::Playing;
         gm.tenures.push(Tenure {
