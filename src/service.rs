@@ -17,7 +17,7 @@ use crate::mail::imap::{ImapInbox, ImapSettings};
 use crate::mail::maildir::Maildir;
 use crate::mail::smtp::{SendError, SmtpOutbox, SmtpSettings};
 use crate::mail::Outgoing;
-use crate::store::{Store, PRUNE_BATCH};
+use crate::store::Store;
 
 mod attention;
 mod copy;
@@ -30,6 +30,7 @@ mod inbox;
 mod ingested;
 mod lock;
 mod message_id;
+mod prune;
 mod reply_limit;
 use message_id::OutboxIds;
 use reply_limit::told_key;
@@ -49,9 +50,6 @@ pub const MAX_ATTEMPTS: i64 = 30;
 
 /// How often a bounce for one address brings the Masters a notice at most: once a day.
 pub const BOUNCE_NOTICE_SECONDS: i64 = 24 * 3600;
-
-/// How many batches of [`PRUNE_BATCH`] mails one hourly pruning goes through at most.
-const PRUNE_BATCHES: usize = 20;
 
 /// How often a Maildir inbox is looked at while waiting for mail.
 const MAILDIR_LOOK: std::time::Duration = std::time::Duration::from_millis(50);
@@ -703,29 +701,6 @@ impl Service {
                 Ok(())
             }
         }
-    }
-
-    /// Drops the files of mails sent (at most once a minute), and the text of mails sent
-    /// `keep_outbox_days` ago (their rows stay, at most once an hour); a backlog goes in
-    /// batches, at most [`PRUNE_BATCHES`] a time.
-    async fn prune_hourly(&self, now: i64) -> Result<(), ServiceError> {
-        use std::sync::atomic::Ordering;
-        if now.saturating_sub(self.files_dropped_at.load(Ordering::Relaxed)) >= 60 {
-            self.files_dropped_at.store(now, Ordering::Relaxed);
-            self.store.drop_sent_files().await?;
-        }
-        let last = self.pruned_at.load(Ordering::Relaxed);
-        if last != 0 && now.saturating_sub(last) < 3600 {
-            return Ok(());
-        }
-        self.pruned_at.store(now, Ordering::Relaxed);
-        let keep = i64::from(self.config.limits.keep_outbox_days) * 86_400;
-        for _ in 0..PRUNE_BATCHES {
-            if self.store.prune_outbox(now - keep, now).await? < PRUNE_BATCH {
-                break;
-            }
-        }
-        Ok(())
     }
 
     /// [`Service::deliver`] without telling the keeper of the faults that stop it.
