@@ -189,7 +189,10 @@ pub(super) fn own_marks(judge: &Judge, game: &Game, power: PowerId) -> Vec<Mark>
         .filter(|o| o.unit.power == power)
         .collect();
     // A unit given no order is drawn as such, not as the hold it defaults to (issue 27).
-    marks::unordered(marks::of_orders(map, &ordered), &marks::given(&own))
+    marks::unordered(
+        marks::routed(marks::of_orders(map, &ordered), &own),
+        &marks::given(&own),
+    )
 }
 
 /// The picture of one power's orders on file (see [`own_marks`]).

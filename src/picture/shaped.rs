@@ -372,7 +372,13 @@ pub fn lower(
             .find(|c| c.at == p)
             .map_or_else(|| super::style::unit_anchor(layout, p), Chip::middle)
     };
-    super::overlay::draw_marks(&mut s, map, layout, marks, &anchor);
+    let places = super::overlay::Places {
+        map,
+        layout,
+        shapes: Some(shapes),
+        anchor: &anchor,
+    };
+    super::overlay::draw_marks(&mut s, &places, marks);
     s.push_str(board_end(layout));
     s
 }
@@ -398,13 +404,22 @@ pub fn upper(
     let (_, _, per_row) = super::svg::canvas(map, layout);
     let mut s = String::with_capacity(32 * 1024);
     s.push_str(&board_open(layout, "", "", ""));
-    draw_units(
-        &mut s,
-        map,
-        &chips(map, shapes, layout, position),
-        super::style::small_px(layout.width),
-    );
+    let chips = chips(map, shapes, layout, position);
+    draw_units(&mut s, map, &chips, super::style::small_px(layout.width));
     super::overlay::draw_over_units(&mut s, map, layout, position, marks);
+    let anchor = |p: ProvinceId| {
+        chips
+            .iter()
+            .find(|c| c.at == p)
+            .map_or_else(|| super::style::unit_anchor(layout, p), Chip::middle)
+    };
+    let places = super::overlay::Places {
+        map,
+        layout,
+        shapes: Some(shapes),
+        anchor: &anchor,
+    };
+    super::overlay::draw_over_chips(&mut s, &places, marks);
     super::floods::draw_over_units(&mut s, map, layout, marks, &|p| centre_mark(map, layout, p));
     s.push_str(board_end(layout));
     super::svg::draw_legend(
@@ -463,21 +478,7 @@ fn hits_name(map: &Map, layout: &Layout, own: ProvinceId, b: (f32, f32, f32, f32
 
 /// Whether a point (pixels, below the title) lies inside a space's outline.
 fn within(shapes: &Shapes, p: ProvinceId, x: f32, y: f32) -> bool {
-    let Some(space) = shapes.spaces.get(p.index()) else {
-        return false;
-    };
-    let (x, y) = (x / shapes.scale, y / shapes.scale);
-    let mut odd = false;
-    for ring in super::shapes::rings(&space.path) {
-        for k in 0..ring.len() {
-            let (a, b) = (ring[k], ring[(k + 1) % ring.len()]);
-            let (ax, ay, bx, by) = (a.0 as f32, a.1 as f32, b.0 as f32, b.1 as f32);
-            if (ay > y) != (by > y) && x < ax + (y - ay) * (bx - ax) / (by - ay) {
-                odd = !odd;
-            }
-        }
-    }
-    odd
+    shapes.contains(p, (x, y))
 }
 
 /// Where a space's centre mark stands: left of its name, or right of it where another
