@@ -350,6 +350,35 @@ pub fn of_report(map: &Map, before: &Position, after: &Position, report: &Report
     marks
 }
 
+/// The marks of one power's adjustment orders on file (`BUILD A Ven`, `REMOVE F Tri`),
+/// as they would be carried out on `position`: a build or removal refused (no build left,
+/// no unit there) draws nothing, nor do civil disorder's removals, which are no order of
+/// hers (issue 40: "`SET MAP` pictures of adjustment orders draw no builds").
+pub fn of_adjustment_orders(
+    map: &Map,
+    rules: &crate::game::rules::Rules,
+    position: &Position,
+    power: PowerId,
+    orders: &[(PowerId, Order)],
+) -> Vec<Mark> {
+    let own: Vec<(PowerId, Order)> = orders
+        .iter()
+        .filter(|(p, _)| *p == power)
+        .cloned()
+        .collect();
+    let (_, done, _) = crate::game::resolve::resolve_adjustments(map, rules, position, &own);
+    done.into_iter()
+        .filter_map(|a| match a {
+            Adjustment::Built(unit) if unit.power == power => Some(Mark::Built { unit }),
+            Adjustment::Removed(unit) if unit.power == power => Some(Mark::Removed {
+                unit,
+                at: map.province_of(unit.region),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The marks of orders on file, not yet adjudicated (a player's own orders).
 pub fn of_orders(map: &Map, orders: &[Ordered]) -> Vec<Mark> {
     orders

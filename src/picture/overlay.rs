@@ -112,16 +112,39 @@ fn towards(p: (f32, f32), q: (f32, f32), by: f32) -> (f32, f32) {
 }
 
 /// How far an arrow starts from its unit's middle and ends (its head's base) before its
-/// destination's: under the chips, or over them (a head-to-head), clear of both chips'
-/// letters.
+/// destination's.
 #[derive(Clone, Copy)]
 struct Trim(f32, f32);
 
 /// The trim of an arrow drawn under the chips.
 const UNDER: Trim = Trim(9.0, 16.0);
-/// The trim of an arrow drawn over the chips: beyond half a chip's width (17 px) at each
-/// end, the head's tip included.
-const OVER: Trim = Trim(20.0, 23.0);
+/// How far from `p` (inside the chip centred at `c`) a line in direction `u` leaves the
+/// chip (34 by 16 px), with a pixel to spare.
+fn chip_exit(p: (f32, f32), c: (f32, f32), u: (f32, f32)) -> f32 {
+    let (hx, hy) = (17.0 + 1.0, 8.0 + 1.0);
+    let along = |d: f32, off: f32, h: f32| {
+        if d.abs() < 1e-3 {
+            f32::MAX
+        } else {
+            (h * d.signum() - off) / d
+        }
+    };
+    along(u.0, p.0 - c.0, hx)
+        .min(along(u.1, p.1 - c.1, hy))
+        .max(0.0)
+}
+
+/// The trim of an arrow from `a` to `b` drawn over the chips centred at `ca` and `cb`:
+/// it starts past the first chip's edge and its head's tip stops short of the second's,
+/// so both chips' letters stay readable.
+fn over_trim(a: (f32, f32), b: (f32, f32), ca: (f32, f32), cb: (f32, f32)) -> Trim {
+    let len = (b.0 - a.0).hypot(b.1 - a.1).max(1e-3);
+    let u = ((b.0 - a.0) / len, (b.1 - a.1) / len);
+    Trim(
+        chip_exit(a, ca, u) + 2.0,
+        chip_exit(b, cb, (-u.0, -u.1)) + 4.0,
+    )
+}
 
 /// An arrow from `a` to `b` (the short way round a wrapped canvas), its head at `b`.
 fn arrow(
@@ -306,7 +329,7 @@ fn move_arrow(
     (from, to, via): (ProvinceId, RegionId, &[ProvinceId]),
     colour: &str,
     ok: bool,
-    trim: Trim,
+    over: bool,
 ) {
     let points = course(at, marks, from, to, via);
     let (a, b) = (points[0], points[points.len() - 1]);
@@ -315,9 +338,14 @@ fn move_arrow(
     } else if head_to_head(at.map, marks, from, at.map.province_of(to)) && !at.layout.wrap {
         let by = HEAD_TO_HEAD_OFFSET;
         let ends = (aside(a, a, b, by), aside(b, a, b, by));
+        let trim = if over {
+            over_trim(ends.0, ends.1, a, b)
+        } else {
+            UNDER
+        };
         arrow(s, at.layout, ends, colour, ok, trim);
     } else {
-        arrow(s, at.layout, (a, b), colour, ok, trim);
+        arrow(s, at.layout, (a, b), colour, ok, UNDER);
     }
 }
 
@@ -378,7 +406,7 @@ pub fn draw_over_chips(s: &mut String, at: &Places, marks: &[Mark]) {
             move_group(s, at.map, &mut ids, (*from, *to), *result);
             let colour = power_colour(at.map, *power);
             let ok = *result != Verdict::Failed;
-            move_arrow(s, at, marks, (*from, *to, via), colour, ok, OVER);
+            move_arrow(s, at, marks, (*from, *to, via), colour, ok, true);
             s.push_str("</g>");
         }
     }
@@ -424,7 +452,7 @@ pub fn draw_marks(s: &mut String, places: &Places, marks: &[Mark]) {
                 move_group(s, map, &mut ids, (*from, *to), *result);
                 let colour = power_colour(map, *power);
                 let ok = *result != Verdict::Failed;
-                move_arrow(s, at, marks, (*from, *to, via), colour, ok, UNDER);
+                move_arrow(s, at, marks, (*from, *to, via), colour, ok, false);
                 s.push_str("</g>");
             }
             Mark::Retreat {
