@@ -7,9 +7,28 @@
 // tests may unwrap
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use herald::game::ids::ProvinceId;
 use herald::game::map::builtin;
 use herald::game::variant::Variant;
-use herald::picture;
+use herald::picture::{self, shapes};
+
+/// Whether a point (pixels of the board) lies inside a space's outline (even-odd over its
+/// rings, in grid units).
+fn contains(shapes: &shapes::Shapes, p: ProvinceId, (x, y): (f32, f32)) -> bool {
+    let rings = shapes::rings(&shapes.spaces[p.index()].path);
+    let (x, y) = (x / shapes.scale, y / shapes.scale);
+    let mut odd = false;
+    for ring in &rings {
+        for k in 0..ring.len() {
+            let (a, b) = (ring[k], ring[(k + 1) % ring.len()]);
+            let (ax, ay, bx, by) = (a.0 as f32, a.1 as f32, b.0 as f32, b.1 as f32);
+            if (ay > y) != (by > y) && x < ax + (y - ay) * (bx - ax) / (by - ay) {
+                odd = !odd;
+            }
+        }
+    }
+    odd
+}
 
 /// The value of `name="…"` in one tag.
 fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
@@ -206,11 +225,11 @@ fn land_under(line: &[(f32, f32)], ends: &[&str]) -> Vec<String> {
                 // A point within 2 px of the coast is the line's own width (3.5 px).
                 let deep = (0..8).all(|k| {
                     let a = k as f32 * std::f32::consts::FRAC_PI_4;
-                    shapes.contains(q, (p.0 + 2.0 * a.cos(), p.1 + 2.0 * a.sin()))
+                    contains(&shapes, q, (p.0 + 2.0 * a.cos(), p.1 + 2.0 * a.sin()))
                 });
                 if !map.province(q).terrain.is_water()
                     && !ends.contains(&abbr)
-                    && shapes.contains(q, p)
+                    && contains(&shapes, q, p)
                     && deep
                 {
                     out.push(format!("{abbr} at {p:?}"));
@@ -412,4 +431,63 @@ fn a_failed_retreat_is_crossed_out() {
         assert_eq!(attr(removed, "data-power"), Some(power), "{removed}");
         assert!(!all_tags(removed, "path").is_empty(), "no cross: {removed}");
     }
+}
+
+/// "Holland's centre dot sits in the North Sea, Belgium's on the Ruhr corner" (issue 40):
+/// on the standard opening every centre's dot has its middle inside its own space, and
+/// Holland's and Belgium's lie wholly inside theirs.
+#[test]
+fn every_centres_dot_lies_inside_its_space() {
+    let v = Variant::builtin("standard").unwrap();
+    let map = &v.map;
+    let shapes = picture::shapes_of(map).unwrap();
+    let svg = picture::Painter::new()
+        .svg(v, builtin::STANDARD, &v.opening(), "centres", &[])
+        .unwrap();
+    for p in map.province_ids().filter(|&p| map.province(p).centre) {
+        let abbr = map.abbr(p);
+        let dot = all_tags(&svg, "circle")
+            .into_iter()
+            .find(|t| attr(t, "id") == Some(&format!("centre-{abbr}")))
+            .unwrap_or_else(|| panic!("no dot for {abbr}"));
+        let at = (num(dot, "cx"), num(dot, "cy"));
+        assert!(
+            contains(&shapes, p, at),
+            "{abbr}'s dot at {at:?} is off its space"
+        );
+        if abbr == "Hol" || abbr == "Bel" {
+            let r = num(dot, "r");
+            for k in 0..8 {
+                let a = k as f32 * std::f32::consts::FRAC_PI_4;
+                let rim = (at.0 + r * a.cos(), at.1 + r * a.sin());
+                assert!(
+                    contains(&shapes, p, rim),
+                    "{abbr}'s dot at {at:?} crosses its border"
+                );
+            }
+        }
+    }
+}
+
+/// `herald map check`'s rule: a map whose shapes put a centre's name (and so its dot) out
+/// at sea fails the check, naming the centre.
+#[test]
+fn a_centre_whose_dot_lies_off_its_space_fails_the_check() {
+    let v = Variant::builtin("standard").unwrap();
+    let text = shapes::builtin("standard").unwrap();
+    assert!(picture::check_shapes(&v.map, text).is_empty());
+    // Holland's name moved out into the North Sea (grid units: 0.5 px each).
+    let moved: String = text
+        .lines()
+        .map(|l| match l.strip_prefix("space Hol 788 994 ") {
+            Some(rest) => format!("space Hol 700 800 {rest}"),
+            None => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let problems = picture::check_shapes(&v.map, &moved);
+    assert!(
+        problems.iter().any(|p| p.contains("centre mark of Hol")),
+        "{problems:?}"
+    );
 }

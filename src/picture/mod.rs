@@ -173,11 +173,16 @@ pub fn check_drawing(text: &str, shapes: Option<&str>) -> Vec<String> {
     out
 }
 
-/// What is wrong with a map's shapes: a shapes text that does not fit the map, or borders
-/// that differ from the map's adjacency ([`borders::check`]).
+/// What is wrong with a map's shapes: a shapes text that does not fit the map, borders
+/// that differ from the map's adjacency ([`borders::check`]), or a supply centre's mark
+/// outside its space ([`shaped::centres_outside`]).
 pub fn check_shapes(map: &crate::game::map::Map, shapes_text: &str) -> Vec<String> {
     match shapes::Shapes::read(shapes_text, map) {
-        Ok(shapes) => borders::check(map, &shapes),
+        Ok(shapes) => {
+            let mut out = borders::check(map, &shapes);
+            out.extend(shaped::centres_outside(map, &shapes));
+            out
+        }
         Err(errors) => errors,
     }
 }
