@@ -321,7 +321,6 @@ fn course(
 
 /// A move's arrow along its course; the two of a head-to-head beside the line between the
 /// units, so neither hides the other.
-#[allow(clippy::too_many_arguments)]
 fn move_arrow(
     s: &mut String,
     at: &Places,
