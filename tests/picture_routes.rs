@@ -491,3 +491,23 @@ fn a_centre_whose_dot_lies_off_its_space_fails_the_check() {
         "{problems:?}"
     );
 }
+
+/// "the legend still says '1 centres, 1 units'" (issue 40): one of each is singular.
+#[test]
+fn the_legend_says_one_centre_and_one_unit() {
+    let v = Variant::builtin("standard").unwrap();
+    let map = &v.map;
+    let mut position = v.opening();
+    // Italy keeps Rome and its army; Venice and Naples are lost.
+    for p in map.province_ids() {
+        if ["Ven", "Nap"].contains(&map.abbr(p)) {
+            position.units[p.index()] = None;
+            position.owners[p.index()] = None;
+        }
+    }
+    let svg = picture::Painter::new()
+        .svg(v, builtin::STANDARD, &position, "one", &[])
+        .unwrap();
+    assert!(svg.contains(">Italy: 1 centre, 1 unit<"), "no singular");
+    assert!(svg.contains(">Austria: 3 centres, 3 units<"), "no plural");
+}
