@@ -486,13 +486,14 @@ fn within(shapes: &Shapes, p: ProvinceId, x: f32, y: f32) -> bool {
 /// The centre mark's radius, pixels.
 const CENTRE_R: f32 = 5.0;
 
-/// Whether a centre mark at (x, y) lies wholly inside its space `p`: its middle and eight
-/// points round its rim.
-fn mark_inside(shapes: &Shapes, p: ProvinceId, (x, y): (f32, f32)) -> bool {
-    within(shapes, p, x, y)
-        && (0..8).all(|k| {
-            let a = k as f32 * std::f32::consts::FRAC_PI_4;
-            within(shapes, p, x + CENTRE_R * a.cos(), y + CENTRE_R * a.sin())
+/// Whether a centre mark at (x, y) (pixels) lies wholly inside an outline's rings (grid
+/// units, `k` pixels each): its middle and eight points round its rim.
+fn mark_inside(rings: &[Vec<(i32, i32)>], k: f32, (x, y): (f32, f32)) -> bool {
+    let inside = |x: f32, y: f32| super::shapes::inside(rings, (x / k, y / k));
+    inside(x, y)
+        && (0..8).all(|i| {
+            let a = i as f32 * std::f32::consts::FRAC_PI_4;
+            inside(x + CENTRE_R * a.cos(), y + CENTRE_R * a.sin())
         })
 }
 
@@ -563,7 +564,7 @@ pub fn centre_mark(map: &Map, shapes: &Shapes, layout: &Layout, p: ProvinceId) -
         });
         around.into_iter().find(|s| middle_in(s) && good(s))
     };
-    find(&|s| clear(s) && mark_inside(shapes, p, *s))
+    find(&|s| clear(s) && mark_inside(&rings, k, *s))
         .or_else(|| find(&|s| clear(s) && middle_in(s)))
         .or_else(|| near(&|s| apart(s) && off_chips(s)))
         .or_else(|| near(&apart))
