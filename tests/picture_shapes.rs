@@ -708,6 +708,7 @@ fn a_portaged_move_runs_through_its_armies() {
             power: france,
             from: p("Bre"),
             to: map.province(p("Ber")).main,
+            via: Vec::new(),
             result: Verdict::Pending,
         },
         help("Par"),

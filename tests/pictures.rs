@@ -13,5 +13,6 @@ mod picture_colours;
 mod picture_floods;
 mod picture_mail;
 mod picture_regions;
+mod picture_routes;
 mod picture_shapes;
 mod picture_sizes;

@@ -170,26 +170,34 @@ pub(super) fn opening_picture(judge: &Judge, variant: &Variant, with_svg: bool) 
 }
 
 /// The marks of one power's orders on file, drawn from those orders alone (a movement
-/// phase's; none in other phases).
+/// phase's, an adjustment phase's builds and removals; none in a retreat phase).
 pub(super) fn own_marks(judge: &Judge, game: &Game, power: PowerId) -> Vec<Mark> {
     let Some(position) = game.position.as_ref() else {
         return Vec::new();
     };
-    if position.phase.kind != PhaseKind::Movement {
-        return Vec::new();
-    }
     let map = judge.map_of(game);
     let own: Vec<_> = stored(judge, game, power)
         .iter()
         .map(|o| (power, o.clone()))
         .collect();
+    match position.phase.kind {
+        PhaseKind::Movement => {}
+        // Her builds and removals as they would be made (issue 40).
+        PhaseKind::Adjustment => {
+            return marks::of_adjustment_orders(map, &judge.rules(game), position, power, &own)
+        }
+        _ => return Vec::new(),
+    }
     let (ordered, _) = screen_movement(map, &judge.rules(game), position, &own);
     let ordered: Vec<_> = ordered
         .into_iter()
         .filter(|o| o.unit.power == power)
         .collect();
     // A unit given no order is drawn as such, not as the hold it defaults to (issue 27).
-    marks::unordered(marks::of_orders(map, &ordered), &marks::given(&own))
+    marks::unordered(
+        marks::routed(marks::of_orders(map, &ordered), &own),
+        &marks::given(&own),
+    )
 }
 
 /// The picture of one power's orders on file (see [`own_marks`]).
@@ -273,5 +281,50 @@ mod tests {
             | Mark::Unordered { power, .. } => *power == england,
             _ => false,
         }));
+    }
+
+    /// "`SET MAP` pictures of adjustment orders draw no builds" (issue 40): Italy's
+    /// `BUILD A Ven` and `BUILD F Nap` on file in Winter 1901 are drawn as builds.
+    #[test]
+    fn a_players_picture_of_adjustment_orders_shows_her_builds() {
+        let j = judge();
+        let mut games = started(&j);
+        let (winter, italy, ven, nap, tun) = {
+            let g = &games["g"];
+            let map = j.map_of(g);
+            let p = |a: &str| map.province_ids().find(|&p| map.abbr(p) == a).unwrap();
+            let italy = map
+                .power_ids()
+                .find(|&p| map.power(p).name == "Italy")
+                .unwrap();
+            let winter = j.variant(g).calendar.parse("Winter 1901").unwrap();
+            (winter, italy, p("Ven"), p("Nap"), p("Tun"))
+        };
+        {
+            // Italy took Tunis and moved her units out of Venice and Naples.
+            let g = games.get_mut("g").unwrap();
+            let pos = g.position.as_mut().unwrap();
+            pos.phase = winter;
+            pos.units[ven.index()] = None;
+            pos.units[nap.index()] = None;
+            pos.owners[tun.index()] = Some(italy);
+        }
+        mail(
+            &j,
+            &mut games,
+            "dan@example.org",
+            "SIGNON Ig pwI\nBUILD A Ven\nBUILD F Nap",
+            start(),
+        );
+        let g = &games["g"];
+        let marks = own_marks(&j, g, italy);
+        let built: Vec<_> = marks
+            .iter()
+            .filter_map(|m| match m {
+                Mark::Built { unit } => Some(j.map_of(g).province_of(unit.region)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(built, vec![ven, nap], "{marks:?}");
     }
 }

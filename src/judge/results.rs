@@ -84,7 +84,7 @@ pub(super) fn adjudicate(
     };
     // Units given no order are drawn as such, not as holds (issue 27).
     let mut marks = marks::unordered(
-        marks::of_report(map, pos, &t.position, &t.report),
+        marks::routed(marks::of_report(map, pos, &t.position, &t.report), &stored),
         &marks::given(&stored),
     );
     marks.extend(crate::picture::floods::of_events(&t.events));

@@ -44,6 +44,10 @@ pub enum Mark {
         from: ProvinceId,
         /// Where it was ordered to.
         to: RegionId,
+        /// The provinces the order names between origin and destination, in its order: a
+        /// convoy's seas (`A Lon-Eng-Mao-Tun`), a portage's land (`F Bla-Bul-Con-Aeg`);
+        /// empty when none were written ([`routed`] fills it from the orders).
+        via: Vec<ProvinceId>,
         /// What came of it.
         result: Verdict,
     },
@@ -148,6 +152,42 @@ pub fn given(orders: &[(PowerId, Order)]) -> Vec<ProvinceId> {
         .collect()
 }
 
+/// The marks with each move given the route its order names (`via`), taken from the
+/// orders as written: the checked orders keep no route (a portage's is only marked
+/// complete), and a picture draws the route in the order's own sequence.
+pub fn routed(marks: Vec<Mark>, orders: &[(PowerId, Order)]) -> Vec<Mark> {
+    use crate::game::order::Action;
+    let written = |power: PowerId, from: ProvinceId| {
+        orders.iter().find_map(|(p, o)| match o {
+            Order::Unit {
+                at,
+                action: Action::Move { via, .. },
+                ..
+            } if *p == power && at.province == from && !via.is_empty() => Some(via.clone()),
+            _ => None,
+        })
+    };
+    marks
+        .into_iter()
+        .map(|m| match m {
+            Mark::Move {
+                power,
+                from,
+                to,
+                via,
+                result,
+            } if via.is_empty() => Mark::Move {
+                power,
+                from,
+                to,
+                via: written(power, from).unwrap_or_default(),
+                result,
+            },
+            m => m,
+        })
+        .collect()
+}
+
 /// The marks with each hold of a unit that was given no order (its province not in
 /// `ordered`) marked as unordered instead.
 pub fn unordered(marks: Vec<Mark>, ordered: &[ProvinceId]) -> Vec<Mark> {
@@ -206,6 +246,7 @@ fn order_mark(map: &Map, o: &Ordered, result: Verdict) -> Option<Mark> {
                     power,
                     from: o.at,
                     to,
+                    via: Vec::new(),
                     result,
                 }
             }
@@ -214,6 +255,7 @@ fn order_mark(map: &Map, o: &Ordered, result: Verdict) -> Option<Mark> {
             power,
             from: o.at,
             to: map.province(fleet).main,
+            via: Vec::new(),
             result,
         },
         Command::SupportHold { target } => help("support", target, None),
@@ -267,21 +309,27 @@ pub fn of_report(map: &Map, before: &Position, after: &Position, report: &Report
                     continue;
                 };
                 let power = d.unit.power;
-                marks.push(match outcome {
+                let mark = match outcome {
                     RetreatOutcome::Retreated(to) => Mark::Retreat {
                         power,
                         from: at,
                         to: map.province_of(to),
                         result: Verdict::Succeeded,
                     },
-                    RetreatOutcome::Bounced(to) => Mark::Retreat {
-                        power,
-                        from: at,
-                        to,
-                        result: Verdict::Failed,
-                    },
+                    RetreatOutcome::Bounced(to) => {
+                        // A retreat that fails disbands the unit: its chip is crossed
+                        // out where it waited, at the arrow's start.
+                        marks.push(Mark::Removed { unit: d.unit, at });
+                        Mark::Retreat {
+                            power,
+                            from: at,
+                            to,
+                            result: Verdict::Failed,
+                        }
+                    }
                     RetreatOutcome::Disbanded => Mark::Removed { unit: d.unit, at },
-                });
+                };
+                marks.push(mark);
             }
         }
         Report::Adjustment(done) => {
@@ -300,6 +348,35 @@ pub fn of_report(map: &Map, before: &Position, after: &Position, report: &Report
         }
     }
     marks
+}
+
+/// The marks of one power's adjustment orders on file (`BUILD A Ven`, `REMOVE F Tri`),
+/// as they would be carried out on `position`: a build or removal refused (no build left,
+/// no unit there) draws nothing, nor do civil disorder's removals, which are no order of
+/// hers (issue 40: "`SET MAP` pictures of adjustment orders draw no builds").
+pub fn of_adjustment_orders(
+    map: &Map,
+    rules: &crate::game::rules::Rules,
+    position: &Position,
+    power: PowerId,
+    orders: &[(PowerId, Order)],
+) -> Vec<Mark> {
+    let own: Vec<(PowerId, Order)> = orders
+        .iter()
+        .filter(|(p, _)| *p == power)
+        .cloned()
+        .collect();
+    let (_, done, _) = crate::game::resolve::resolve_adjustments(map, rules, position, &own);
+    done.into_iter()
+        .filter_map(|a| match a {
+            Adjustment::Built(unit) if unit.power == power => Some(Mark::Built { unit }),
+            Adjustment::Removed(unit) if unit.power == power => Some(Mark::Removed {
+                unit,
+                at: map.province_of(unit.region),
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The marks of orders on file, not yet adjudicated (a player's own orders).

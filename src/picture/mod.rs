@@ -29,6 +29,7 @@ pub mod painter;
 pub mod palette;
 pub mod png;
 pub mod region;
+pub mod routes;
 pub mod shaped;
 pub mod shapes;
 pub mod style;
@@ -172,11 +173,16 @@ pub fn check_drawing(text: &str, shapes: Option<&str>) -> Vec<String> {
     out
 }
 
-/// What is wrong with a map's shapes: a shapes text that does not fit the map, or borders
-/// that differ from the map's adjacency ([`borders::check`]).
+/// What is wrong with a map's shapes: a shapes text that does not fit the map, borders
+/// that differ from the map's adjacency ([`borders::check`]), or a supply centre's mark
+/// outside its space ([`shaped::centres_outside`]).
 pub fn check_shapes(map: &crate::game::map::Map, shapes_text: &str) -> Vec<String> {
     match shapes::Shapes::read(shapes_text, map) {
-        Ok(shapes) => borders::check(map, &shapes),
+        Ok(shapes) => {
+            let mut out = borders::check(map, &shapes);
+            out.extend(shaped::centres_outside(map, &shapes));
+            out
+        }
         Err(errors) => errors,
     }
 }
@@ -272,10 +278,19 @@ pub struct CaseBoard {
 }
 
 /// A case's phase played on a map file's text, ready to draw. The case's variant must be
-/// the map's.
+/// the map's, or a built-in variant played on a map of the same name (Portage on the
+/// standard map).
 pub fn case_board(text: &str, case: &Case) -> Result<CaseBoard, PictureError> {
-    let variant = variant_of_map_text(text)?;
+    let mut variant = variant_of_map_text(text)?;
     let named = case.variant.split_whitespace().next().unwrap_or("");
+    // A variant played on this map (Portage on the standard map) plays its case on it.
+    if let Ok(v) = Variant::builtin(named) {
+        if !named.eq_ignore_ascii_case(&variant.name)
+            && v.map.name.eq_ignore_ascii_case(&variant.map.name)
+        {
+            variant = Variant::new(&v.name, text, v.calendar.clone(), v.rules.clone())?;
+        }
+    }
     if !named.eq_ignore_ascii_case(&variant.name) {
         return Err(PictureError::Case(format!(
             "the case '{}' plays {named}, the map file is {}",
@@ -290,7 +305,10 @@ pub fn case_board(text: &str, case: &Case) -> Result<CaseBoard, PictureError> {
     let turn =
         crate::game::turn::play_with(variant, &prepared.rules, map, before, &prepared.orders);
     let mut marks = marks::unordered(
-        marks::of_report(map, before, &turn.position, &turn.report),
+        marks::routed(
+            marks::of_report(map, before, &turn.position, &turn.report),
+            &prepared.orders,
+        ),
         &marks::given(&prepared.orders),
     );
     marks.extend(floods::of_events(&turn.events));

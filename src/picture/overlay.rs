@@ -16,6 +16,8 @@ use std::fmt::Write;
 use super::layout::{Layout, BOX_H, BOX_W};
 use super::marks::{Mark, Verdict};
 use super::palette::power_colour;
+use super::routes;
+use super::shapes::Shapes;
 use super::style::{escape, ink_on, letters, region_id, unit_anchor};
 use crate::game::ids::{ProvinceId, RegionId, UnitKind};
 use crate::game::map::Map;
@@ -28,9 +30,10 @@ pub const DISLODGED: &str = "#000000";
 
 /// Where a dislodged unit is drawn: over the top right corner of its space's box; on a
 /// board drawn from shapes, beside the unit that dislodged it (right of it, else left,
-/// else below), clear of every name by at least 2 px: "the Tri/Ser dislodged chip touching
-/// its label" (the review of the shaped board).
-fn dislodged_anchor(map: &Map, layout: &Layout, p: ProvinceId) -> (f32, f32) {
+/// else below), clear of every name by at least 2 px ("the Tri/Ser dislodged chip touching
+/// its label", the review of the shaped board) and off the arrow of the move that
+/// dislodged it (issue 40: a dislodged chip hid the arrow of A Mun-Bur).
+fn dislodged_anchor(map: &Map, layout: &Layout, marks: &[Mark], p: ProvinceId) -> (f32, f32) {
     let (cx, cy) = layout.centre(p);
     if layout.shaped {
         // The unit's chip (at most 34 px wide) ends 17 px right of the centre; this chip
@@ -43,18 +46,46 @@ fn dislodged_anchor(map: &Map, layout: &Layout, p: ProvinceId) -> (f32, f32) {
             (cx - side, cy + 26.0),
             (cx, cy + 28.0),
         ];
-        let clear = |&(x, y): &(f32, f32)| {
-            let chip = (
+        let chip = |(x, y): (f32, f32)| {
+            (
                 x - CHIP_W / 2.0 - 2.0,
                 y - 10.0,
                 x + CHIP_W / 2.0 + 2.0,
                 y + 10.0,
-            );
-            !super::style::hits_any_name(map, layout, chip)
+            )
         };
-        return spots.iter().copied().find(clear).unwrap_or(spots[0]);
+        let clear = |&at: &(f32, f32)| !super::style::hits_any_name(map, layout, chip(at));
+        let came: Vec<(f32, f32)> = marks
+            .iter()
+            .filter_map(|m| match m {
+                Mark::Move { from, to, .. } if map.province_of(*to) == p => {
+                    Some(unit_anchor(layout, *from))
+                }
+                _ => None,
+            })
+            .collect();
+        let off_arrows = |&at: &(f32, f32)| {
+            came.iter()
+                .all(|&a| !segment_in_box(a, (cx, cy + 8.0), chip(at)))
+        };
+        return spots
+            .iter()
+            .copied()
+            .find(|s| clear(s) && off_arrows(s))
+            .or_else(|| spots.iter().copied().find(clear))
+            .unwrap_or(spots[0]);
     }
     (cx + BOX_W / 2.0 - 2.0, cy - BOX_H / 2.0 - 2.0)
+}
+
+/// Whether a segment passes through a box (left, top, right, bottom), sampled every 2 px.
+fn segment_in_box(a: (f32, f32), b: (f32, f32), (l, t, r, bt): (f32, f32, f32, f32)) -> bool {
+    let n = ((a.0 - b.0).hypot(a.1 - b.1) / 2.0).ceil().max(1.0) as usize;
+    (0..=n).any(|i| {
+        let k = i as f32 / n as f32;
+        let (x, y) = (a.0 + (b.0 - a.0) * k, a.1 + (b.1 - a.1) * k);
+        l <= x && x <= r && t <= y && y <= bt
+    })
 }
 
 /// The width of a dislodged or removed unit's chip on a board drawn from shapes.
@@ -80,17 +111,59 @@ fn towards(p: (f32, f32), q: (f32, f32), by: f32) -> (f32, f32) {
     (p.0 + (q.0 - p.0) * t, p.1 + (q.1 - p.1) * t)
 }
 
+/// How far an arrow starts from its unit's middle and ends (its head's base) before its
+/// destination's.
+#[derive(Clone, Copy)]
+struct Trim(f32, f32);
+
+/// The trim of an arrow drawn under the chips.
+const UNDER: Trim = Trim(9.0, 16.0);
+/// How far from `p` (inside the chip centred at `c`) a line in direction `u` leaves the
+/// chip (34 by 16 px), with a pixel to spare.
+fn chip_exit(p: (f32, f32), c: (f32, f32), u: (f32, f32)) -> f32 {
+    let (hx, hy) = (17.0 + 1.0, 8.0 + 1.0);
+    let along = |d: f32, off: f32, h: f32| {
+        if d.abs() < 1e-3 {
+            f32::MAX
+        } else {
+            (h * d.signum() - off) / d
+        }
+    };
+    along(u.0, p.0 - c.0, hx)
+        .min(along(u.1, p.1 - c.1, hy))
+        .max(0.0)
+}
+
+/// The trim of an arrow from `a` to `b` drawn over the chips centred at `ca` and `cb`:
+/// it starts past the first chip's edge and its head's tip stops short of the second's,
+/// so both chips' letters stay readable.
+fn over_trim(a: (f32, f32), b: (f32, f32), ca: (f32, f32), cb: (f32, f32)) -> Trim {
+    let len = (b.0 - a.0).hypot(b.1 - a.1).max(1e-3);
+    let u = ((b.0 - a.0) / len, (b.1 - a.1) / len);
+    Trim(
+        chip_exit(a, ca, u) + 2.0,
+        chip_exit(b, cb, (-u.0, -u.1)) + 4.0,
+    )
+}
+
 /// An arrow from `a` to `b` (the short way round a wrapped canvas), its head at `b`.
-fn arrow(s: &mut String, layout: &Layout, a: (f32, f32), b: (f32, f32), colour: &str, ok: bool) {
+fn arrow(
+    s: &mut String,
+    layout: &Layout,
+    (a, b): ((f32, f32), (f32, f32)),
+    colour: &str,
+    ok: bool,
+    trim: Trim,
+) {
     let far = layout.nearest(a, b);
-    let mut pieces = vec![(towards(a, far, 9.0), far)];
+    let mut pieces = vec![(towards(a, far, trim.0), far)];
     if far != b {
         pieces.push((layout.nearest(b, a), b));
     }
     let dash = if ok { "" } else { r#" stroke-dasharray="7 4""# };
     let last = pieces.len() - 1;
     for (i, (p, q)) in pieces.into_iter().enumerate() {
-        let q = if i == last { towards(q, p, 16.0) } else { q };
+        let q = if i == last { towards(q, p, trim.1) } else { q };
         let _ = write!(
             s,
             r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#fff" stroke-width="6.5" stroke-linecap="round"/><line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{colour}" stroke-width="3.5"{dash}/>"##,
@@ -190,45 +263,6 @@ impl Ids {
     }
 }
 
-/// The route of a move from `from` to `to` helped by convoys or portages: the units that
-/// carry it (`helpers`), taken nearest first from the moving unit, each step to the
-/// nearest helper left (a chain of fleets or armies stands in order along its way).
-fn route(from: (f32, f32), to: (f32, f32), helpers: &[(f32, f32)]) -> Vec<(f32, f32)> {
-    let mut left: Vec<(f32, f32)> = helpers.to_vec();
-    let mut out = vec![from];
-    let mut at = from;
-    while !left.is_empty() {
-        let d = |p: &(f32, f32)| (p.0 - at.0).hypot(p.1 - at.1);
-        let mut best = 0;
-        for (i, p) in left.iter().enumerate() {
-            if d(p) < d(&left[best]) {
-                best = i;
-            }
-        }
-        at = left.swap_remove(best);
-        out.push(at);
-    }
-    out.push(to);
-    out
-}
-
-/// The convoys and portages that carry a move from `from` to `to`: where their units stand.
-fn helpers_of(marks: &[Mark], from: ProvinceId, to: ProvinceId) -> Vec<ProvinceId> {
-    marks
-        .iter()
-        .filter_map(|m| match m {
-            Mark::Help {
-                kind: "convoy" | "portage",
-                by,
-                from: f,
-                to: Some(t),
-                ..
-            } if *f == from && *t == to => Some(*by),
-            _ => None,
-        })
-        .collect()
-}
-
 /// Is there a move from `from` to `to` among the marks?
 fn moves(map: &Map, marks: &[Mark], from: ProvinceId, to: ProvinceId) -> bool {
     marks.iter().any(|m| {
@@ -242,16 +276,164 @@ const HOLD_RX: f32 = 24.0;
 /// See [`HOLD_RX`].
 const HOLD_RY: f32 = 15.0;
 
-/// Draws every mark but those drawn over the units ([`draw_over_units`]); `anchor` is
-/// where a province's unit stands (its chip's middle on a board drawn from shapes: a hold
-/// ring round a fleet on its coast, never at the province's name).
-pub fn draw_marks(
+/// Where a board's marks stand: the map's layout, its shapes (a board drawn from shapes:
+/// legs kept to their waters) and where a province's unit stands (its chip's middle on a
+/// board drawn from shapes: a hold ring round a fleet on its coast, never at the name).
+pub struct Places<'a> {
+    /// The map.
+    pub map: &'a Map,
+    /// Its layout.
+    pub layout: &'a Layout,
+    /// Its shapes, on a board drawn from them.
+    pub shapes: Option<&'a Shapes>,
+    /// Where a province's unit stands.
+    pub anchor: &'a dyn Fn(ProvinceId) -> (f32, f32),
+}
+
+/// Is the move from `from` to `to` one of a head-to-head (the unit there moves here)?
+fn head_to_head(map: &Map, marks: &[Mark], from: ProvinceId, to: ProvinceId) -> bool {
+    moves(map, marks, to, from)
+}
+
+/// The points a move's arrow passes, from its unit to its destination: through its route
+/// ([`routes::stops`]), each leg touching water kept to its two spaces
+/// ([`routes::over_water`]); two points for a straight arrow.
+fn course(
+    at: &Places,
+    marks: &[Mark],
+    from: ProvinceId,
+    to: RegionId,
+    via: &[ProvinceId],
+) -> Vec<(f32, f32)> {
+    let (map, layout) = (at.map, at.layout);
+    let (a, b) = ((at.anchor)(from), target(map, layout, to));
+    if layout.wrap {
+        return vec![a, b];
+    }
+    let dest = map.province_of(to);
+    let helpers = routes::helpers_of(marks, from, dest);
+    let stops = routes::stops(map, from, dest, via, &helpers, at.anchor);
+    let mut spaces = vec![(from, a)];
+    spaces.extend(stops.iter().map(|&p| (p, (at.anchor)(p))));
+    spaces.push((dest, b));
+    routes::over_water(map, at.shapes, &spaces)
+}
+
+/// A move's arrow along its course; the two of a head-to-head beside the line between the
+/// units, so neither hides the other.
+fn move_arrow(
+    s: &mut String,
+    at: &Places,
+    marks: &[Mark],
+    (from, to, via): (ProvinceId, RegionId, &[ProvinceId]),
+    colour: &str,
+    ok: bool,
+    over: bool,
+) {
+    let points = course(at, marks, from, to, via);
+    let (a, b) = (points[0], points[points.len() - 1]);
+    if points.len() > 2 {
+        route_arrow(s, &points, colour, ok);
+    } else if head_to_head(at.map, marks, from, at.map.province_of(to)) && !at.layout.wrap {
+        let by = HEAD_TO_HEAD_OFFSET;
+        let ends = (aside(a, a, b, by), aside(b, a, b, by));
+        let trim = if over {
+            over_trim(ends.0, ends.1, a, b)
+        } else {
+            UNDER
+        };
+        arrow(s, at.layout, ends, colour, ok, trim);
+    } else {
+        arrow(s, at.layout, (a, b), colour, ok, UNDER);
+    }
+}
+
+/// Whether a move is drawn over the units: one of a head-to-head on a board drawn from
+/// shapes, where the chips at both ends would hide most of it ("the losing arrow of a
+/// head-to-head is hidden when it ends in a dislodgement", issue 40).
+fn drawn_over(
+    at: &Places,
+    marks: &[Mark],
+    from: ProvinceId,
+    to: RegionId,
+    via: &[ProvinceId],
+) -> bool {
+    at.layout.shaped
+        && !at.layout.wrap
+        && via.is_empty()
+        && routes::helpers_of(marks, from, at.map.province_of(to)).is_empty()
+        && head_to_head(at.map, marks, from, at.map.province_of(to))
+}
+
+/// Where the unit that held at `p` is drawn: beside the space when it was dislodged there
+/// or destroyed with its attacker standing there, else where its chip stands.
+fn held_at(at: &Places, marks: &[Mark], p: ProvinceId) -> (f32, f32) {
+    let beside = marks
+        .iter()
+        .any(|m| matches!(m, Mark::Dislodged { at: d, .. } if *d == p))
+        || (marks
+            .iter()
+            .any(|m| matches!(m, Mark::Removed { at: d, .. } if *d == p))
+            && marks.iter().any(|m| {
+                matches!(m, Mark::Move { to, result: Verdict::Succeeded, .. }
+                    if at.map.province_of(*to) == p)
+            }));
+    if beside {
+        dislodged_anchor(at.map, at.layout, marks, p)
+    } else {
+        (at.anchor)(p)
+    }
+}
+
+/// Draws the moves of head-to-heads on a board drawn from shapes, over the units (see
+/// [`drawn_over`]), their ends clear of both chips' letters.
+pub fn draw_over_chips(s: &mut String, at: &Places, marks: &[Mark]) {
+    s.push_str(r#"<g id="orders-over">"#);
+    let mut ids = Ids(HashMap::new());
+    for mark in marks {
+        if let Mark::Move {
+            power,
+            from,
+            to,
+            via,
+            result,
+        } = mark
+        {
+            if !drawn_over(at, marks, *from, *to, via) {
+                continue;
+            }
+            move_group(s, at.map, &mut ids, (*from, *to), *result);
+            let colour = power_colour(at.map, *power);
+            let ok = *result != Verdict::Failed;
+            move_arrow(s, at, marks, (*from, *to, via), colour, ok, true);
+            s.push_str("</g>");
+        }
+    }
+    s.push_str("</g>");
+}
+
+/// Opens a move's group: its id, kind, result and destination.
+fn move_group(
     s: &mut String,
     map: &Map,
-    layout: &Layout,
-    marks: &[Mark],
-    anchor: &dyn Fn(ProvinceId) -> (f32, f32),
+    ids: &mut Ids,
+    (from, to): (ProvinceId, RegionId),
+    result: Verdict,
 ) {
+    let _ = write!(
+        s,
+        r#"<g id="{}" data-kind="move" data-result="{}" data-to="{}">"#,
+        ids.next(map, "order", from),
+        result.word(),
+        region_id(map, to)
+    );
+}
+
+/// Draws every mark but those drawn over the units ([`draw_over_units`],
+/// [`draw_over_chips`]).
+pub fn draw_marks(s: &mut String, places: &Places, marks: &[Mark]) {
+    let at = places;
+    let (map, layout, anchor) = (at.map, at.layout, at.anchor);
     s.push_str(r#"<g id="orders">"#);
     let mut ids = Ids(HashMap::new());
     for mark in marks {
@@ -260,38 +442,16 @@ pub fn draw_marks(
                 power,
                 from,
                 to,
+                via,
                 result,
             } => {
-                let colour = power_colour(map, *power);
-                let dest = map.province_of(*to);
-                let _ = write!(
-                    s,
-                    r#"<g id="{}" data-kind="move" data-result="{}" data-to="{}">"#,
-                    ids.next(map, "order", *from),
-                    result.word(),
-                    region_id(map, *to)
-                );
-                let a = anchor(*from);
-                let b = target(map, layout, *to);
-                let ok = *result != Verdict::Failed;
-                let helpers = helpers_of(marks, *from, dest);
-                if !helpers.is_empty() && !layout.wrap {
-                    let at: Vec<(f32, f32)> = helpers.iter().map(|&h| anchor(h)).collect();
-                    route_arrow(s, &route(a, b, &at), colour, ok);
-                } else if moves(map, marks, dest, *from) && !layout.wrap {
-                    // A head-to-head: each arrow beside the line, so neither hides the other.
-                    let by = HEAD_TO_HEAD_OFFSET;
-                    arrow(
-                        s,
-                        layout,
-                        aside(a, a, b, by),
-                        aside(b, a, b, by),
-                        colour,
-                        ok,
-                    );
-                } else {
-                    arrow(s, layout, a, b, colour, ok);
+                if drawn_over(at, marks, *from, *to, via) {
+                    continue;
                 }
+                move_group(s, map, &mut ids, (*from, *to), *result);
+                let colour = power_colour(map, *power);
+                let ok = *result != Verdict::Failed;
+                move_arrow(s, at, marks, (*from, *to, via), colour, ok, false);
                 s.push_str("</g>");
             }
             Mark::Retreat {
@@ -311,10 +471,13 @@ pub fn draw_marks(
                 arrow(
                     s,
                     layout,
-                    dislodged_anchor(map, layout, *from),
-                    unit_anchor(layout, *to),
+                    (
+                        dislodged_anchor(map, layout, marks, *from),
+                        unit_anchor(layout, *to),
+                    ),
                     colour,
                     *result != Verdict::Failed,
+                    UNDER,
                 );
                 s.push_str("</g>");
             }
@@ -322,14 +485,7 @@ pub fn draw_marks(
                 // A ring round the unit's chip (wider than the chip, so it shows beside it),
                 // on a white edge so that it reads on its own power's tint; a unit dislodged
                 // where it held has its ring where it waits to retreat.
-                let dislodged = marks
-                    .iter()
-                    .any(|m| matches!(m, Mark::Dislodged { at: d, .. } if d == at));
-                let (x, y) = if dislodged {
-                    dislodged_anchor(map, layout, *at)
-                } else {
-                    anchor(*at)
-                };
+                let (x, y) = held_at(places, marks, *at);
                 let dash = if *result == Verdict::Failed {
                     r#" stroke-dasharray="5 3""#
                 } else {
@@ -385,11 +541,7 @@ pub fn draw_marks(
                     );
                 } else {
                     let end = match to {
-                        Some(to) => {
-                            let a = anchor(*from);
-                            let b = layout.nearest(a, unit_anchor(layout, *to));
-                            ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)
-                        }
+                        Some(to) => aim(places, marks, *from, *to),
                         None => anchor(*from),
                     };
                     let start = anchor(*by);
@@ -417,6 +569,35 @@ pub fn draw_marks(
         }
     }
     s.push_str("</g>");
+}
+
+/// Where a support of the move from `from` to `to` aims: the middle of the move's last
+/// leg (a convoyed move's last fleet to its landing), the middle of its arrow when straight.
+fn aim(at: &Places, marks: &[Mark], from: ProvinceId, to: ProvinceId) -> (f32, f32) {
+    let moving = marks.iter().find_map(|m| match m {
+        Mark::Move {
+            from: f,
+            to: t,
+            via,
+            ..
+        } if *f == from && at.map.province_of(*t) == to => Some((*t, via.as_slice())),
+        _ => None,
+    });
+    let (a, b) = match moving {
+        Some((t, via)) => {
+            let points = course(at, marks, from, t, via);
+            let n = points.len();
+            (
+                points[n - 2],
+                at.layout.nearest(points[n - 2], points[n - 1]),
+            )
+        }
+        None => {
+            let a = (at.anchor)(from);
+            (a, at.layout.nearest(a, unit_anchor(at.layout, to)))
+        }
+    };
+    ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)
 }
 
 /// The mark of a unit given no order: a dotted black ring and a black "?" in a white disc
@@ -524,7 +705,7 @@ pub fn draw_over_units(
         match mark {
             Mark::Dislodged { unit, at, options } => {
                 let abbr = escape(&map.province(*at).abbr);
-                let (x, y) = dislodged_anchor(map, layout, *at);
+                let (x, y) = dislodged_anchor(map, layout, marks, *at);
                 let retreats: Vec<String> = options.iter().map(|&r| region_id(map, r)).collect();
                 let _ = write!(
                     s,
@@ -548,7 +729,7 @@ pub fn draw_over_units(
             Mark::Removed { unit, at } => {
                 let taken = position.unit_at(*at).is_some();
                 let (x, y) = if taken {
-                    dislodged_anchor(map, layout, *at)
+                    dislodged_anchor(map, layout, marks, *at)
                 } else {
                     unit_anchor(layout, *at)
                 };
@@ -559,7 +740,8 @@ pub fn draw_over_units(
                     escape(&map.power(unit.power).name)
                 );
                 side_chip(s, map, layout, unit, (x, y));
-                cross(s, x, y);
+                let half = if layout.shaped { CHIP_W / 2.0 } else { 10.0 };
+                cross_badge(s, x + half + 4.0, y - 7.0);
                 s.push_str("</g>");
             }
             _ => {}
@@ -568,14 +750,23 @@ pub fn draw_over_units(
     s.push_str("</g>");
 }
 
-/// A black cross with a white edge over a unit's chip: removed, disbanded or destroyed.
-fn cross(s: &mut String, x: f32, y: f32) {
-    cross_in(s, x, y, "#000");
-}
-
-/// A cross in `ink` with a white edge over a unit's chip.
-fn cross_in(s: &mut String, x: f32, y: f32, ink: &str) {
-    s.push_str(&super::style::cross_path(x, y, ink));
+/// The mark of a unit removed, disbanded or destroyed: a black cross in a white disc
+/// centred at (x, y), over its chip's top right corner, clear of the chip's letters (issue
+/// 40: "the destroyed unit's letters vanish under its cross").
+fn cross_badge(s: &mut String, x: f32, y: f32) {
+    let r = 4.0;
+    let _ = write!(
+        s,
+        r##"<circle cx="{x:.1}" cy="{y:.1}" r="8.5" fill="#fff" stroke="#000" stroke-width="1.3"/><path d="M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}" stroke="#000" stroke-width="2.6" stroke-linecap="round"/>"##,
+        x - r,
+        y - r,
+        x + r,
+        y + r,
+        x - r,
+        y + r,
+        x + r,
+        y - r
+    );
 }
 
 /// The key to the marks, two rows from `y` in the key's group: the orders, then what
@@ -646,7 +837,15 @@ pub fn draw_mark_key(s: &mut String, y: f32, px: f32) {
             ),
             (
                 "removed, disbanded or destroyed",
-                Box::new(move |s: &mut String, x, y| cross(s, x + 14.0, y + 7.0)),
+                Box::new(move |s: &mut String, x, y| {
+                    let _ = write!(
+                        s,
+                        r##"<rect x="{}" y="{}" width="20" height="13" rx="3" fill="#fff" stroke="#000" stroke-width="1.2"/>"##,
+                        x,
+                        y + 1.0
+                    );
+                    cross_badge(s, x + 22.0, y + 2.0);
+                }),
             ),
             (
                 "dislodged, may retreat",

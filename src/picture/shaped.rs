@@ -364,7 +364,7 @@ pub fn lower(
     );
     s.push_str(&board_open(layout, "", "", ""));
     super::floods::draw_areas(&mut s, map, shapes, marks);
-    draw_centres(&mut s, map, layout, position);
+    draw_centres(&mut s, map, shapes, layout, position);
     let chips = chips(map, shapes, layout, position);
     let anchor = |p: ProvinceId| {
         chips
@@ -372,7 +372,13 @@ pub fn lower(
             .find(|c| c.at == p)
             .map_or_else(|| super::style::unit_anchor(layout, p), Chip::middle)
     };
-    super::overlay::draw_marks(&mut s, map, layout, marks, &anchor);
+    let places = super::overlay::Places {
+        map,
+        layout,
+        shapes: Some(shapes),
+        anchor: &anchor,
+    };
+    super::overlay::draw_marks(&mut s, &places, marks);
     s.push_str(board_end(layout));
     s
 }
@@ -398,14 +404,25 @@ pub fn upper(
     let (_, _, per_row) = super::svg::canvas(map, layout);
     let mut s = String::with_capacity(32 * 1024);
     s.push_str(&board_open(layout, "", "", ""));
-    draw_units(
-        &mut s,
-        map,
-        &chips(map, shapes, layout, position),
-        super::style::small_px(layout.width),
-    );
+    let chips = chips(map, shapes, layout, position);
+    draw_units(&mut s, map, &chips, super::style::small_px(layout.width));
     super::overlay::draw_over_units(&mut s, map, layout, position, marks);
-    super::floods::draw_over_units(&mut s, map, layout, marks, &|p| centre_mark(map, layout, p));
+    let anchor = |p: ProvinceId| {
+        chips
+            .iter()
+            .find(|c| c.at == p)
+            .map_or_else(|| super::style::unit_anchor(layout, p), Chip::middle)
+    };
+    let places = super::overlay::Places {
+        map,
+        layout,
+        shapes: Some(shapes),
+        anchor: &anchor,
+    };
+    super::overlay::draw_over_chips(&mut s, &places, marks);
+    super::floods::draw_over_units(&mut s, map, layout, marks, &|p| {
+        centre_mark(map, shapes, layout, p)
+    });
     s.push_str(board_end(layout));
     super::svg::draw_legend(
         &mut s,
@@ -463,38 +480,126 @@ fn hits_name(map: &Map, layout: &Layout, own: ProvinceId, b: (f32, f32, f32, f32
 
 /// Whether a point (pixels, below the title) lies inside a space's outline.
 fn within(shapes: &Shapes, p: ProvinceId, x: f32, y: f32) -> bool {
-    let Some(space) = shapes.spaces.get(p.index()) else {
-        return false;
-    };
-    let (x, y) = (x / shapes.scale, y / shapes.scale);
-    let mut odd = false;
-    for ring in super::shapes::rings(&space.path) {
-        for k in 0..ring.len() {
-            let (a, b) = (ring[k], ring[(k + 1) % ring.len()]);
-            let (ax, ay, bx, by) = (a.0 as f32, a.1 as f32, b.0 as f32, b.1 as f32);
-            if (ay > y) != (by > y) && x < ax + (y - ay) * (bx - ax) / (by - ay) {
-                odd = !odd;
-            }
-        }
-    }
-    odd
+    shapes.contains(p, (x, y))
 }
 
-/// Where a space's centre mark stands: left of its name, or right of it where another
-/// space's name lies there.
-fn centre_mark(map: &Map, layout: &Layout, p: ProvinceId) -> (f32, f32) {
+/// The centre mark's radius, pixels.
+const CENTRE_R: f32 = 5.0;
+
+/// Whether a centre mark at (x, y) (pixels) lies wholly inside an outline's rings (grid
+/// units, `k` pixels each): its middle and eight points round its rim.
+fn mark_inside(rings: &[Vec<(i32, i32)>], k: f32, (x, y): (f32, f32)) -> bool {
+    let inside = |x: f32, y: f32| super::shapes::inside(rings, (x / k, y / k));
+    inside(x, y)
+        && (0..8).all(|i| {
+            let a = i as f32 * std::f32::consts::FRAC_PI_4;
+            inside(x + CENTRE_R * a.cos(), y + CENTRE_R * a.sin())
+        })
+}
+
+/// Where a space's centre mark stands: left of its name, else right of it, else above or
+/// below the name's ends, the first place wholly inside the space and clear of every
+/// other space's name (issue 40: "Holland's centre dot sits in the North Sea, Belgium's on
+/// the Ruhr corner"); else the first clear place with its middle inside, else the first
+/// with its middle inside; where none is, left of the name (`herald map check` says so).
+pub fn centre_mark(map: &Map, shapes: &Shapes, layout: &Layout, p: ProvinceId) -> (f32, f32) {
     let (x, y) = layout.centre(p);
     let half = map.province(p).abbr.chars().count() as f32 * LABEL_PX * 0.34;
-    let (lx, cy) = (x - half - 8.0, y - 7.5);
-    let clear = |cx: f32| !hits_name(map, layout, p, (cx - 6.0, cy - 6.0, cx + 6.0, cy + 6.0));
-    if clear(lx) || !clear(x + half + 8.0) {
-        (lx, cy)
-    } else {
-        (x + half + 8.0, cy)
-    }
+    let cy = y - 7.5;
+    let spots = [
+        (x - half - 8.0, cy),
+        (x + half + 8.0, cy),
+        (x - half - 8.0, cy - 14.0),
+        (x + half + 8.0, cy - 14.0),
+        (x - half - 8.0, cy + 14.0),
+        (x + half + 8.0, cy + 14.0),
+        (x, cy - 17.0),
+    ];
+    // Where a unit's chip stands by default (an army under the name, a fleet on each
+    // coast): a mark there would be hidden under it.
+    let prov = map.province(p);
+    let chips: Vec<(f32, f32)> = std::iter::once((x, y + 8.0))
+        .chain(prov.coasts.iter().map(|&r| layout.point(map, r)))
+        .collect();
+    let off_chips = |&(cx, cy): &(f32, f32)| {
+        chips
+            .iter()
+            .all(|c| (cx - c.0).abs() > 17.0 + 6.0 || (cy - c.1).abs() > 8.0 + 6.0)
+    };
+    let clear = |&(cx, cy): &(f32, f32)| {
+        !hits_name(map, layout, p, (cx - 6.0, cy - 6.0, cx + 6.0, cy + 6.0)) && off_chips(&(cx, cy))
+    };
+    // Away from the spot, a dot must stand well clear of other names, or it reads as
+    // theirs (Liverpool's beside "Yor").
+    let apart = |&(cx, cy): &(f32, f32)| {
+        !hits_name(map, layout, p, (cx - 14.0, cy - 10.0, cx + 14.0, cy + 10.0))
+            && !name_box_hit(map, layout, p, (cx, cy))
+    };
+    let rings = shapes
+        .spaces
+        .get(p.index())
+        .map(|sp| super::shapes::rings(&sp.path))
+        .unwrap_or_default();
+    let k = shapes.scale;
+    let middle_in = |&(cx, cy): &(f32, f32)| super::shapes::inside(&rings, (cx / k, cy / k));
+    // Beside the name, on its row, the dot reads as its own; above or below it, only
+    // well clear of other names.
+    let find = |good: &dyn Fn(&(f32, f32)) -> bool| {
+        spots
+            .iter()
+            .enumerate()
+            .find(|&(i, s)| good(s) && (i < 2 || apart(s)))
+            .map(|(_, s)| *s)
+    };
+    // Else the nearest place round the name, 6 px apart up to 36 px away, whose middle
+    // lies inside, clear of names (a narrow space: Edinburgh, Liverpool), or at last over
+    // a name (the world's Amsterdam, Belgium, Venice).
+    let near = |good: &dyn Fn(&(f32, f32)) -> bool| {
+        let mut around: Vec<(f32, f32)> = (-6..=6)
+            .flat_map(|i| (-6..=6).map(move |j| (x + 6.0 * i as f32, cy + 6.0 * j as f32)))
+            .collect();
+        around.sort_by(|a, b| {
+            let d = |q: &(f32, f32)| (q.0 - x).hypot(q.1 - cy);
+            d(a).total_cmp(&d(b))
+        });
+        around.into_iter().find(|s| middle_in(s) && good(s))
+    };
+    find(&|s| clear(s) && mark_inside(&rings, k, *s))
+        .or_else(|| find(&|s| clear(s) && middle_in(s)))
+        .or_else(|| near(&|s| apart(s) && off_chips(s)))
+        .or_else(|| near(&apart))
+        .or_else(|| find(&middle_in))
+        .or_else(|| near(&|_| true))
+        .unwrap_or(spots[0])
 }
 
-fn draw_centres(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
+/// Whether a centre mark at `c` covers its own space's name.
+fn name_box_hit(map: &Map, layout: &Layout, p: ProvinceId, (cx, cy): (f32, f32)) -> bool {
+    let n = name_box(map, layout, p);
+    cx - 6.0 < n.2 && n.0 < cx + 6.0 && cy - 6.0 < n.3 && n.1 < cy + 6.0
+}
+
+/// The supply centres whose mark's middle lies outside their space ([`centre_mark`] found
+/// no place inside it), for `herald map check`.
+pub fn centres_outside(map: &Map, shapes: &Shapes) -> Vec<String> {
+    let layout = shapes.layout();
+    map.province_ids()
+        .filter(|&p| map.province(p).centre && layout.shown(p))
+        .filter(|&p| {
+            let (x, y) = centre_mark(map, shapes, &layout, p);
+            !within(shapes, p, x, y)
+        })
+        .map(|p| {
+            let (x, y) = centre_mark(map, shapes, &layout, p);
+            format!(
+                "the centre mark of {} at ({x:.0}, {y:.0}) lies outside its space",
+                map.abbr(p)
+            )
+        })
+        .collect()
+}
+
+fn draw_centres(s: &mut String, map: &Map, shapes: &Shapes, layout: &Layout, position: &Position) {
     s.push_str(r#"<g id="centres">"#);
     for p in map.province_ids().filter(|&p| layout.shown(p)) {
         let prov = map.province(p);
@@ -503,7 +608,7 @@ fn draw_centres(s: &mut String, map: &Map, layout: &Layout, position: &Position)
         }
         let owner = position.owners.get(p.index()).copied().flatten();
         let fill = owner.map_or("#ffffff", |o| power_colour(map, o));
-        let (x, y) = centre_mark(map, layout, p);
+        let (x, y) = centre_mark(map, shapes, layout, p);
         let _ = write!(
             s,
             r##"<circle id="centre-{abbr}" data-owner="{who}" cx="{x:.1}" cy="{y:.1}" r="5" fill="{fill}" stroke="#000" stroke-width="1.5"/>"##,

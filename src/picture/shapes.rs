@@ -237,6 +237,225 @@ impl Shapes {
     }
 }
 
+impl Shapes {
+    /// Whether a point (pixels of the board) lies inside a space's outline.
+    pub fn contains(&self, p: ProvinceId, (x, y): (f32, f32)) -> bool {
+        self.spaces
+            .get(p.index())
+            .is_some_and(|sp| inside(&rings(&sp.path), (x / self.scale, y / self.scale)))
+    }
+
+    /// The bends of a mark from `a` in space `p` to `b` in its neighbour `q` (pixels) that
+    /// keep it inside the two spaces: none when the straight line stays inside them, else
+    /// the corners of the shortest way found on a grid of [`WAY_CELL`] px cells over the two
+    /// outlines (a fleet's leg keeps to its waters: Mao to Wes round Iberia, not over it);
+    /// none when no way joins them.
+    pub fn way(
+        &self,
+        p: ProvinceId,
+        q: ProvinceId,
+        a: (f32, f32),
+        b: (f32, f32),
+    ) -> Vec<(f32, f32)> {
+        let (Some(sp), Some(sq)) = (self.spaces.get(p.index()), self.spaces.get(q.index())) else {
+            return Vec::new();
+        };
+        let k = self.scale;
+        let outlines: Vec<Vec<(f32, f32)>> = rings(&sp.path)
+            .into_iter()
+            .chain(rings(&sq.path))
+            .map(|r| {
+                r.iter()
+                    .map(|&(x, y)| (x as f32 * k, y as f32 * k))
+                    .collect()
+            })
+            .collect();
+        let split = rings(&sp.path).len();
+        WayGrid::fill(&outlines, split, a, b).way(a, b)
+    }
+}
+
+/// The side of a cell of the grid [`Shapes::way`] searches, pixels.
+pub const WAY_CELL: f32 = 4.0;
+
+/// The cells inside either of two spaces, over the box round both and the mark's ends.
+struct WayGrid {
+    x0: f32,
+    y0: f32,
+    w: usize,
+    h: usize,
+    inside: Vec<bool>,
+}
+
+impl WayGrid {
+    /// Fills the cells whose middles lie inside the first `split` rings (one space, even-odd)
+    /// or inside the rest (the other), row by row.
+    fn fill(outlines: &[Vec<(f32, f32)>], split: usize, a: (f32, f32), b: (f32, f32)) -> WayGrid {
+        let (mut lo, mut hi) = ((a.0.min(b.0), a.1.min(b.1)), (a.0.max(b.0), a.1.max(b.1)));
+        for &(x, y) in outlines.iter().flatten() {
+            lo = (lo.0.min(x), lo.1.min(y));
+            hi = (hi.0.max(x), hi.1.max(y));
+        }
+        let (x0, y0) = (lo.0 - WAY_CELL, lo.1 - WAY_CELL);
+        let w = ((hi.0 - x0) / WAY_CELL) as usize + 2;
+        let h = ((hi.1 - y0) / WAY_CELL) as usize + 2;
+        let mut inside = vec![false; w * h];
+        let mut xs: Vec<f32> = Vec::new();
+        for row in 0..h {
+            let y = y0 + (row as f32 + 0.5) * WAY_CELL;
+            for part in [&outlines[..split], &outlines[split..]] {
+                xs.clear();
+                for ring in part {
+                    for i in 0..ring.len() {
+                        let (u, v) = (ring[i], ring[(i + 1) % ring.len()]);
+                        if (u.1 > y) != (v.1 > y) {
+                            xs.push(u.0 + (y - u.1) * (v.0 - u.0) / (v.1 - u.1));
+                        }
+                    }
+                }
+                xs.sort_by(f32::total_cmp);
+                for pair in xs.chunks_exact(2) {
+                    let from = ((pair[0] - x0) / WAY_CELL - 0.5).ceil().max(0.0) as usize;
+                    let to = ((pair[1] - x0) / WAY_CELL - 0.5).floor();
+                    if to < 0.0 {
+                        continue;
+                    }
+                    for col in from..=(to as usize).min(w - 1) {
+                        inside[row * w + col] = true;
+                    }
+                }
+            }
+        }
+        WayGrid {
+            x0,
+            y0,
+            w,
+            h,
+            inside,
+        }
+    }
+
+    fn cell(&self, (x, y): (f32, f32)) -> Option<usize> {
+        let (c, r) = ((x - self.x0) / WAY_CELL, (y - self.y0) / WAY_CELL);
+        (c >= 0.0 && r >= 0.0 && (c as usize) < self.w && (r as usize) < self.h)
+            .then(|| r as usize * self.w + c as usize)
+    }
+
+    fn middle(&self, i: usize) -> (f32, f32) {
+        (
+            self.x0 + ((i % self.w) as f32 + 0.5) * WAY_CELL,
+            self.y0 + ((i / self.w) as f32 + 0.5) * WAY_CELL,
+        )
+    }
+
+    /// Whether the straight line from `a` to `b` keeps to inside cells (sampled every
+    /// half cell).
+    fn clear(&self, a: (f32, f32), b: (f32, f32)) -> bool {
+        let n = ((a.0 - b.0).hypot(a.1 - b.1) / (WAY_CELL / 2.0)).ceil() as usize;
+        (1..n).all(|i| {
+            let t = i as f32 / n as f32;
+            let p = (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
+            self.cell(p).is_some_and(|c| self.inside[c])
+        })
+    }
+
+    /// The inside cell nearest `p` within a few cells (a chip's middle on a border).
+    fn near(&self, p: (f32, f32)) -> Option<usize> {
+        let c = self.cell(p)?;
+        let (col, row) = ((c % self.w) as i64, (c / self.w) as i64);
+        (0..4i64).find_map(|d| {
+            (-d..=d)
+                .flat_map(|dr| (-d..=d).map(move |dc| (row + dr, col + dc)))
+                .filter(|&(r, c)| {
+                    r >= 0 && c >= 0 && (r as usize) < self.h && (c as usize) < self.w
+                })
+                .map(|(r, c)| r as usize * self.w + c as usize)
+                .find(|&i| self.inside[i])
+        })
+    }
+
+    /// The bends of the shortest way from `a` to `b` over inside cells (breadth first,
+    /// eight neighbours), pulled straight wherever a line keeps inside.
+    fn way(&self, a: (f32, f32), b: (f32, f32)) -> Vec<(f32, f32)> {
+        if self.clear(a, b) {
+            return Vec::new();
+        }
+        let (Some(from), Some(to)) = (self.near(a), self.near(b)) else {
+            return Vec::new();
+        };
+        let mut came = vec![usize::MAX; self.inside.len()];
+        came[from] = from;
+        let mut queue = std::collections::VecDeque::from([from]);
+        while let Some(i) = queue.pop_front() {
+            if i == to {
+                break;
+            }
+            let (col, row) = ((i % self.w) as i64, (i / self.w) as i64);
+            for (dr, dc) in [
+                (0, 1),
+                (1, 0),
+                (0, -1),
+                (-1, 0),
+                (1, 1),
+                (1, -1),
+                (-1, 1),
+                (-1, -1),
+            ] {
+                let (r, c) = (row + dr, col + dc);
+                if r < 0 || c < 0 || r as usize >= self.h || c as usize >= self.w {
+                    continue;
+                }
+                let j = r as usize * self.w + c as usize;
+                if self.inside[j] && came[j] == usize::MAX {
+                    came[j] = i;
+                    queue.push_back(j);
+                }
+            }
+        }
+        if came[to] == usize::MAX {
+            return Vec::new();
+        }
+        let mut cells = vec![to];
+        while *cells.last().unwrap_or(&from) != from {
+            let last = cells[cells.len() - 1];
+            cells.push(came[last]);
+        }
+        cells.reverse();
+        let mut path: Vec<(f32, f32)> = cells.iter().map(|&c| self.middle(c)).collect();
+        path[0] = a;
+        let n = path.len();
+        path[n - 1] = b;
+        let mut bends = Vec::new();
+        let mut at = 0;
+        while at < n - 1 {
+            let next = (at + 1..n)
+                .rev()
+                .find(|&j| self.clear(path[at], path[j]))
+                .unwrap_or(at + 1);
+            if next != n - 1 {
+                bends.push(path[next]);
+            }
+            at = next;
+        }
+        bends
+    }
+}
+
+/// Whether a point (grid units) lies inside an outline's rings (even-odd).
+pub fn inside(rings: &[Vec<(i32, i32)>], (x, y): (f32, f32)) -> bool {
+    let mut odd = false;
+    for ring in rings {
+        for k in 0..ring.len() {
+            let (a, b) = (ring[k], ring[(k + 1) % ring.len()]);
+            let (ax, ay, bx, by) = (a.0 as f32, a.1 as f32, b.0 as f32, b.1 as f32);
+            if (ay > y) != (by > y) && x < ax + (y - ay) * (bx - ax) / (by - ay) {
+                odd = !odd;
+            }
+        }
+    }
+    odd
+}
+
 /// The rings of an outline's path data (`M x y L x y … Z`), as integer points.
 pub fn rings(path: &str) -> Vec<Vec<(i32, i32)>> {
     let mut out: Vec<Vec<(i32, i32)>> = Vec::new();

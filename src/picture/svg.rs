@@ -112,7 +112,13 @@ pub fn overlay(
     );
     let _ = write!(s, r##"<g transform="translate(0 {TOP})">"##);
     draw_centres(&mut s, map, layout, position);
-    super::overlay::draw_marks(&mut s, map, layout, marks, &|p| unit_anchor(layout, p));
+    let places = super::overlay::Places {
+        map,
+        layout,
+        shapes: None,
+        anchor: &|p| unit_anchor(layout, p),
+    };
+    super::overlay::draw_marks(&mut s, &places, marks);
     draw_units(&mut s, map, layout, position);
     super::overlay::draw_over_units(&mut s, map, layout, position, marks);
     s.push_str("</g>");
@@ -253,6 +259,15 @@ fn draw_units(s: &mut String, map: &Map, layout: &Layout, position: &Position) {
     s.push_str("</g>");
 }
 
+/// The word for `n` things: singular for one ("1 centre, 1 unit"), else plural.
+fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}
+
 /// The legend of powers with their centres and units, from `top`.
 pub fn draw_legend(
     s: &mut String,
@@ -286,7 +301,9 @@ pub fn draw_legend(
         let name = escape(&map.power(p).name);
         let _ = write!(
             s,
-            r##"<g id="power-{id}"><rect x="{x}" y="{y}" width="14" height="14" rx="2" fill="{colour}" stroke="#000"/><text x="{tx}" y="{ty}" font-size="{px}" fill="#222">{name}: {centres} centres, {units} units</text></g>"##,
+            r##"<g id="power-{id}"><rect x="{x}" y="{y}" width="14" height="14" rx="2" fill="{colour}" stroke="#000"/><text x="{tx}" y="{ty}" font-size="{px}" fill="#222">{name}: {centres} {}, {units} {}</text></g>"##,
+            plural(centres, "centre", "centres"),
+            plural(units, "unit", "units"),
             id = name.replace(' ', "_"),
             tx = x + 20.0,
             ty = y + 12.0,
