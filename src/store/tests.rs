@@ -78,7 +78,7 @@ async fn a_database_made_by_the_old_migrator_opens_and_works() {
                 .fetch_all(sqlite(&store))
                 .await
                 .unwrap();
-        assert_eq!(versions, [1, 2, 3, 4, 5, 6, 7]);
+        assert_eq!(versions, [1, 2, 3, 4, 5, 6, 7, 8]);
         let old: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM sqlite_master WHERE name = 'schema_migrations'",
         )
@@ -92,7 +92,7 @@ async fn a_database_made_by_the_old_migrator_opens_and_works() {
     let store = Store::open(&path).await.unwrap();
     let mut tx = store.begin().await.unwrap();
     let state = serde_json::json!({"n": 2});
-    tx.save_game("new", "forming", &state, None, 20)
+    tx.save_game("new", "forming", &state, &Default::default(), None, 20)
         .await
         .unwrap();
     tx.commit().await.unwrap();

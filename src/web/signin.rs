@@ -173,7 +173,8 @@ async fn check(
                 }
             }
             let due = judge.next_due(game).map(|d| d.timestamp());
-            tx.save_game(&game.name, game.status.word(), &*game, due, now.timestamp())
+            let summary = crate::service::summary_of(judge, game);
+            tx.save_game(&game.name, game.status.word(), &*game, &summary, due, now.timestamp())
                 .await?;
             Err(Said::Wrong)
         }
