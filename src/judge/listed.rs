@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::deadline;
 use super::game::{Game, Seat, SeatState, Status};
-use super::{Games, Judge};
+use super::Judge;
 
 /// Games a LIST prints at most.
 pub const LIST_PAGE: usize = 50;
@@ -113,27 +113,8 @@ impl Listed {
     }
 }
 
-/// The pages of LIST `pages` asks for, from games held in memory (a judge without a store,
-/// as the tests run it): each page's games in name order from where it starts, and the
-/// finished ones for the hint that LIST FULL shows them.
-pub fn pages_of(
-    judge: &Judge,
-    games: &Games,
-    pages: &[Page],
-) -> (HashMap<Page, Vec<Listed>>, Vec<Listed>) {
-    let mut sorted: Vec<&Game> = games.values().collect();
-    sorted.sort_by(|a, b| a.name.cmp(&b.name));
-    let of = |page: &Page| -> Vec<Listed> {
-        sorted
-            .iter()
-            .filter(|g| g.name >= page.from && page.statuses().contains(&g.status.word()))
-            .map(|g| Listed::of(judge, g))
-            .collect()
-    };
-    let finished = sorted
-        .iter()
-        .filter(|g| g.status == Status::Finished)
-        .map(|g| Listed::of(judge, g))
-        .collect();
-    (pages.iter().map(|p| (p.clone(), of(p))).collect(), finished)
+/// The pages of LIST `pages` asks for when no store holds games (a judge in memory, as
+/// the tests run it): none stored, so that LIST shows the games held in memory.
+pub fn pages_of(pages: &[Page]) -> HashMap<Page, Vec<Listed>> {
+    pages.iter().map(|p| (p.clone(), Vec::new())).collect()
 }

@@ -150,11 +150,9 @@ pub fn handle_parsed(
     games: &mut Games,
     now: DateTime<Utc>,
 ) -> Handled {
-    // Without a store, LIST's pages come from the games in memory.
-    let (pages, finished) = super::listed::pages_of(judge, games, &parsed.needs().pages);
+    // Without a store, LIST shows the games in memory.
     let standing = Standing {
-        pages,
-        finished,
+        pages: super::listed::pages_of(&parsed.needs().pages),
         ..Standing::default()
     };
     handle_within(judge, letter, parsed, games, now, judge.limits, &standing)

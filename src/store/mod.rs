@@ -242,7 +242,8 @@ impl Store {
         })
     }
 
-    /// Every game, for the keeper's listing.
+    /// Every game whole (the tests and benches read them; no listing does: see
+    /// [`Tx::game_page`]).
     pub async fn games(&self) -> Result<Vec<GameRow>, StoreError> {
         let mut conn = self.conn().await?;
         on!(&mut conn, |c, Db| {

@@ -61,6 +61,25 @@ impl Session<'_> {
             && (!self.standing.unlisted.contains(&g.name) || g.master.eq_ignore_ascii_case(reader))
     }
 
+    /// The stored summaries `stored` with the games this mail holds (loaded, made or changed
+    /// above the LIST: a CREATE, a SET COMMENT) as they stand now in their place, those of
+    /// these statuses from `from` on, by name.
+    fn merged(&self, stored: &[Listed], statuses: &[&str], from: &str) -> Vec<Listed> {
+        let mut rows: Vec<Listed> = stored
+            .iter()
+            .filter(|r| !self.games.contains_key(&r.name))
+            .cloned()
+            .chain(
+                self.games
+                    .values()
+                    .filter(|g| g.name.as_str() >= from && statuses.contains(&g.status.word()))
+                    .map(|g| Listed::of(self.judge, g)),
+            )
+            .collect();
+        rows.sort_by(|a, b| a.name.cmp(&b.name));
+        rows
+    }
+
     /// A page of the table of games the sender may see, in sections (each only if it has a
     /// game): forming, running (paused ones too), and with `full` finished; at most
     /// [`LIST_PAGE`] games, in name order from `page.from`, and a line naming the next
@@ -73,13 +92,16 @@ impl Session<'_> {
             ));
             return;
         };
+        let rows = self.merged(rows, page.statuses(), &page.from);
         let mut seen: Vec<&Listed> = rows.iter().filter(|g| self.shown_to(g, &reader)).collect();
         let next = seen.get(LIST_PAGE).map(|g| g.name.clone());
         seen.truncate(LIST_PAGE);
         let finished = if page.full {
             seen.iter().any(|g| g.status == Status::Finished)
         } else {
-            self.standing.finished.iter().any(|g| self.shown_to(g, &reader))
+            self.merged(&self.standing.finished, &["finished"], "")
+                .iter()
+                .any(|g| self.shown_to(g, &reader))
         };
         if seen.is_empty() && !page.from.is_empty() {
             self.say(format!(
