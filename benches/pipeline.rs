@@ -201,9 +201,16 @@ impl Bench {
                     }
                 }
                 let summary = herald::service::summary_of(&self.service.judge, &g);
-                tx.save_game(&g.name, "running", &g, &summary, due.map(|d| d.timestamp()), 0)
-                    .await
-                    .unwrap();
+                tx.save_game(
+                    &g.name,
+                    "running",
+                    &g,
+                    &summary,
+                    due.map(|d| d.timestamp()),
+                    0,
+                )
+                .await
+                .unwrap();
             }
             tx.commit().await.unwrap();
         });

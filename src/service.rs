@@ -646,7 +646,13 @@ impl Service {
     fn rows<'a>(
         &self,
         games: impl Iterator<Item = &'a judge::Game>,
-    ) -> Vec<(&'a str, &'a str, &'a judge::Game, crate::store::Summary, Option<i64>)> {
+    ) -> Vec<(
+        &'a str,
+        &'a str,
+        &'a judge::Game,
+        crate::store::Summary,
+        Option<i64>,
+    )> {
         games
             .map(|g| {
                 (

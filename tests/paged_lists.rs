@@ -34,9 +34,8 @@ fn games_shown(body: &str) -> Vec<String> {
 #[tokio::test]
 async fn a_list_of_120_games_prints_one_page_and_names_the_next() {
     let mut w = judge_of_120_games("paged-list").await;
-    let names = |r: std::ops::Range<usize>| -> Vec<String> {
-        r.map(|i| format!("g{i:03}")).collect()
-    };
+    let names =
+        |r: std::ops::Range<usize>| -> Vec<String> { r.map(|i| format!("g{i:03}")).collect() };
     let sent = w.mail(STRANGER, "list", "LIST\n").await;
     let body = &reply(&sent, STRANGER).body;
     assert_eq!(games_shown(body), names(0..50), "{body}");
@@ -106,10 +105,14 @@ async fn a_game_stored_without_a_summary_gets_one_at_the_open() {
         .unwrap();
     let listed = service.game_list().await.unwrap();
     assert_eq!(listed.len(), 1);
-    assert_eq!((listed[0].name.as_str(), listed[0].variant.as_str()), ("old", "deluge"));
+    assert_eq!(
+        (listed[0].name.as_str(), listed[0].variant.as_str()),
+        ("old", "deluge")
+    );
     let mut db = Db::open(&w.service.config.storage.database).await;
     assert_eq!(
-        db.text("SELECT master FROM games WHERE name = $1", "old").await,
+        db.text("SELECT master FROM games WHERE name = $1", "old")
+            .await,
         GM
     );
     db.close().await;

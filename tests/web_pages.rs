@@ -289,9 +289,8 @@ async fn the_list_is_paged_fifty_games_a_page() {
             .filter_map(|t| t.split('"').next().map(str::to_string))
             .collect()
     };
-    let wanted = |r: std::ops::Range<usize>| -> Vec<String> {
-        r.map(|i| format!("g{i:03}")).collect()
-    };
+    let wanted =
+        |r: std::ops::Range<usize>| -> Vec<String> { r.map(|i| format!("g{i:03}")).collect() };
     let first = site.get("/").await.text();
     assert_eq!(linked(&first), wanted(0..50), "{first}");
     assert!(first.contains("href=\"/?page=2\""), "{first}");

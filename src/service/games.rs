@@ -77,15 +77,17 @@ impl Service {
             let mut page = tx.game_page(&from, &EVERY_STATUS, KEEPER_PAGE + 1).await?;
             // The row past the page is where the next page starts.
             let next = (page.len() as i64 > KEEPER_PAGE).then(|| page.remove(page.len() - 1));
-            out.extend(page.into_iter().map(|row| GameSummary {
-                name: row.name,
-                variant: row.summary.variant,
-                status: row.status,
-                phase: row.summary.phase,
-                deadline: row
-                    .summary
-                    .deadline
-                    .and_then(|t| DateTime::<Utc>::from_timestamp(t, 0)),
+            out.extend(page.into_iter().map(|row| {
+                GameSummary {
+                    name: row.name,
+                    variant: row.summary.variant,
+                    status: row.status,
+                    phase: row.summary.phase,
+                    deadline: row
+                        .summary
+                        .deadline
+                        .and_then(|t| DateTime::<Utc>::from_timestamp(t, 0)),
+                }
             }));
             match next {
                 Some(row) => from = row.name,

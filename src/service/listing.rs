@@ -35,7 +35,9 @@ impl Service {
             let mut public = 0;
             let mut from = page.from.clone();
             'read: loop {
-                let mut chunk = tx.game_page(&from, page.statuses(), CHUNK as i64 + 1).await?;
+                let mut chunk = tx
+                    .game_page(&from, page.statuses(), CHUNK as i64 + 1)
+                    .await?;
                 // The row past the chunk is where the next one starts.
                 let next = (chunk.len() > CHUNK).then(|| chunk.remove(CHUNK));
                 for game in self.listed(tx, chunk, standing).await? {

@@ -351,8 +351,9 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("herald-copy-schema-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let store = Store::open(&dir.join("h.db")).await.unwrap();
-        let super::super::backend::Pool::Sqlite(pool) = &store.pool else {
-            unreachable!("a path is an SQLite file")
+        let pool = match &store.pool {
+            super::super::backend::Pool::Sqlite(pool) => pool,
+            super::super::backend::Pool::Pg(_) => panic!("a file was opened"),
         };
         let tables: Vec<String> = sqlx::query_scalar(
             "SELECT name FROM sqlite_master WHERE type = 'table' \

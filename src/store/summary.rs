@@ -158,7 +158,9 @@ impl Store {
     ) -> Result<Vec<Listed>, StoreError> {
         let mut conn = self.conn().await?;
         on!(&mut conn, |c, Db| {
-            let mut q = QueryBuilder::<Db>::new(format!("SELECT {COLUMNS} FROM games WHERE (listed = 1 OR name = "));
+            let mut q = QueryBuilder::<Db>::new(format!(
+                "SELECT {COLUMNS} FROM games WHERE (listed = 1 OR name = "
+            ));
             q.push_bind(text(seat.unwrap_or("")).into_owned())
                 .push(") AND (master = ")
                 .push_bind(text(keeper).into_owned())
@@ -209,7 +211,8 @@ impl Tx {
         on!(&mut self.conn, |c, Db| {
             let mut q =
                 QueryBuilder::<Db>::new(format!("SELECT {COLUMNS} FROM games WHERE name >= "));
-            q.push_bind(text(from).into_owned()).push(" AND status IN (");
+            q.push_bind(text(from).into_owned())
+                .push(" AND status IN (");
             let mut list = q.separated(", ");
             for s in statuses {
                 list.push_bind(*s);

@@ -481,12 +481,26 @@ async fn a_save_writes_the_summary_and_a_new_version() {
         ..Summary::default()
     };
     let mut tx = store.begin().await.unwrap();
-    tx.save_game("b", "running", &state, &summary("standard", &["m gm@x.test"]), None, 1)
-        .await
-        .unwrap();
-    tx.save_game("a", "forming", &state, &summary("deluge", &["p 50%_a!@x.test"]), None, 1)
-        .await
-        .unwrap();
+    tx.save_game(
+        "b",
+        "running",
+        &state,
+        &summary("standard", &["m gm@x.test"]),
+        None,
+        1,
+    )
+    .await
+    .unwrap();
+    tx.save_game(
+        "a",
+        "forming",
+        &state,
+        &summary("deluge", &["p 50%_a!@x.test"]),
+        None,
+        1,
+    )
+    .await
+    .unwrap();
     tx.commit().await.unwrap();
     let first = store.list_mark().await.unwrap();
     assert_eq!((first.games, first.version), (2, 2));
@@ -502,9 +516,17 @@ async fn a_save_writes_the_summary_and_a_new_version() {
     assert_eq!(seen, [("a", "deluge", 2), ("b", "classical", 3)]);
     assert_eq!(page[0].summary.members, ["p 50%_a!@x.test"]);
     assert_eq!(tx.game_page("b", &["running"], 10).await.unwrap().len(), 1);
-    assert!(tx.game_page("a", &["finished"], 10).await.unwrap().is_empty());
+    assert!(tx
+        .game_page("a", &["finished"], 10)
+        .await
+        .unwrap()
+        .is_empty());
     assert_eq!(tx.games_with_member("50%_A!@x.test").await.unwrap(), ["a"]);
-    assert!(tx.games_with_member("50xxa!@x.test").await.unwrap().is_empty());
+    assert!(tx
+        .games_with_member("50xxa!@x.test")
+        .await
+        .unwrap()
+        .is_empty());
     assert!(tx.games_with_member("gm@x.test").await.unwrap().is_empty());
     tx.commit().await.unwrap();
     let second = store.list_mark().await.unwrap();

@@ -174,8 +174,15 @@ async fn check(
             }
             let due = judge.next_due(game).map(|d| d.timestamp());
             let summary = crate::service::summary_of(judge, game);
-            tx.save_game(&game.name, game.status.word(), &*game, &summary, due, now.timestamp())
-                .await?;
+            tx.save_game(
+                &game.name,
+                game.status.word(),
+                &*game,
+                &summary,
+                due,
+                now.timestamp(),
+            )
+            .await?;
             Err(Said::Wrong)
         }
     };
