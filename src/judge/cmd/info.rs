@@ -62,16 +62,14 @@ pub(super) const DEFS: &[Def] = &[
         )
     })
     .aka(&["SEND"]),
+    Def::line("LIST FULL", Who::Anyone, || C::ListFull.into()),
     Def::args(
-        "LIST FULL",
-        "LIST FULL [FROM <game>], e.g. LIST FULL FROM war",
+        "LIST FULL FROM",
+        "LIST FULL FROM <game>, e.g. LIST FULL FROM war",
         Who::Anyone,
-        |w| match (w.upper(0), w.arg(1)) {
-            (None, _) => Some(C::ListFull.into()),
-            (Some("FROM"), Some(from)) if w.count(2).is_some() => {
-                Some(C::ListFrom(from, true).into())
-            }
-            _ => None,
+        |w| {
+            w.count(1)?;
+            Some(C::ListFrom(w.arg(0)?, true).into())
         },
     ),
     Def::args(
