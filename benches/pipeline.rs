@@ -200,9 +200,17 @@ impl Bench {
                         );
                     }
                 }
-                tx.save_game(&g.name, "running", &g, due.map(|d| d.timestamp()), 0)
-                    .await
-                    .unwrap();
+                let summary = herald::service::summary_of(&self.service.judge, &g);
+                tx.save_game(
+                    &g.name,
+                    "running",
+                    &g,
+                    &summary,
+                    due.map(|d| d.timestamp()),
+                    0,
+                )
+                .await
+                .unwrap();
             }
             tx.commit().await.unwrap();
         });

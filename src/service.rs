@@ -23,11 +23,12 @@ mod attention;
 mod copy;
 mod error;
 mod games;
-pub use games::GameSummary;
+pub use games::{summary_of, GameSummary};
 mod gate;
 mod growth;
 mod inbox;
 mod ingested;
+mod listing;
 mod lock;
 mod message_id;
 mod prune;
@@ -82,11 +83,12 @@ fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "an internal error".into())
 }
 
-/// Every game, by name: for the notices that go to each game an address is in (a bounce, a
-/// mail the server refused).
-async fn every_game(tx: &mut crate::store::Tx) -> Result<Games, ServiceError> {
+/// The games `address` is in, by name: for the notices that go to each of them (a bounce,
+/// a mail the server refused). The summaries find them; only their states are read.
+async fn games_of(tx: &mut crate::store::Tx, address: &str) -> Result<Games, ServiceError> {
+    let names = tx.games_with_member(address).await?;
     Ok(tx
-        .all_games::<judge::Game>()
+        .games_named::<judge::Game>(&names)
         .await?
         .into_iter()
         .map(|g| (g.name.clone(), g))
@@ -274,6 +276,7 @@ impl Service {
             }
             p => p.clone(),
         });
+        games::summarise_stored(&store, &judge).await?;
         Ok(Service {
             config,
             judge,
@@ -351,9 +354,7 @@ impl Service {
             .map(|p| p.as_ref().map(|p| p.needs()).unwrap_or_default())
             .collect();
         let mut names: Vec<String> = Vec::new();
-        let mut all = false;
         for needs in &needs {
-            all |= needs.all;
             for n in &needs.names {
                 if !names.contains(n) {
                     names.push(n.clone());
@@ -361,15 +362,11 @@ impl Service {
             }
         }
         let mut games = Games::new();
-        let loaded = if all {
-            tx.all_games::<judge::Game>().await?
-        } else {
-            tx.games_named::<judge::Game>(&names).await?
-        };
-        for g in loaded {
+        for g in tx.games_named::<judge::Game>(&names).await? {
             games.insert(g.name.clone(), g);
         }
-        let mut standing = self.standing(&mut tx, &letters, &games, all, ts).await?;
+        let mut standing = self.standing(&mut tx, &letters, ts).await?;
+        self.list_pages(&mut tx, &needs, &mut standing).await?;
         self.address_standing(&mut tx, &parsed, &games, &mut standing, ts)
             .await?;
         // Replies to mails that signed on with a right password are counted apart, per
@@ -525,7 +522,7 @@ impl Service {
                     .bounce_told_since(gone, ts - BOUNCE_NOTICE_SECONDS)
                     .await?
                 {
-                    let all = every_game(&mut tx).await?;
+                    let all = games_of(&mut tx, gone).await?;
                     mails.extend(judge::incidents::bounced(&self.judge, &all, gone));
                     tx.record_bounce_told(gone, ts).await?;
                 }
@@ -657,17 +654,24 @@ impl Service {
         self.poll_maildir(now).await
     }
 
-    /// Games as stored: name, status, state and when each next needs the clock.
+    /// Games as stored: name, status, state, summary and when each next needs the clock.
     fn rows<'a>(
         &self,
         games: impl Iterator<Item = &'a judge::Game>,
-    ) -> Vec<(&'a str, &'a str, &'a judge::Game, Option<i64>)> {
+    ) -> Vec<(
+        &'a str,
+        &'a str,
+        &'a judge::Game,
+        crate::store::Summary,
+        Option<i64>,
+    )> {
         games
             .map(|g| {
                 (
                     g.name.as_str(),
                     g.status.word(),
                     g,
+                    games::summary_of(&self.judge, g),
                     self.judge.next_due(g).map(|d| d.timestamp()),
                 )
             })
@@ -844,7 +848,7 @@ impl Service {
         let mut tx = self.store.begin().await?;
         if tx.mark_failed(id, why).await? == MailKind::Ordinary {
             tx.record_bounce(&mail.to, why, ts).await?;
-            let all = every_game(&mut tx).await?;
+            let all = games_of(&mut tx, &mail.to).await?;
             let reports =
                 judge::incidents::refused(&self.judge, &all, &mail.to, &mail.subject, why);
             let reports = self.gate(&mut tx, reports, Default::default(), ts).await?;

@@ -25,6 +25,7 @@ mod growth_mail;
 mod mail_game;
 mod maildir_bounds;
 mod outbox_bounds;
+mod paged_lists;
 mod portage_game;
 mod reasons_mail;
 mod refusals_mail;

@@ -172,7 +172,8 @@ async fn set_up(config: Config, tag: &str) -> (Service, Vec<String>) {
     for name in &games[1..] {
         let mut g = template.clone();
         g.name = name.clone();
-        tx.save_game(name, g.status.word(), &g, due, ts)
+        let summary = herald::service::summary_of(&service.judge, &g);
+        tx.save_game(name, g.status.word(), &g, &summary, due, ts)
             .await
             .unwrap();
     }

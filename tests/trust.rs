@@ -100,7 +100,9 @@ async fn spoil(w: &World, name: &str) {
         unit["region"] = serde_json::json!(60000);
     }
     let due = w.now.timestamp();
-    tx.save_game(name, "running", &state, Some(due), due)
+    // A state this herald cannot judge (a unit on no region), with a summary of its own.
+    let summary = herald::store::Summary::default();
+    tx.save_game(name, "running", &state, &summary, Some(due), due)
         .await
         .unwrap();
     tx.commit().await.unwrap();

@@ -276,3 +276,40 @@ async fn the_list_leaves_out_a_game_whose_master_never_confirmed() {
     assert!(text.contains("href=\"/games/real\""), "{text}");
     assert!(!text.contains("ghost"), "{text}");
 }
+
+/// Issue 38: "the web `/` by `?page=`": 120 games are listed 50 a page in name order, each
+/// page linking to the next and the one before; a game written since is listed at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_list_is_paged_fifty_games_a_page() {
+    let mut w = World::new("web-paged").await;
+    let sent = w.mail(GM, "new", "CREATE ?g000 gmpass\n").await;
+    w.confirm(GM, &sent).await;
+    let names: Vec<String> = (1..120).map(|i| format!("g{i:03}")).collect();
+    support::copies(&w.service, "g000", &names).await;
+    let site = serve(w).await;
+    let linked = |text: &str| -> Vec<String> {
+        text.split("href=\"/games/")
+            .skip(1)
+            .filter_map(|t| t.split('"').next().map(str::to_string))
+            .collect()
+    };
+    let wanted =
+        |r: std::ops::Range<usize>| -> Vec<String> { r.map(|i| format!("g{i:03}")).collect() };
+    let first = site.get("/").await.text();
+    assert_eq!(linked(&first), wanted(0..50), "{first}");
+    assert!(first.contains("href=\"/?page=2\""), "{first}");
+    assert!(!first.contains("/?page=0"), "{first}");
+    let second = site.get("/?page=2").await.text();
+    assert_eq!(linked(&second), wanted(50..100), "{second}");
+    assert!(second.contains("href=\"/?page=1\"") && second.contains("href=\"/?page=3\""));
+    let last = site.get("/?page=3").await.text();
+    assert_eq!(linked(&last), wanted(100..120), "{last}");
+    assert!(!last.contains("/?page=4"), "{last}");
+    // A game written since is on the page asked again (the page is keyed by the versions).
+    support::copies(&site.service, "g000", &["g120".to_string()]).await;
+    let again = site.get("/?page=3").await.text();
+    assert_eq!(linked(&again), wanted(100..121), "{again}");
+    // Nonsense is the first page.
+    let odd = site.get("/?page=-1").await.text();
+    assert_eq!(linked(&odd), wanted(0..50));
+}

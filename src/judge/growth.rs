@@ -55,6 +55,11 @@ pub struct Standing {
     pub created_last_hour: u32,
     /// Games not listed: their Master never confirmed the address.
     pub unlisted: HashSet<String>,
+    /// The pages of LIST the mails ask for, each the games from where it starts up to the
+    /// page's end (see [`super::listed`]).
+    pub pages: HashMap<super::listed::Page, Vec<super::listed::Listed>>,
+    /// The first finished games, for LIST to say that LIST FULL shows them.
+    pub finished: Vec<super::listed::Listed>,
     /// The senders of the games created since these were counted, in order: to be counted
     /// in the store.
     pub created_now: Vec<String>,

@@ -45,6 +45,7 @@ pub mod incidents;
 pub mod later;
 pub mod ledger;
 pub mod life;
+pub mod listed;
 pub mod mapinfo;
 pub mod orders;
 pub mod partners;

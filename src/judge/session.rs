@@ -11,18 +11,19 @@ use super::cmd::context::{Role, Session};
 use super::cmd::{Command, PressCommand};
 use super::game::Status;
 use super::growth::Standing;
+use super::listed::{Page, PAGES_PER_MAIL};
 use super::process;
 use super::text::{typed, Typed};
 use super::{Effects, Games, Judge};
 use crate::envelope::Letter;
 
-/// The games a mail needs loaded: those it names, and all of them for a bare LIST.
+/// The games a mail needs loaded (those it names) and the pages of LIST it asks for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Needs {
     /// Game names.
     pub names: Vec<String>,
-    /// All games (LIST).
-    pub all: bool,
+    /// The pages of LIST asked for (at most [`PAGES_PER_MAIL`] different ones).
+    pub pages: Vec<Page>,
 }
 
 /// One line a person typed, read once: its number, its text (as commands read it and as
@@ -66,7 +67,11 @@ impl Parsed {
         for line in &self.lines {
             match line.parsed.command.names() {
                 cmd::Names::Nothing => {}
-                cmd::Names::All => needs.all = true,
+                cmd::Names::Page(page) => {
+                    if !needs.pages.contains(&page) && needs.pages.len() < PAGES_PER_MAIL {
+                        needs.pages.push(page);
+                    }
+                }
                 cmd::Names::Game(name) => {
                     let name = name.to_ascii_lowercase();
                     if !needs.names.contains(&name) {
@@ -157,15 +162,12 @@ pub fn handle_parsed(
     games: &mut Games,
     now: DateTime<Utc>,
 ) -> Handled {
-    handle_within(
-        judge,
-        letter,
-        parsed,
-        games,
-        now,
-        judge.limits,
-        &Standing::default(),
-    )
+    // Without a store, LIST shows the games in memory.
+    let standing = Standing {
+        pages: super::listed::pages_of(&parsed.needs().pages),
+        ..Standing::default()
+    };
+    handle_within(judge, letter, parsed, games, now, judge.limits, &standing)
 }
 
 /// [`handle_parsed`] with the reply held within `limits` and what the store counted for
@@ -360,7 +362,7 @@ mod tests {
     }
 
     /// The lines keep their numbers and both texts; the games needed are those named
-    /// anywhere in the mail, each once, and all of them for a bare LIST.
+    /// anywhere in the mail, each once, and a bare LIST asks for the first page.
     #[test]
     fn a_parsed_mail_keeps_numbers_and_names_its_games() {
         let parsed = parse("SIGNON Fg pw\n\n  LIST h \u{2013} x\nHISTORY G\nLIST");
@@ -371,7 +373,7 @@ mod tests {
         assert_eq!(parsed.lines[0].parsed, cmd::parse("SIGNON Fg pw"));
         let needs = parsed.needs();
         assert_eq!(needs.names, ["g", "h"]);
-        assert!(needs.all);
+        assert_eq!(needs.pages, [Page::default()]);
         assert_eq!(
             needed_games("SIGNON Fg pw\nHISTORY g"),
             parse("SIGNON Fg pw").needs()

@@ -25,6 +25,8 @@ impl Service {
         let copied = to.copy_from(&from).await?;
         from.close().await;
         copied.check()?;
+        // The check is that every copied game loads, so every one is read (once, by the
+        // keeper's `herald migrate --from`).
         let mut tx = to.begin_read().await?;
         let games = tx.all_games::<judge::Game>().await?;
         tx.rollback().await?;

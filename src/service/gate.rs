@@ -83,6 +83,8 @@ pub(super) async fn adopt_old_games(store: &Store, ts: i64) -> Result<(), Servic
         return Ok(());
     }
     let mut tx = store.begin().await?;
+    // Every game, whole: each one's people are adopted. This runs once in a database's
+    // life (the `ADOPTED` mark), so it is the one place the gate reads them all.
     for g in tx.all_games::<judge::Game>().await? {
         let addresses =
             std::iter::once(&g.master.address).chain(g.seats.iter().map(|s| &s.member.address));

@@ -4,9 +4,8 @@
 //! days without a join ... A daily log line names the fastest-growing games"). The rules
 //! are the judge's ([`judge::growth`]); here they are counted, swept and logged.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::HashSet;
 
-use serde::Deserialize;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use chrono::{DateTime, Utc};
@@ -16,7 +15,7 @@ use super::{Service, ServiceError};
 use crate::envelope::Letter;
 use crate::judge::growth::{self, Standing};
 use crate::judge::{self, Games};
-use crate::store::{GameRow, Tx};
+use crate::store::Tx;
 
 /// The volume key of every CREATE (judge-wide).
 const CREATED: &str = "create";
@@ -60,14 +59,12 @@ fn created_by(sender: &str) -> String {
 impl Service {
     /// What a batch of mails needs counted for the growth limits: the CREATEs of their
     /// senders in the last day and of everyone in the last hour (the store's count, so one
-    /// process a mail keeps the caps too), and with `listing` (a LIST) the loaded games
-    /// whose Master never confirmed.
+    /// process a mail keeps the caps too). The games LIST may show whose Master never
+    /// confirmed are added by `list_pages`.
     pub(super) async fn standing(
         &self,
         tx: &mut Tx,
         letters: &[Option<Letter>],
-        games: &Games,
-        listing: bool,
         ts: i64,
     ) -> Result<Standing, ServiceError> {
         let mut senders: Vec<String> = letters
@@ -87,9 +84,6 @@ impl Service {
         for l in letters.iter().flatten() {
             let n = count(per_day.get(&created_by(&l.from)));
             standing.created_by.insert(l.from.to_ascii_lowercase(), n);
-        }
-        if listing {
-            standing.unlisted = self.unlisted(tx, games.values()).await?;
         }
         Ok(standing)
     }
@@ -115,44 +109,6 @@ impl Service {
                 !confirmed.contains(&m) && m != self.judge.keeper
             })
             .map(|g| g.name.clone())
-            .collect())
-    }
-
-    /// The names of those of these stored games whose Master never confirmed: the web's
-    /// list leaves them out as LIST does. Only each state's name and Master are read.
-    pub async fn unlisted_rows(&self, rows: &[GameRow]) -> Result<BTreeSet<String>, ServiceError> {
-        /// The part of a stored game read here.
-        #[derive(Deserialize)]
-        struct Mastered {
-            name: String,
-            master: Addressed,
-        }
-        /// A member's address.
-        #[derive(Deserialize)]
-        struct Addressed {
-            address: String,
-        }
-        let games: Vec<Mastered> = rows
-            .iter()
-            .filter_map(|r| serde_json::from_str(&r.state).ok())
-            .collect();
-        let mut masters: Vec<String> = games
-            .iter()
-            .map(|g| g.master.address.to_ascii_lowercase())
-            .collect();
-        masters.sort();
-        masters.dedup();
-        let mut tx = self.store.begin_read().await?;
-        let confirmed = tx.confirmed_among(&masters).await;
-        tx.rollback().await?;
-        let confirmed = confirmed?;
-        Ok(games
-            .into_iter()
-            .filter(|g| {
-                let m = g.master.address.to_ascii_lowercase();
-                !confirmed.contains(&m) && m != self.judge.keeper
-            })
-            .map(|g| g.name)
             .collect())
     }
 

@@ -126,6 +126,8 @@ impl Service {
         let Some(since) = gap(tx.meta("last_tick").await?) else {
             return tx.rollback().await.map_err(Into::into);
         };
+        // Every game, whole: any one's deadline may have to move. This runs once after an
+        // outage (not at every tick), so it is the one sweep that reads them all.
         for mut g in tx.all_games::<judge::Game>().await? {
             let effects = judge::tick::after_outage(&self.judge, &mut g, since, now);
             if effects.mails.is_empty() {
@@ -203,7 +205,9 @@ impl Service {
         ts: i64,
     ) -> Result<(), ServiceError> {
         let due = self.judge.next_due(g).map(|d| d.timestamp());
-        tx.save_game(&g.name, g.status.word(), g, due, ts).await?;
+        let summary = super::games::summary_of(&self.judge, g);
+        tx.save_game(&g.name, g.status.word(), g, &summary, due, ts)
+            .await?;
         let mails = self
             .gate(tx, effects.mails.clone(), Default::default(), ts)
             .await?;

@@ -23,11 +23,13 @@ mod meta;
 mod migrate;
 mod outbox;
 mod prune;
+mod summary;
 
 pub use copy::{Copied, CopyError};
 pub use leases::Leases;
 pub use mailed::Mailed;
 pub use prune::{OutboxRow, PRUNE_BATCH};
+pub use summary::{ListMark, Listed, Summary};
 
 use std::path::Path;
 
@@ -240,7 +242,8 @@ impl Store {
         })
     }
 
-    /// Every game, for the keeper's listing.
+    /// Every game whole (the tests and benches read them; no listing does: see
+    /// [`Tx::game_page`]).
     pub async fn games(&self) -> Result<Vec<GameRow>, StoreError> {
         let mut conn = self.conn().await?;
         on!(&mut conn, |c, Db| {
@@ -310,34 +313,19 @@ impl Tx {
         })
     }
 
-    /// Writes a game (inserting or replacing), with when it next needs attention.
+    /// Writes a game (inserting or replacing), with its summary and when it next needs
+    /// attention.
     pub async fn save_game<T: Serialize>(
         &mut self,
         name: &str,
         status: &str,
         state: &T,
+        summary: &Summary,
         due: Option<i64>,
         now: i64,
     ) -> Result<(), StoreError> {
-        let json = serde_json::to_string(state).map_err(|source| StoreError::Decode {
-            name: name.to_string(),
-            source,
-        })?;
-        on!(&mut self.conn, |c, Db| {
-            sqlx::query(
-                "INSERT INTO games (name, state, status, due, updated) VALUES ($1, $2, $3, $4, $5) \
-                 ON CONFLICT(name) DO UPDATE SET state = excluded.state, status = excluded.status, due = excluded.due, updated = excluded.updated",
-            )
-            .bind(name)
-            .bind(&json)
-            .bind(status)
-            .bind(due)
-            .bind(now)
-            .execute(&mut **c)
+        self.save_games(&[(name, status, state, summary.clone(), due)], now)
             .await
-            .map_err(db("saving a game"))?;
-        });
-        Ok(())
     }
 
     /// Queues a mail to send once this transaction commits.
@@ -469,33 +457,41 @@ impl Tx {
         Ok(out)
     }
 
-    /// Writes several games at once: (name, status, state, due).
+    /// Writes several games at once: (name, status, state, summary, due). Each save takes
+    /// a new version, the largest so far plus one.
     pub async fn save_games<T: Serialize>(
         &mut self,
-        games: &[(&str, &str, &T, Option<i64>)],
+        games: &[(&str, &str, &T, Summary, Option<i64>)],
         now: i64,
     ) -> Result<(), StoreError> {
         for chunk in games.chunks(200) {
             let mut rows = Vec::with_capacity(chunk.len());
-            for (name, status, state, due) in chunk {
+            for (name, status, state, summary, due) in chunk {
                 let json = serde_json::to_string(state).map_err(|source| StoreError::Decode {
                     name: name.to_string(),
                     source,
                 })?;
-                rows.push((name, status, json, due));
+                rows.push((name, status, json, summary, due));
             }
             on!(&mut self.conn, |c, Db| {
-                let mut q = QueryBuilder::<Db>::new(
-                    "INSERT INTO games (name, state, status, due, updated) ",
-                );
-                q.push_values(&rows, |mut b, (name, status, json, due)| {
+                let mut q = QueryBuilder::<Db>::new(format!(
+                    "INSERT INTO games (name, state, status, due, updated, {}) ",
+                    summary::WRITTEN
+                ));
+                q.push_values(&rows, |mut b, (name, status, json, s, due)| {
                     b.push_bind(**name)
                         .push_bind(json.as_str())
                         .push_bind(**status)
                         .push_bind(**due)
                         .push_bind(now);
+                    summary::bind_summary!(b, s);
+                    b.push(summary::NEXT_VERSION);
                 });
-                q.push(" ON CONFLICT(name) DO UPDATE SET state = excluded.state, status = excluded.status, due = excluded.due, updated = excluded.updated");
+                q.push(format!(
+                    " ON CONFLICT(name) DO UPDATE SET state = excluded.state, status = excluded.status, \
+                     due = excluded.due, updated = excluded.updated, {}",
+                    summary::UPDATED
+                ));
                 q.build()
                     .execute(&mut **c)
                     .await

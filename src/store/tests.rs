@@ -78,7 +78,7 @@ async fn a_database_made_by_the_old_migrator_opens_and_works() {
                 .fetch_all(sqlite(&store))
                 .await
                 .unwrap();
-        assert_eq!(versions, [1, 2, 3, 4, 5, 6, 7]);
+        assert_eq!(versions, [1, 2, 3, 4, 5, 6, 7, 8]);
         let old: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM sqlite_master WHERE name = 'schema_migrations'",
         )
@@ -92,7 +92,7 @@ async fn a_database_made_by_the_old_migrator_opens_and_works() {
     let store = Store::open(&path).await.unwrap();
     let mut tx = store.begin().await.unwrap();
     let state = serde_json::json!({"n": 2});
-    tx.save_game("new", "forming", &state, None, 20)
+    tx.save_game("new", "forming", &state, &Default::default(), None, 20)
         .await
         .unwrap();
     tx.commit().await.unwrap();
@@ -462,3 +462,75 @@ async fn text_with_a_nul_is_stored_and_found_again() {
 }
 
 mod leases;
+
+/// Issue 38, point 1: a save writes the game's summary with its state, and a version that
+/// grows with every save; a page of games reads the summaries in name order from a name,
+/// and an address is found among a game's people whatever its characters.
+#[tokio::test]
+async fn a_save_writes_the_summary_and_a_new_version() {
+    let (store, dir) = fresh("summary").await;
+    let state = serde_json::json!({"n": 1});
+    let summary = |variant: &str, members: &[&str]| Summary {
+        variant: variant.into(),
+        phase: Some("S1901M".into()),
+        listed: true,
+        master: "gm@x.test".into(),
+        members: members.iter().map(|m| m.to_string()).collect(),
+        seats: 3,
+        powers: 7,
+        ..Summary::default()
+    };
+    let mut tx = store.begin().await.unwrap();
+    tx.save_game(
+        "b",
+        "running",
+        &state,
+        &summary("standard", &["m gm@x.test"]),
+        None,
+        1,
+    )
+    .await
+    .unwrap();
+    tx.save_game(
+        "a",
+        "forming",
+        &state,
+        &summary("deluge", &["p 50%_a!@x.test"]),
+        None,
+        1,
+    )
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    let first = store.list_mark().await.unwrap();
+    assert_eq!((first.games, first.version), (2, 2));
+    let mut tx = store.begin().await.unwrap();
+    tx.save_game("b", "running", &state, &summary("classical", &[]), None, 2)
+        .await
+        .unwrap();
+    let page = tx.game_page("", &["forming", "running"], 10).await.unwrap();
+    let seen: Vec<(&str, &str, i64)> = page
+        .iter()
+        .map(|g| (g.name.as_str(), g.summary.variant.as_str(), g.version))
+        .collect();
+    assert_eq!(seen, [("a", "deluge", 2), ("b", "classical", 3)]);
+    assert_eq!(page[0].summary.members, ["p 50%_a!@x.test"]);
+    assert_eq!(tx.game_page("b", &["running"], 10).await.unwrap().len(), 1);
+    assert!(tx
+        .game_page("a", &["finished"], 10)
+        .await
+        .unwrap()
+        .is_empty());
+    assert_eq!(tx.games_with_member("50%_A!@x.test").await.unwrap(), ["a"]);
+    assert!(tx
+        .games_with_member("50xxa!@x.test")
+        .await
+        .unwrap()
+        .is_empty());
+    assert!(tx.games_with_member("gm@x.test").await.unwrap().is_empty());
+    tx.commit().await.unwrap();
+    let second = store.list_mark().await.unwrap();
+    assert!(second.version > first.version && second.versions > first.versions);
+    store.close().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

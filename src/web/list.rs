@@ -1,39 +1,75 @@
-//! `/`: the judge's games (forming, running, finished) and its variants. A private game is
-//! listed only to the seats signed in to it.
+//! `/`: the judge's games (forming, running, finished) and its variants, a page of
+//! [`PAGE`] games at a time in name order (`/?page=N`), read from the games' summaries
+//! (issue 38): no game's state is read. A private game is listed only to the seats signed
+//! in to it, and a game whose Master never confirmed the address not at all (but the
+//! keeper's).
 
 use std::sync::Arc;
 
-use axum::extract::State;
+use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-use super::cache::digest;
 use super::html::{cached, entry, Keep};
 use super::sessions::viewer;
-use super::view::may_see;
 use super::{Web, WebError};
-use crate::judge::{self, Game};
+
+/// Games on a page of the list.
+pub const PAGE: i64 = 50;
+
+/// The last page asked for that is read as a number (a larger one is page 1).
+const LAST_PAGE: i64 = 1_000_000;
 
 /// One line of the list.
 #[derive(Serialize)]
 struct Line {
     name: String,
     variant: String,
-    status: &'static str,
+    status: String,
     phase: String,
     deadline: String,
 }
 
-/// The list of games.
-pub(super) async fn page_of(web: &Web, headers: &HeaderMap) -> Result<Response, WebError> {
-    let rows = web.service.store.games().await?;
-    let unlisted = web.service.unlisted_rows(&rows).await?;
+/// The page `?page=N` asks for: 1 unless N is a number from 1 to [`LAST_PAGE`].
+fn page_number(query: Option<&str>) -> i64 {
+    query
+        .unwrap_or("")
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("page="))
+        .and_then(|n| n.parse::<i64>().ok())
+        .filter(|n| (1..=LAST_PAGE).contains(n))
+        .unwrap_or(1)
+}
+
+/// The list of games, page `query` names.
+pub(super) async fn page_of(
+    web: &Web,
+    headers: &HeaderMap,
+    query: Option<&str>,
+) -> Result<Response, WebError> {
+    let page = page_number(query);
     let seat = viewer(web, headers);
-    let mut parts: Vec<&str> = vec!["list", seat.as_ref().map_or("", |s| s.game.as_str())];
-    parts.extend(rows.iter().map(|r| r.state.as_str()));
-    parts.extend(unlisted.iter().map(String::as_str));
-    let key = format!("list|{}", digest(&parts));
+    let store = &web.service.store;
+    let mark = store.list_mark().await?;
+    let key = format!(
+        "list|{}|{page}|{}|{}|{}|{}",
+        seat.as_ref().map_or("", |s| s.game.as_str()),
+        mark.games,
+        mark.version,
+        mark.versions,
+        mark.confirmed
+    );
+    let mut rows = store
+        .web_page(
+            seat.as_ref().map(|s| s.game.as_str()),
+            &web.service.judge.keeper,
+            (page - 1) * PAGE,
+            PAGE + 1,
+        )
+        .await?;
+    let more = rows.len() as i64 > PAGE;
+    rows.truncate(PAGE as usize);
     let keep = if seat.is_some() {
         Keep::Private
     } else {
@@ -41,30 +77,18 @@ pub(super) async fn page_of(web: &Web, headers: &HeaderMap) -> Result<Response, 
     };
     Ok(cached(web, headers, &key, keep, || {
         let mut groups: [Vec<Line>; 3] = Default::default();
-        for row in &rows {
-            let game: Game = serde_json::from_str(&row.state)?;
-            if !may_see(&game, seat.as_ref()) || unlisted.contains(&game.name) {
-                continue;
-            }
-            let variant = web.service.judge.variant(&game);
-            let group = match game.status {
-                judge::game::Status::Forming => 0,
-                judge::game::Status::Finished => 2,
+        for row in rows {
+            let group = match row.status.as_str() {
+                "forming" => 0,
+                "finished" => 2,
                 _ => 1,
             };
             groups[group].push(Line {
-                phase: game
-                    .position
-                    .as_ref()
-                    .map(|p| variant.calendar.show(p.phase))
-                    .unwrap_or_default(),
-                deadline: game
-                    .deadline
-                    .map(|d| judge::deadline::show(d, game.settings.zone))
-                    .unwrap_or_default(),
-                name: game.name,
-                variant: game.variant,
-                status: game.status.word(),
+                phase: row.summary.phase_shown.unwrap_or_default(),
+                deadline: row.summary.deadline_shown.unwrap_or_default(),
+                name: row.name,
+                variant: row.summary.variant,
+                status: row.status,
             });
         }
         let [forming, running, finished] = groups;
@@ -76,6 +100,8 @@ pub(super) async fn page_of(web: &Web, headers: &HeaderMap) -> Result<Response, 
                 forming, running, finished,
                 variants => web.service.judge.catalog.names(),
                 seat => seat.as_ref().map(|s| &s.game),
+                prev => (page > 1).then_some(page - 1),
+                next => more.then_some(page + 1),
             },
         )?;
         Ok(entry(html))
@@ -83,8 +109,12 @@ pub(super) async fn page_of(web: &Web, headers: &HeaderMap) -> Result<Response, 
 }
 
 /// Answers `/`.
-pub(super) async fn page(State(web): State<Arc<Web>>, headers: HeaderMap) -> Response {
-    page_of(&web, &headers)
+pub(super) async fn page(
+    State(web): State<Arc<Web>>,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> Response {
+    page_of(&web, &headers, query.as_deref())
         .await
         .unwrap_or_else(IntoResponse::into_response)
 }

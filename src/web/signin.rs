@@ -173,8 +173,16 @@ async fn check(
                 }
             }
             let due = judge.next_due(game).map(|d| d.timestamp());
-            tx.save_game(&game.name, game.status.word(), &*game, due, now.timestamp())
-                .await?;
+            let summary = crate::service::summary_of(judge, game);
+            tx.save_game(
+                &game.name,
+                game.status.word(),
+                &*game,
+                &summary,
+                due,
+                now.timestamp(),
+            )
+            .await?;
             Err(Said::Wrong)
         }
     };

@@ -488,3 +488,20 @@ pub fn holds(letter: char) -> &'static str {
         _ => "F Ank H\nA Con H\nA Smy H",
     }
 }
+
+/// Stores copies of game `template` under these names (as `benches/pipeline.rs` fills a
+/// judge), each with its summary, in one transaction: many games without a mail each.
+pub async fn copies(service: &Service, template: &str, names: &[String]) {
+    let template = service.game(template).await.unwrap().unwrap();
+    let due = service.judge.next_due(&template).map(|d| d.timestamp());
+    let mut tx = service.store.begin().await.unwrap();
+    for name in names {
+        let mut g = template.clone();
+        g.name = name.clone();
+        let summary = herald::service::summary_of(&service.judge, &g);
+        tx.save_game(name, g.status.word(), &g, &summary, due, 0)
+            .await
+            .unwrap();
+    }
+    tx.commit().await.unwrap();
+}

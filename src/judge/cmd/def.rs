@@ -44,8 +44,9 @@ pub enum Names {
     Nothing,
     /// This game.
     Game(String),
-    /// Every game (a bare LIST).
-    All,
+    /// A page of the list of games (LIST, LIST FULL, LIST FROM): read from the games'
+    /// summaries, none loaded.
+    Page(crate::judge::listed::Page),
 }
 
 /// The words of a command's line that are secret (a password, a join word): replaced by

@@ -5,6 +5,7 @@ use super::history::{span, Span};
 use super::listing::private;
 use crate::judge::budget::Picture;
 use crate::judge::cmd::context::Session;
+use crate::judge::listed::Page;
 use crate::judge::pictures;
 use crate::judge::render::TOPICS;
 
@@ -22,6 +23,8 @@ pub enum InfoCommand {
     List(Option<String>),
     /// `LIST FULL`: every game the sender may see, finished ones too.
     ListFull,
+    /// `LIST [FULL] FROM <game>`: the page of the list that starts at that name.
+    ListFrom(String, bool),
     /// `HISTORY game [FROM phase] [TO phase] [LINES n]`
     History(String, Span),
     /// `SUMMARY game`
@@ -60,9 +63,26 @@ pub(super) const DEFS: &[Def] = &[
     })
     .aka(&["SEND"]),
     Def::line("LIST FULL", Who::Anyone, || C::ListFull.into()),
-    Def::args("LIST", "LIST, LIST FULL or LIST <game>", Who::Anyone, |w| {
-        Some(C::List(w.arg(0)).into())
-    }),
+    Def::args(
+        "LIST FULL FROM",
+        "LIST FULL FROM <game>, e.g. LIST FULL FROM war",
+        Who::Anyone,
+        |w| {
+            w.count(1)?;
+            Some(C::ListFrom(w.arg(0)?, true).into())
+        },
+    ),
+    Def::args(
+        "LIST",
+        "LIST, LIST FULL, LIST FROM <game> or LIST <game>, e.g. LIST FROM war",
+        Who::Anyone,
+        |w| match (w.upper(0), w.arg(1)) {
+            (Some("FROM"), Some(from)) if w.count(2).is_some() => {
+                Some(C::ListFrom(from, false).into())
+            }
+            _ => Some(C::List(w.arg(0)).into()),
+        },
+    ),
     Def::args(
         "HISTORY",
         "HISTORY <game> [FROM <phase or date>] [TO <phase or date>] [LINES <n>], e.g. HISTORY war FROM S1902M TO F1903M",
@@ -84,7 +104,15 @@ impl InfoCommand {
     pub fn names(&self) -> Names {
         match self {
             C::Help | C::Get(_) | C::Map(None, _) | C::Version => Names::Nothing,
-            C::List(None) | C::ListFull => Names::All,
+            C::List(None) => Names::Page(Page::default()),
+            C::ListFull => Names::Page(Page {
+                from: String::new(),
+                full: true,
+            }),
+            C::ListFrom(from, full) => Names::Page(Page {
+                from: from.to_ascii_lowercase(),
+                full: *full,
+            }),
             C::Map(Some(g), _) | C::List(Some(g)) | C::History(g, _) | C::Summary(g) => {
                 Names::Game(g.clone())
             }
@@ -225,6 +253,10 @@ impl Session<'_> {
                 self.list(line, name.as_deref(), false);
             }
             C::ListFull => self.list(line, None, true),
+            C::ListFrom(from, full) => self.list_page(Page {
+                from: from.to_ascii_lowercase(),
+                full,
+            }),
             C::History(name, span) => self.history(line, &name, span),
             C::Summary(name) => {
                 if let Some(key) = self.game_to_show(line, &name) {

@@ -1,10 +1,12 @@
-//! LIST, LIST FULL and LIST <game>: the games a sender may see. LIST shows the games
-//! forming and those running apart, LIST FULL finished ones too; an unlisted game is shown
-//! to its members only.
+//! LIST, LIST FULL, LIST FROM and LIST <game>: the games a sender may see. LIST shows the
+//! games forming and those running apart, LIST FULL finished ones too, a page of
+//! [`LIST_PAGE`] games at a time from their stored summaries; an unlisted game is shown to
+//! its members only.
 
 use crate::judge::cmd::context::Session;
 use crate::judge::game::{Game, PressPolicy, SeatState, Status};
-use crate::judge::{deadline, orders};
+use crate::judge::listed::{Listed, Page, LIST_PAGE, PAGES_PER_MAIL};
+use crate::judge::orders;
 
 /// Why a stranger may not look into a private game.
 pub(super) fn private(name: &str) -> String {
@@ -38,7 +40,10 @@ impl Session<'_> {
     /// LIST (the open games), LIST FULL (`full`: every game) or LIST <game>.
     pub(in crate::judge) fn list(&mut self, line: &str, name: Option<&str>, full: bool) {
         match name {
-            None => self.list_games(full),
+            None => self.list_page(Page {
+                from: String::new(),
+                full,
+            }),
             Some(name) => {
                 let Some(key) = self.game_to_show(line, name) else {
                     return;
@@ -49,19 +54,63 @@ impl Session<'_> {
         }
     }
 
-    /// The table of games the sender may see, in sections (each only if it has a game):
-    /// forming, running (paused ones too), and with `full` finished.
-    fn list_games(&mut self, full: bool) {
-        let reader = self.reader();
-        let seen: Vec<&Game> = self
-            .games
-            .values()
-            .filter(|g| g.listed_for(&reader))
-            // Issue 36: "a game whose Master never confirmed is not listed" (but to the
-            // Master).
-            .filter(|g| !self.standing.unlisted.contains(&g.name) || g.master.address == reader)
+    /// Whether LIST shows this game to `reader`: listed to them, and (issue 36: "a game
+    /// whose Master never confirmed is not listed") its Master confirmed, or is the reader.
+    fn shown_to(&self, g: &Listed, reader: &str) -> bool {
+        g.listed_for(reader)
+            && (!self.standing.unlisted.contains(&g.name) || g.master.eq_ignore_ascii_case(reader))
+    }
+
+    /// The stored summaries `stored` with the games this mail holds (loaded, made or changed
+    /// above the LIST: a CREATE, a SET COMMENT) as they stand now in their place, those of
+    /// these statuses from `from` on, by name.
+    fn merged(&self, stored: &[Listed], statuses: &[&str], from: &str) -> Vec<Listed> {
+        let mut rows: Vec<Listed> = stored
+            .iter()
+            .filter(|r| !self.games.contains_key(&r.name))
+            .cloned()
+            .chain(
+                self.games
+                    .values()
+                    .filter(|g| g.name.as_str() >= from && statuses.contains(&g.status.word()))
+                    .map(|g| Listed::of(self.judge, g)),
+            )
             .collect();
-        if seen.is_empty() {
+        rows.sort_by(|a, b| a.name.cmp(&b.name));
+        rows
+    }
+
+    /// A page of the table of games the sender may see, in sections (each only if it has a
+    /// game): forming, running (paused ones too), and with `full` finished; at most
+    /// [`LIST_PAGE`] games, in name order from `page.from`, and a line naming the next
+    /// page when there is one.
+    pub(in crate::judge) fn list_page(&mut self, page: Page) {
+        let reader = self.reader();
+        let Some(rows) = self.standing.pages.get(&page) else {
+            self.say(format!(
+                "LIST: at most {PAGES_PER_MAIL} different pages of the list are answered in one mail."
+            ));
+            return;
+        };
+        let rows = self.merged(rows, page.statuses(), &page.from);
+        let mut seen: Vec<&Listed> = rows.iter().filter(|g| self.shown_to(g, &reader)).collect();
+        let next = seen.get(LIST_PAGE).map(|g| g.name.clone());
+        seen.truncate(LIST_PAGE);
+        let finished = if page.full {
+            seen.iter().any(|g| g.status == Status::Finished)
+        } else {
+            self.merged(&self.standing.finished, &["finished"], "")
+                .iter()
+                .any(|g| self.shown_to(g, &reader))
+        };
+        if seen.is_empty() && !page.from.is_empty() {
+            self.say(format!(
+                "No games from '{}' on. LIST starts from the first.",
+                page.from
+            ));
+            return;
+        }
+        if seen.is_empty() && !finished {
             self.say(
                 "No games on this judge yet. Start one with CREATE ?<game> <password> [<variant>].",
             );
@@ -77,13 +126,10 @@ impl Session<'_> {
         ];
         let mut out = Vec::new();
         for (title, kinds) in sections {
-            if kinds == [Status::Finished] && !full {
-                continue;
-            }
             let rows: Vec<String> = seen
                 .iter()
                 .filter(|g| kinds.contains(&g.status))
-                .flat_map(|g| self.row(g))
+                .flat_map(|g| row(g))
                 .collect();
             if rows.is_empty() {
                 continue;
@@ -98,8 +144,14 @@ impl Session<'_> {
             ));
             out.extend(rows);
         }
-        let finished = seen.iter().any(|g| g.status == Status::Finished);
-        if !full && finished {
+        if let Some(next) = next {
+            out.push(String::new());
+            let full = if page.full { " FULL" } else { "" };
+            out.push(format!(
+                "These are {LIST_PAGE} games; the next ones: LIST{full} FROM {next}"
+            ));
+        }
+        if !page.full && finished {
             if out.is_empty() {
                 out.push("No games are forming or running.".to_string());
             } else {
@@ -108,34 +160,6 @@ impl Session<'_> {
             out.push("LIST FULL shows the finished games too.".to_string());
         }
         self.lines.extend(out);
-    }
-
-    /// One game's line of the table, and the Master's comment below it if there is one.
-    fn row(&self, g: &Game) -> Vec<String> {
-        let phase = g
-            .position
-            .as_ref()
-            .map(|p| self.judge.variant(g).calendar.code(p.phase))
-            .unwrap_or_else(|| "-".into());
-        let dl = g
-            .deadline
-            .map(|d| deadline::show(d, g.settings.zone))
-            .unwrap_or_else(|| "-".into());
-        let status = if g.status == Status::Forming {
-            format!(
-                "forming {}/{}",
-                g.seats.len(),
-                self.judge.variant(g).map.powers.len()
-            )
-        } else {
-            g.status.word().to_string()
-        };
-        let mut rows = vec![format!(
-            "{:<13}{:<11}{:<14}{:<8}{dl}",
-            g.name, g.variant, status, phase
-        )];
-        rows.extend(g.settings.comment.as_ref().map(|c| format!("  {c}")));
-        rows
     }
 
     /// LIST <game>: its settings, each power's state and the board in words.
@@ -243,4 +267,23 @@ impl Session<'_> {
         }
         out
     }
+}
+
+/// One game's line of the table, and the Master's comment below it if there is one.
+fn row(g: &Listed) -> Vec<String> {
+    let status = if g.status == Status::Forming {
+        format!("forming {}/{}", g.seats, g.powers)
+    } else {
+        g.status.word().to_string()
+    };
+    let mut rows = vec![format!(
+        "{:<13}{:<11}{:<14}{:<8}{}",
+        g.name,
+        g.variant,
+        status,
+        g.phase.as_deref().unwrap_or("-"),
+        g.deadline_shown.as_deref().unwrap_or("-")
+    )];
+    rows.extend(g.comment.as_ref().map(|c| format!("  {c}")));
+    rows
 }

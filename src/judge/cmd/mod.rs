@@ -265,11 +265,28 @@ mod tests {
     use super::def::{Read, POWER};
     use super::parse::{misfit, without_secrets};
     use super::*;
+    use crate::judge::listed::Page;
 
     #[test]
     fn the_rows_name_the_games_to_load_and_who_may_act() {
         for (line, who, names) in [
-            ("LIST", Who::Anyone, Names::All),
+            ("LIST", Who::Anyone, Names::Page(Page::default())),
+            (
+                "LIST FROM War",
+                Who::Anyone,
+                Names::Page(Page {
+                    from: "war".into(),
+                    full: false,
+                }),
+            ),
+            (
+                "LIST FULL FROM war",
+                Who::Anyone,
+                Names::Page(Page {
+                    from: "war".into(),
+                    full: true,
+                }),
+            ),
             ("LIST war", Who::Anyone, Names::Game("war".into())),
             (
                 "GET MAP standard",
