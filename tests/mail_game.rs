@@ -456,9 +456,14 @@ async fn a_standard_game_by_mail_through_1902() {
         "{}",
         summary.body
     );
-    assert!(summary.body.contains("   1901   1902"), "{}", summary.body);
+    // Each year's column as wide as its label and two spaces.
     assert!(
-        summary.body.contains("  France          5      5\n"),
+        summary.body.contains("            1901  1902\n"),
+        "{}",
+        summary.body
+    );
+    assert!(
+        summary.body.contains("  France         5     5\n"),
         "{}",
         summary.body
     );
