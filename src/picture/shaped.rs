@@ -366,12 +366,7 @@ pub fn lower(
     super::floods::draw_areas(&mut s, map, shapes, marks);
     draw_centres(&mut s, map, shapes, layout, position);
     let chips = chips(map, shapes, layout, position);
-    let anchor = |p: ProvinceId| {
-        chips
-            .iter()
-            .find(|c| c.at == p)
-            .map_or_else(|| super::style::unit_anchor(layout, p), Chip::middle)
-    };
+    let anchor = |p: ProvinceId| chip_anchor(&chips, layout, p);
     let places = super::overlay::Places {
         map,
         layout,
@@ -381,6 +376,15 @@ pub fn lower(
     super::overlay::draw_marks(&mut s, &places, marks);
     s.push_str(board_end(layout));
     s
+}
+
+/// Where marks meet the unit in `p`: its chip's middle, or the space's unit spot when no
+/// chip stands there.
+fn chip_anchor(chips: &[Chip], layout: &Layout, p: ProvinceId) -> (f32, f32) {
+    chips
+        .iter()
+        .find(|c| c.at == p)
+        .map_or_else(|| super::style::unit_anchor(layout, p), Chip::middle)
 }
 
 /// The spaces' names, over the marks: the same on every picture of a map (the painter
@@ -407,12 +411,7 @@ pub fn upper(
     let chips = chips(map, shapes, layout, position);
     draw_units(&mut s, map, &chips, super::style::small_px(layout.width));
     super::overlay::draw_over_units(&mut s, map, layout, position, marks);
-    let anchor = |p: ProvinceId| {
-        chips
-            .iter()
-            .find(|c| c.at == p)
-            .map_or_else(|| super::style::unit_anchor(layout, p), Chip::middle)
-    };
+    let anchor = |p: ProvinceId| chip_anchor(&chips, layout, p);
     let places = super::overlay::Places {
         map,
         layout,
