@@ -9,6 +9,7 @@
 mod support;
 
 mod web_browser;
+mod web_cache;
 mod web_edge;
 mod web_guesses;
 mod web_pages;

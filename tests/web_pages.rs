@@ -89,7 +89,7 @@ async fn every_page_kind_is_served_over_http() {
         "{text}"
     );
     assert!(
-        text.contains("src=\"/games/g/phases/S1901M/map.png\""),
+        text.contains("src=\"/games/g/phases/S1901M/map.png?at="),
         "{text}"
     );
     // Codes are read as the mail language reads them.

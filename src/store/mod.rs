@@ -29,7 +29,7 @@ pub use copy::{Copied, CopyError};
 pub use leases::Leases;
 pub use mailed::Mailed;
 pub use prune::{OutboxRow, PRUNE_BATCH};
-pub use summary::{ListMark, Listed, Summary};
+pub use summary::{Head, ListMark, Listed, Summary};
 
 use std::path::Path;
 

@@ -199,6 +199,47 @@ impl Store {
     }
 }
 
+/// What a page is keyed by, read without the game's state: its stored name, version, last
+/// write and whether it is listed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Head {
+    /// The game's name as stored.
+    pub name: String,
+    /// Its version (see [`Listed::version`]).
+    pub version: i64,
+    /// When it was last written (Unix seconds): with the version, what names this state
+    /// even when a removed game's name and version are taken again.
+    pub updated: i64,
+    /// Whether strangers may see it.
+    pub listed: bool,
+}
+
+impl Store {
+    /// The head of the first of `names` stored (a point lookup by name each).
+    pub async fn game_head(&self, names: &[String]) -> Result<Option<Head>, StoreError> {
+        let mut conn = self.conn().await?;
+        for name in names {
+            let row = on!(&mut conn, |c, Db| {
+                sqlx::query("SELECT name, version, updated, listed FROM games WHERE name = $1")
+                    .bind(text(name).into_owned())
+                    .fetch_optional(&mut **c)
+                    .await
+                    .map_err(db("reading a game's version"))?
+                    .map(|r| Head {
+                        name: r.get(0),
+                        version: r.get(1),
+                        updated: r.get(2),
+                        listed: r.get::<i64, _>(3) != 0,
+                    })
+            });
+            if row.is_some() {
+                return Ok(row);
+            }
+        }
+        Ok(None)
+    }
+}
+
 impl Tx {
     /// Up to `limit` games of these statuses from `from` on (by name, `from` itself
     /// included), summaries only.

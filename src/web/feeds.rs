@@ -10,7 +10,7 @@ use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 
-use super::cache::Rendered;
+use super::cache::{Rendered, Shelf};
 use super::error::missing;
 use super::html::cached;
 use super::view::visible;
@@ -43,8 +43,9 @@ impl Feed {
     }
 }
 
-/// Where the pages are: the configured base URL, else the host the request named.
-fn base_url(web: &Web, headers: &HeaderMap) -> String {
+/// Where the pages are: the configured base URL (`Some`), else the host the request named
+/// (`None`, with it).
+fn base_url(web: &Web, headers: &HeaderMap) -> (String, bool) {
     if let Some(base) = web
         .service
         .config
@@ -53,7 +54,7 @@ fn base_url(web: &Web, headers: &HeaderMap) -> String {
         .map(|w| w.base_url.trim())
         .filter(|b| !b.is_empty())
     {
-        return base.to_string();
+        return (base.to_string(), true);
     }
     let host = headers
         .get(header::HOST)
@@ -65,7 +66,7 @@ fn base_url(web: &Web, headers: &HeaderMap) -> String {
                     .all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c))
         })
         .unwrap_or("localhost");
-    format!("http://{host}")
+    (format!("http://{host}"), false)
 }
 
 async fn feed_of(
@@ -74,28 +75,27 @@ async fn feed_of(
     name: &str,
     feed: Feed,
 ) -> Result<Response, WebError> {
-    let Some((stored, keep)) = visible(web, headers, name).await? else {
+    let Some(found) = visible(web, headers, name).await? else {
         return Ok(missing());
     };
-    let base = base_url(web, headers);
-    let key = format!(
-        "{}|{}|{}|{base}",
-        feed.word(),
-        stored.game.name,
-        stored.digest
-    );
+    // A feed whose links name the request's Host is never kept: no invented Host header
+    // reaches another reader, nor fills the cache (its ETag still answers with 304).
+    let (base, configured) = base_url(web, headers);
+    let key = format!("{}|{}|{}|{base}", feed.word(), found.name(), found.mark());
+    let kept = configured.then_some(Shelf::Pages);
     let judge = &web.service.judge;
-    Ok(cached(web, headers, &key, keep, || {
-        let text = match feed {
-            Feed::Atom => export::atom(judge, &stored.game, &base),
-            Feed::Ics => export::ics(judge, &stored.game, web.now()),
-            Feed::Json => serde_json::to_string_pretty(&export::export_json(judge, &stored.game))?,
+    Ok(cached(web, headers, &key, found.keep, kept, || async {
+        let Some(game) = found.game(web).await? else {
+            return Ok(None);
         };
-        Ok(Rendered {
-            body: text.into_bytes().into(),
-            content_type: feed.content_type(),
-        })
-    }))
+        let text = match feed {
+            Feed::Atom => export::atom(judge, &game, &base),
+            Feed::Ics => export::ics(judge, &game, web.now()),
+            Feed::Json => serde_json::to_string_pretty(&export::export_json(judge, &game))?,
+        };
+        Ok(Some(Rendered::new(text.into_bytes(), feed.content_type())))
+    })
+    .await)
 }
 
 async fn answer(web: Arc<Web>, headers: HeaderMap, name: String, feed: Feed) -> Response {

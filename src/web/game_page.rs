@@ -12,6 +12,7 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 
+use super::cache::Shelf;
 use super::error::missing;
 use super::html::{cached, entry};
 use super::view::visible;
@@ -115,20 +116,31 @@ async fn page_of(
     name: &str,
     zone: &Zone,
 ) -> Result<Response, WebError> {
-    let Some((stored, keep)) = visible(web, headers, name).await? else {
+    let Some(found) = visible(web, headers, name).await? else {
         return Ok(missing());
     };
     let tz = zone.zone();
     let key = format!(
         "game|{}|{}|{}",
-        stored.game.name,
-        stored.digest,
+        found.name(),
+        found.mark(),
         tz.map(|z| z.name()).unwrap_or("")
     );
-    Ok(cached(web, headers, &key, keep, || {
-        let ctx = context(web, &stored.game, tz);
-        Ok(entry(web.templates.render("game.html", ctx)?))
-    }))
+    Ok(cached(
+        web,
+        headers,
+        &key,
+        found.keep,
+        Some(Shelf::Pages),
+        || async {
+            let Some(game) = found.game(web).await? else {
+                return Ok(None);
+            };
+            let ctx = context(web, &game, tz);
+            Ok(Some(entry(web.templates.render("game.html", ctx)?)))
+        },
+    )
+    .await)
 }
 
 /// Answers `/games/NAME`.

@@ -2,12 +2,15 @@
 //! HTML) and the answers made of them: content type, ETag, caching, and the headers that
 //! keep a page from being framed or running scripts.
 
+use std::future::Future;
+
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use minijinja::Environment;
 use serde::Serialize;
 
-use super::cache::{digest, Rendered};
+use super::cache::{digest, Rendered, Shelf};
+use super::error::missing;
 use super::{Web, WebError};
 
 /// The templates, by file name.
@@ -75,22 +78,42 @@ pub(super) enum Keep {
     /// The viewer's browser only, asking again each time (a private game's page for a
     /// member).
     Private,
+    /// Anyone, for good: the address names what it shows (a played phase's board at the
+    /// digest of the position drawn).
+    Forever,
 }
 
-/// Answers with the entry for `key`, rendered by `render` only when not already cached;
-/// a browser that sends the entry's ETag gets 304.
-pub(super) fn cached(
+impl Keep {
+    fn control(self) -> &'static str {
+        match self {
+            Keep::Public => "public, max-age=60",
+            Keep::Private => "private, no-cache",
+            Keep::Forever => "public, max-age=31536000, immutable",
+        }
+    }
+}
+
+/// Where an answer is kept: on a shelf of the cache, or nowhere (its ETag still answers a
+/// browser that has it with 304; a feed whose links name the Host header asked for is
+/// never kept, so that no invented Host reaches another reader).
+pub(super) type Kept = Option<Shelf>;
+
+/// Answers with the entry for `key`: a browser that sends the entry's ETag gets 304 before
+/// anything is read; else the entry kept, else `render`'s (read and rendered only then;
+/// `None` when there is nothing there: 404).
+pub(super) async fn cached<F, Fut>(
     web: &Web,
     headers: &HeaderMap,
     key: &str,
     keep: Keep,
-    render: impl FnOnce() -> Result<Rendered, WebError>,
-) -> Response {
+    kept: Kept,
+    render: F,
+) -> Response
+where
+    F: FnOnce() -> Fut,
+    Fut: Future<Output = Result<Option<Rendered>, WebError>>,
+{
     let etag = format!("\"{}\"", digest(&[key]));
-    let control = match keep {
-        Keep::Public => "public, max-age=60",
-        Keep::Private => "private, no-cache",
-    };
     let matches = headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
@@ -98,34 +121,75 @@ pub(super) fn cached(
     let mut response = if matches {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        let found = match web.cache.get(key) {
-            Some(r) => Ok(r),
-            None => render().inspect(|r| web.cache.put(key.to_string(), r.clone())),
+        let found = match kept.and_then(|shelf| web.cache.get(shelf, key)) {
+            Some(r) => r,
+            None => match render().await {
+                Ok(Some(r)) => {
+                    if let Some(shelf) = kept {
+                        web.cache.put(shelf, key.to_string(), r.clone());
+                    }
+                    r
+                }
+                Ok(None) => return missing(),
+                Err(e) => return e.into_response(),
+            },
         };
-        match found {
-            Ok(r) => body(r),
-            Err(e) => return e.into_response(),
-        }
+        body(found, takes_gzip(headers))
     };
     let h = response.headers_mut();
     if let Ok(v) = HeaderValue::from_str(&etag) {
         h.insert(header::ETAG, v);
     }
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static(control));
-    h.insert(header::VARY, HeaderValue::from_static("Cookie"));
+    h.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static(keep.control()),
+    );
+    h.insert(
+        header::VARY,
+        HeaderValue::from_static("Cookie, Accept-Encoding"),
+    );
     response
 }
 
-/// A rendered entry as an answer, with its content type and safety headers.
-fn body(r: Rendered) -> Response {
+/// Whether the request takes a gzipped body (`Accept-Encoding: gzip`, not at `q=0`).
+fn takes_gzip(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|coding| {
+            let mut parts = coding.split(';').map(str::trim);
+            let name = parts.next().unwrap_or("");
+            let refused = parts.any(|p| {
+                p.strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q <= 0.0)
+            });
+            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
+        })
+}
+
+/// A rendered entry as an answer, with its content type and safety headers, gzipped when
+/// the request takes it and the entry has it.
+fn body(r: Rendered, gzip: bool) -> Response {
+    let (bytes, encoded) = match (&r.gzip, gzip) {
+        (Some(g), true) => (g.clone(), true),
+        _ => (r.body.clone(), false),
+    };
     let mut response = (
         [(
             header::CONTENT_TYPE,
             HeaderValue::from_static(r.content_type),
         )],
-        axum::body::Body::from(axum::body::Bytes::from_owner(r.body)),
+        axum::body::Body::from(axum::body::Bytes::from_owner(bytes)),
     )
         .into_response();
+    if encoded {
+        response
+            .headers_mut()
+            .insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+    }
     safe(response.headers_mut());
     response
 }
@@ -162,8 +226,5 @@ pub(super) fn fresh(html: String) -> Response {
 
 /// A rendered HTML page as a cache entry.
 pub(super) fn entry(html: String) -> Rendered {
-    Rendered {
-        body: html.into_bytes().into(),
-        content_type: "text/html; charset=utf-8",
-    }
+    Rendered::new(html.into_bytes(), "text/html; charset=utf-8")
 }

@@ -11,6 +11,7 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
+use super::cache::Shelf;
 use super::html::{cached, entry, Keep};
 use super::sessions::viewer;
 use super::{Web, WebError};
@@ -60,52 +61,55 @@ pub(super) async fn page_of(
         mark.versions,
         mark.confirmed
     );
-    let mut rows = store
-        .web_page(
-            seat.as_ref().map(|s| s.game.as_str()),
-            &web.service.judge.keeper,
-            (page - 1) * PAGE,
-            PAGE + 1,
-        )
-        .await?;
-    let more = rows.len() as i64 > PAGE;
-    rows.truncate(PAGE as usize);
     let keep = if seat.is_some() {
         Keep::Private
     } else {
         Keep::Public
     };
-    Ok(cached(web, headers, &key, keep, || {
-        let mut groups: [Vec<Line>; 3] = Default::default();
-        for row in rows {
-            let group = match row.status.as_str() {
-                "forming" => 0,
-                "finished" => 2,
-                _ => 1,
-            };
-            groups[group].push(Line {
-                phase: row.summary.phase_shown.unwrap_or_default(),
-                deadline: row.summary.deadline_shown.unwrap_or_default(),
-                name: row.name,
-                variant: row.summary.variant,
-                status: row.status,
-            });
-        }
-        let [forming, running, finished] = groups;
-        let html = web.templates.render(
-            "list.html",
-            minijinja::context! {
-                title => format!("{}: games", web.service.judge.name),
-                judge => &web.service.judge.name,
-                forming, running, finished,
-                variants => web.service.judge.catalog.names(),
-                seat => seat.as_ref().map(|s| &s.game),
-                prev => (page > 1).then_some(page - 1),
-                next => more.then_some(page + 1),
-            },
-        )?;
-        Ok(entry(html))
-    }))
+    Ok(
+        cached(web, headers, &key, keep, Some(Shelf::Pages), || async {
+            let mut rows = store
+                .web_page(
+                    seat.as_ref().map(|s| s.game.as_str()),
+                    &web.service.judge.keeper,
+                    (page - 1) * PAGE,
+                    PAGE + 1,
+                )
+                .await?;
+            let more = rows.len() as i64 > PAGE;
+            rows.truncate(PAGE as usize);
+            let mut groups: [Vec<Line>; 3] = Default::default();
+            for row in rows {
+                let group = match row.status.as_str() {
+                    "forming" => 0,
+                    "finished" => 2,
+                    _ => 1,
+                };
+                groups[group].push(Line {
+                    phase: row.summary.phase_shown.unwrap_or_default(),
+                    deadline: row.summary.deadline_shown.unwrap_or_default(),
+                    name: row.name,
+                    variant: row.summary.variant,
+                    status: row.status,
+                });
+            }
+            let [forming, running, finished] = groups;
+            let html = web.templates.render(
+                "list.html",
+                minijinja::context! {
+                    title => format!("{}: games", web.service.judge.name),
+                    judge => &web.service.judge.name,
+                    forming, running, finished,
+                    variants => web.service.judge.catalog.names(),
+                    seat => seat.as_ref().map(|s| &s.game),
+                    prev => (page > 1).then_some(page - 1),
+                    next => more.then_some(page + 1),
+                },
+            )?;
+            Ok(Some(entry(html)))
+        })
+        .await,
+    )
 }
 
 /// Answers `/`.

@@ -8,6 +8,7 @@ use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 
+use super::cache::Shelf;
 use super::error::missing;
 use super::html::{cached, entry};
 use super::view::visible;
@@ -38,23 +39,40 @@ async fn page_of(
     name: &str,
     code: &str,
 ) -> Result<Response, WebError> {
-    let Some((stored, keep)) = visible(web, headers, name).await? else {
+    let Some(found) = visible(web, headers, name).await? else {
         return Ok(missing());
     };
-    let game = &stored.game;
-    let Some((i, record)) = played(web, game, code) else {
+    if code.len() > 16 {
         return Ok(missing());
+    }
+    // Keyed by what the page shows, so that it is rendered once per phase (only a ROLLBACK
+    // changes it); what that is at the game's stored version is kept beside, so the page
+    // asked again is found without reading the game.
+    let at = format!("phase|{}|{code}|{}", found.name(), found.mark());
+    let (key, game) = match web.cache.alias(&at) {
+        Some(key) => (key, None),
+        None => {
+            let Some(game) = found.game(web).await? else {
+                return Ok(missing());
+            };
+            let Some((_, record)) = played(web, &game, code) else {
+                return Ok(missing());
+            };
+            let shows = super::cache::digest(&[&record.results, &game.history.len().to_string()]);
+            let key = format!("phase|{}|{code}|{shows}", found.name());
+            web.cache.set_alias(&at, &key);
+            (key, Some(game))
+        }
     };
-    let calendar = &web.service.judge.variant(game).calendar;
-    let code = calendar.code(record.phase());
-    // Keyed by what the page shows, so that it is rendered once per phase: only a ROLLBACK
-    // changes it.
-    let key = format!(
-        "phase|{}|{code}|{}",
-        game.name,
-        super::cache::digest(&[&record.results, &game.history.len().to_string()])
-    );
-    Ok(cached(web, headers, &key, keep, || {
+    Ok(cached(web, headers, &key, found.keep, Some(Shelf::Pages), || async {
+        let Some(game) = found.game_or(web, game).await? else {
+            return Ok(None);
+        };
+        let Some((i, record)) = played(web, &game, code) else {
+            return Ok(None);
+        };
+        let calendar = &web.service.judge.variant(&game).calendar;
+        let code = calendar.code(record.phase());
         let link = |k: usize| game.history.get(k).map(|r| calendar.code(r.phase()));
         let html = web.templates.render(
             "phase.html",
@@ -66,11 +84,13 @@ async fn page_of(
                 results => &record.results,
                 previous => i.checked_sub(1).and_then(link),
                 next => link(i + 1),
-                has_map => web.service.judge.catalog.map_text(web.service.judge.variant(game)).is_some(),
+                board => super::cache::position_digest(&record.before),
+                has_map => web.service.judge.catalog.map_text(web.service.judge.variant(&game)).is_some(),
             },
         )?;
-        Ok(entry(html))
-    }))
+        Ok(Some(entry(html)))
+    })
+    .await)
 }
 
 /// Answers `/games/NAME/phases/CODE`.

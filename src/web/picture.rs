@@ -4,11 +4,13 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 
-use super::cache::Rendered;
+use serde::Deserialize;
+
+use super::cache::{position_digest, Rendered, Shelf};
 use super::error::missing;
 use super::html::{cached, Keep};
 use super::phase::played;
@@ -31,15 +33,16 @@ struct Board {
     key: String,
 }
 
+/// The key of game `game`'s board at the position of digest `at`.
+fn board_key(game: &str, at: &str) -> String {
+    format!("board|{game}|{at}")
+}
+
 impl Board {
     /// A game's board at `position`, titled with the variant, the game and the phase, and
     /// keyed by the game and the position drawn.
-    fn of_game(
-        variant: &crate::game::variant::Variant,
-        game: &str,
-        position: Position,
-    ) -> Result<Board, WebError> {
-        Ok(Board {
+    fn of_game(variant: &crate::game::variant::Variant, game: &str, position: Position) -> Board {
+        Board {
             title: format!(
                 "{} — {}: {}",
                 crate::picture::title_of(variant),
@@ -47,110 +50,180 @@ impl Board {
                 variant.calendar.show(position.phase)
             ),
             variant: variant.name.clone(),
-            key: format!(
-                "board|{game}|{}",
-                super::cache::digest(&[&serde_json::to_string(&position)?])
-            ),
+            key: board_key(game, &position_digest(&position)),
             position,
-        })
+        }
     }
 }
 
-/// Draws (or finds drawn) a board and answers with one of its two pictures.
-async fn answer(
-    web: Arc<Web>,
+/// The cache key of a board's SVG or PNG.
+fn picture_key(board: &str, kind: Kind) -> String {
+    format!("{board}|{}", if kind == Kind::Svg { "svg" } else { "png" })
+}
+
+/// Draws a board (on a blocking thread) and keeps both its pictures on the boards' shelf;
+/// the one asked for, or none when the variant has no map or drawing failed.
+async fn draw(web: &Arc<Web>, board: Board, kind: Kind) -> Option<Rendered> {
+    let drawer = web.clone();
+    let (variant, position, title) = (board.variant, board.position, board.title);
+    let drawn = tokio::task::spawn_blocking(move || {
+        let judge = &drawer.service.judge;
+        let variant = judge.catalog.variant(&variant).ok()?;
+        let text = judge.catalog.map_text(variant)?;
+        judge
+            .painter
+            .paint(variant, text, &position, &title, &[])
+            .inspect_err(|e| tracing::warn!(error = %e, "no picture of the board"))
+            .ok()
+    })
+    .await;
+    let Ok(Some(picture)) = drawn else {
+        return None;
+    };
+    let svg = Rendered::new(picture.svg.into_bytes(), "image/svg+xml");
+    let png = Rendered::new(picture.png, "image/png");
+    web.cache.put(
+        Shelf::Boards,
+        picture_key(&board.key, Kind::Svg),
+        svg.clone(),
+    );
+    web.cache.put(
+        Shelf::Boards,
+        picture_key(&board.key, Kind::Png),
+        png.clone(),
+    );
+    Some(if kind == Kind::Svg { svg } else { png })
+}
+
+/// Answers with one of a board's two pictures, drawn only when not kept; `board` is read
+/// (the game decoded) only then.
+async fn answer<F, Fut>(
+    web: &Arc<Web>,
     headers: &HeaderMap,
-    board: Board,
+    key: &str,
     kind: Kind,
     keep: Keep,
-) -> Response {
-    let key = |k: Kind| {
-        format!(
-            "{}|{}",
-            board.key,
-            if k == Kind::Svg { "svg" } else { "png" }
-        )
-    };
-    let (svg_key, png_key) = (key(Kind::Svg), key(Kind::Png));
-    let wanted = if kind == Kind::Svg {
-        &svg_key
-    } else {
-        &png_key
-    };
-    if web.cache.get(wanted).is_none() {
-        let drawer = web.clone();
-        let (variant, position, title) = (board.variant, board.position, board.title);
-        let drawn = tokio::task::spawn_blocking(move || {
-            let judge = &drawer.service.judge;
-            let variant = judge.catalog.variant(&variant).ok()?;
-            let text = judge.catalog.map_text(variant)?;
-            judge
-                .painter
-                .paint(variant, text, &position, &title, &[])
-                .inspect_err(|e| tracing::warn!(error = %e, "no picture of the board"))
-                .ok()
-        })
-        .await;
-        let Ok(Some(picture)) = drawn else {
-            return missing();
-        };
-        web.cache.put(
-            svg_key.clone(),
-            Rendered {
-                body: picture.svg.into_bytes().into(),
-                content_type: "image/svg+xml",
-            },
-        );
-        web.cache.put(
-            png_key.clone(),
-            Rendered {
-                body: picture.png.into(),
-                content_type: "image/png",
-            },
-        );
-    }
-    cached(&web, headers, wanted, keep, || {
-        Err(WebError::Template(minijinja::Error::new(
-            minijinja::ErrorKind::InvalidOperation,
-            "a drawn board left the cache at once",
-        )))
+    board: F,
+) -> Response
+where
+    F: FnOnce() -> Fut,
+    Fut: std::future::Future<Output = Result<Option<Board>, WebError>>,
+{
+    let key = picture_key(key, kind);
+    cached(web, headers, &key, keep, Some(Shelf::Boards), || async {
+        match board().await? {
+            Some(b) => Ok(draw(web, b, kind).await),
+            None => Ok(None),
+        }
     })
+    .await
 }
 
+/// A game's board now: found by the game's stored version (which names the position it
+/// was drawn at, kept beside), so a board asked again decodes nothing.
 async fn game_board(
     web: Arc<Web>,
     headers: HeaderMap,
     name: String,
     kind: Kind,
 ) -> Result<Response, WebError> {
-    let Some((stored, keep)) = visible(&web, &headers, &name).await? else {
+    let Some(found) = visible(&web, &headers, &name).await? else {
         return Ok(missing());
     };
-    let game = stored.game;
-    let variant = web.service.judge.variant(&game);
-    let position = game.position.clone().unwrap_or_else(|| variant.opening());
-    let board = Board::of_game(variant, &game.name, position)?;
-    Ok(answer(web, &headers, board, kind, keep).await)
+    let now_key = format!("now|{}|{}", found.name(), found.mark());
+    let (key, game) = match web.cache.alias(&now_key) {
+        Some(key) => (key, None),
+        None => {
+            let Some(game) = found.game(&web).await? else {
+                return Ok(missing());
+            };
+            let variant = web.service.judge.variant(&game);
+            let position = game.position.clone().unwrap_or_else(|| variant.opening());
+            let key = board_key(found.name(), &position_digest(&position));
+            web.cache.set_alias(&now_key, &key);
+            (key, Some(game))
+        }
+    };
+    Ok(answer(&web, &headers, &key, kind, found.keep, || async {
+        let Some(game) = found.game_or(&web, game).await? else {
+            return Ok(None);
+        };
+        let variant = web.service.judge.variant(&game);
+        let position = game.position.clone().unwrap_or_else(|| variant.opening());
+        Ok(Some(Board::of_game(variant, &game.name, position)))
+    })
+    .await)
 }
 
+/// The query a played phase's board takes: the digest of the position it shows, as the
+/// phase's page links it.
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct At {
+    at: Option<String>,
+}
+
+impl At {
+    /// The digest asked for, if it is one.
+    fn digest(&self) -> Option<&str> {
+        self.at
+            .as_deref()
+            .filter(|a| a.len() == 24 && a.bytes().all(|b| b.is_ascii_hexdigit()))
+    }
+}
+
+/// A played phase's board. Asked for at the digest its page links (`?at=`), it is found
+/// without reading the game and may be kept for good: that address can show nothing else.
 async fn phase_board(
     web: Arc<Web>,
     headers: HeaderMap,
     name: String,
     code: String,
+    at: At,
     kind: Kind,
 ) -> Result<Response, WebError> {
-    let Some((stored, keep)) = visible(&web, &headers, &name).await? else {
+    let Some(found) = visible(&web, &headers, &name).await? else {
         return Ok(missing());
     };
-    let game = stored.game;
+    let forever = |keep: Keep| {
+        if keep == Keep::Public {
+            Keep::Forever
+        } else {
+            keep
+        }
+    };
+    if let Some(at) = at.digest() {
+        let key = board_key(found.name(), at);
+        if web
+            .cache
+            .get(Shelf::Boards, &picture_key(&key, kind))
+            .is_some()
+        {
+            return Ok(
+                answer(&web, &headers, &key, kind, forever(found.keep), || async {
+                    Ok(None)
+                })
+                .await,
+            );
+        }
+    }
+    let Some(game) = found.game(&web).await? else {
+        return Ok(missing());
+    };
     let Some((_, record)) = played(&web, &game, &code) else {
         return Ok(missing());
     };
     let variant = web.service.judge.variant(&game);
-    let position = record.before.clone();
-    let board = Board::of_game(variant, &game.name, position)?;
-    Ok(answer(web, &headers, board, kind, keep).await)
+    let board = Board::of_game(variant, &game.name, record.before.clone());
+    let keep = if at.digest() == Some(position_digest(&record.before).as_str()) {
+        forever(found.keep)
+    } else {
+        found.keep
+    };
+    let key = board.key.clone();
+    Ok(answer(&web, &headers, &key, kind, keep, || async {
+        Ok(Some(board))
+    })
+    .await)
 }
 
 async fn variant_board(web: Arc<Web>, headers: HeaderMap, name: String, kind: Kind) -> Response {
@@ -158,6 +231,7 @@ async fn variant_board(web: Arc<Web>, headers: HeaderMap, name: String, kind: Ki
         return missing();
     };
     let position = variant.opening();
+    let key = format!("opening|{}", variant.name);
     let board = Board {
         title: format!(
             "{} — the opening, {}",
@@ -165,10 +239,13 @@ async fn variant_board(web: Arc<Web>, headers: HeaderMap, name: String, kind: Ki
             variant.calendar.show(position.phase)
         ),
         variant: variant.name.clone(),
-        key: format!("opening|{}", variant.name),
+        key: key.clone(),
         position,
     };
-    answer(web.clone(), &headers, board, kind, Keep::Public).await
+    answer(&web, &headers, &key, kind, Keep::Public, || async {
+        Ok(Some(board))
+    })
+    .await
 }
 
 fn either(r: Result<Response, WebError>) -> Response {
@@ -197,18 +274,20 @@ pub(super) async fn game_png(
 pub(super) async fn phase_svg(
     State(web): State<Arc<Web>>,
     Path((name, code)): Path<(String, String)>,
+    Query(at): Query<At>,
     headers: HeaderMap,
 ) -> Response {
-    either(phase_board(web, headers, name, code, Kind::Svg).await)
+    either(phase_board(web, headers, name, code, at, Kind::Svg).await)
 }
 
 /// `/games/NAME/phases/CODE/map.png`.
 pub(super) async fn phase_png(
     State(web): State<Arc<Web>>,
     Path((name, code)): Path<(String, String)>,
+    Query(at): Query<At>,
     headers: HeaderMap,
 ) -> Response {
-    either(phase_board(web, headers, name, code, Kind::Png).await)
+    either(phase_board(web, headers, name, code, at, Kind::Png).await)
 }
 
 /// `/variants/NAME/map.svg`.

@@ -9,6 +9,7 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
+use super::cache::Shelf;
 use super::error::missing;
 use super::html::{cached, entry};
 use super::view::visible;
@@ -48,32 +49,43 @@ fn without_header(body: &str) -> String {
 }
 
 async fn page_of(web: &Web, headers: &HeaderMap, name: &str) -> Result<Response, WebError> {
-    let Some((stored, keep)) = visible(web, headers, name).await? else {
+    let Some(found) = visible(web, headers, name).await? else {
         return Ok(missing());
     };
-    let game = &stored.game;
-    let key = format!("press|{}|{}", game.name, stored.digest);
-    Ok(cached(web, headers, &key, keep, || {
-        let items: Vec<Item> = game
-            .archive
-            .iter()
-            .filter(|a| broadcast(game, a))
-            .map(|a| Item {
-                at: crate::judge::deadline::show(a.at, game.settings.zone),
-                subject: a.subject.clone(),
-                body: without_header(&a.body),
-            })
-            .collect();
-        let html = web.templates.render(
-            "press.html",
-            minijinja::context! {
-                title => format!("{} — press", game.name),
-                name => &game.name,
-                items,
-            },
-        )?;
-        Ok(entry(html))
-    }))
+    let key = format!("press|{}|{}", found.name(), found.mark());
+    Ok(cached(
+        web,
+        headers,
+        &key,
+        found.keep,
+        Some(Shelf::Pages),
+        || async {
+            let Some(game) = found.game(web).await? else {
+                return Ok(None);
+            };
+            let game = &game;
+            let items: Vec<Item> = game
+                .archive
+                .iter()
+                .filter(|a| broadcast(game, a))
+                .map(|a| Item {
+                    at: crate::judge::deadline::show(a.at, game.settings.zone),
+                    subject: a.subject.clone(),
+                    body: without_header(&a.body),
+                })
+                .collect();
+            let html = web.templates.render(
+                "press.html",
+                minijinja::context! {
+                    title => format!("{} — press", game.name),
+                    name => &game.name,
+                    items,
+                },
+            )?;
+            Ok(Some(entry(html)))
+        },
+    )
+    .await)
 }
 
 /// Answers `/games/NAME/press`.

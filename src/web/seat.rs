@@ -36,10 +36,10 @@ pub(super) async fn render(
     seat: &Seat,
     given: Option<Shown>,
 ) -> Result<Response, WebError> {
-    let Some(stored) = load(web, &seat.game).await? else {
+    let Some(game) = load(web, &seat.game).await? else {
         return Ok(Redirect::to("/signin").into_response());
     };
-    let game = &stored.game;
+    let game = &game;
     let judge = &web.service.judge;
     let Some((seat_name, address, _)) = seat_of(web, game, seat.letter) else {
         return Ok(Redirect::to("/signin").into_response());

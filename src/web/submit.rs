@@ -114,10 +114,10 @@ async fn give(
     text: &str,
     client: IpAddr,
 ) -> Result<Response, WebError> {
-    let Some(stored) = load(web, &seat.game).await? else {
+    let Some(game) = load(web, &seat.game).await? else {
         return Ok(Redirect::to("/signin").into_response());
     };
-    let Some((_, address, hash)) = seat_of(web, &stored.game, seat.letter) else {
+    let Some((_, address, hash)) = seat_of(web, &game, seat.letter) else {
         return Ok(Redirect::to("/signin").into_response());
     };
     // The password was changed (by mail, or from another session): the session's would
@@ -125,7 +125,7 @@ async fn give(
     if hash != seat.stored {
         return Ok(signed_out(web, id, Said::Changed));
     }
-    let (mid, raw) = mail(web, seat, &stored.game.name, &address, text, client);
+    let (mid, raw) = mail(web, seat, &game.name, &address, text, client);
     let now = web.now();
     let outcome = web.service.ingest(&raw, now).await?;
     let reply: Vec<String> = match outcome {
@@ -146,7 +146,7 @@ async fn give(
     };
     let after = load(web, &seat.game)
         .await?
-        .and_then(|s| seat_of(web, &s.game, seat.letter))
+        .and_then(|g| seat_of(web, &g, seat.letter))
         .map(|(_, _, hash)| hash);
     if let Some(changed) = after.filter(|h| *h != hash) {
         // The text changed the seat's password: the session takes the new one, once it

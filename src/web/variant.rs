@@ -7,6 +7,7 @@ use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 
+use super::cache::Shelf;
 use super::error::missing;
 use super::html::{cached, entry, Keep};
 use super::{Web, WebError};
@@ -18,7 +19,7 @@ async fn page_of(web: &Web, headers: &HeaderMap, name: &str) -> Result<Response,
         return Ok(missing());
     };
     let key = format!("variant|{}", variant.name);
-    Ok(cached(web, headers, &key, Keep::Public, || {
+    Ok(cached(web, headers, &key, Keep::Public, Some(Shelf::Pages), || async {
         let opening = variant.opening();
         let html = web.templates.render(
             "variant.html",
@@ -31,8 +32,9 @@ async fn page_of(web: &Web, headers: &HeaderMap, name: &str) -> Result<Response,
                 has_map => judge.catalog.map_text(variant).is_some(),
             },
         )?;
-        Ok(entry(html))
-    }))
+        Ok(Some(entry(html)))
+    })
+    .await)
 }
 
 /// Answers `/variants/NAME`.
