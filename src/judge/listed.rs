@@ -61,7 +61,8 @@ pub struct Listed {
     /// The Master's address, lower case.
     pub master: String,
     /// Its people, each as a role letter, a space and the address in lower case: `m` the
-    /// Master, `p` a player, `a` the player of an abandoned seat, `o` an observer.
+    /// Master, `p` a player, `a` the player of an abandoned seat, `o` an observer, `n` an
+    /// address a seat waits to move to once it confirms.
     pub members: Vec<String>,
     /// The Master's comment.
     pub comment: Option<String>,
@@ -75,9 +76,14 @@ impl Listed {
             SeatState::Abandoned => 'a',
             _ => 'p',
         };
+        let people = std::iter::once(&g.master)
+            .chain(g.seats.iter().map(|s| &s.member))
+            .chain(g.observers.iter());
+        let waiting = people.filter_map(|m| m.pending.as_ref().map(|p| ('n', &p.address)));
         let mut members: Vec<String> = std::iter::once(('m', &g.master.address))
             .chain(g.seats.iter().map(|s| (role(s), &s.member.address)))
             .chain(g.observers.iter().map(|o| ('o', &o.address)))
+            .chain(waiting)
             .filter(|(_, a)| !a.is_empty())
             .map(|(role, a)| format!("{role} {}", a.to_ascii_lowercase()))
             .collect();
@@ -101,14 +107,15 @@ impl Listed {
     }
 
     /// Whether LIST shows the game to `reader`: a listed game to anyone, an unlisted one to
-    /// its members (as `Game::listed_for`: not the player of an abandoned seat).
+    /// its members (as `Game::listed_for`: not the player of an abandoned seat, nor an
+    /// address not confirmed yet).
     pub fn listed_for(&self, reader: &str) -> bool {
         let reader = reader.to_ascii_lowercase();
         self.listed
             || (!reader.is_empty()
                 && self.members.iter().any(|m| {
                     m.split_once(' ')
-                        .is_some_and(|(role, a)| role != "a" && a == reader)
+                        .is_some_and(|(role, a)| role != "a" && role != "n" && a == reader)
                 }))
     }
 }

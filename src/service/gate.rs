@@ -84,13 +84,20 @@ pub(super) async fn adopt_old_games(store: &Store, ts: i64) -> Result<(), Servic
     }
     let mut tx = store.begin().await?;
     // Every game, whole: each one's people are adopted. This runs once in a database's
-    // life (the `ADOPTED` mark), so it is the one place the gate reads them all.
-    for g in tx.all_games::<judge::Game>().await? {
-        let addresses =
-            std::iter::once(&g.master.address).chain(g.seats.iter().map(|s| &s.member.address));
-        for a in addresses {
-            tx.confirm(a, "in a game before herald asked for confirmation", ts)
-                .await?;
+    // life (the `ADOPTED` mark), so it is the one place the gate reads them all, a page
+    // of games at a time.
+    let mut after = String::new();
+    loop {
+        let names = tx.game_names_after(&after, 200).await?;
+        let Some(last) = names.last() else { break };
+        after = last.clone();
+        for g in tx.games_named::<judge::Game>(&names).await? {
+            let addresses =
+                std::iter::once(&g.master.address).chain(g.seats.iter().map(|s| &s.member.address));
+            for a in addresses {
+                tx.confirm(a, "in a game before herald asked for confirmation", ts)
+                    .await?;
+            }
         }
     }
     tx.commit().await?;
@@ -236,7 +243,7 @@ impl Service {
         games: &mut judge::Games,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<(Vec<String>, Vec<Outgoing>), ServiceError> {
-        let names = tx.games_mentioning(address).await?;
+        let names = tx.games_with_member(address).await?;
         let elsewhere: Vec<String> = names
             .iter()
             .filter(|n| !games.contains_key(*n))
@@ -329,7 +336,7 @@ impl Service {
         let mut addresses: Vec<&String> = answers.confirmed_now.iter().collect();
         addresses.sort();
         for address in addresses {
-            let names = tx.games_mentioning(address).await?;
+            let names = tx.games_with_member(address).await?;
             let (here, elsewhere): (Vec<String>, Vec<String>) =
                 names.into_iter().partition(|n| games.contains_key(n));
             let read = tx.games_named::<judge::Game>(&elsewhere).await?;

@@ -10,6 +10,9 @@ use super::{panic_text, Clock, Service, ServiceError};
 use crate::judge;
 use crate::store::Tx;
 
+/// Games read a page at a time by the sweep after an outage.
+const OUTAGE_PAGE: i64 = 200;
+
 impl Service {
     /// Does what is due at `now`, the wall clock, for every game; first, after an outage
     /// (more than `[timing] outage` since the last tick), moves deadlines that passed while
@@ -127,14 +130,21 @@ impl Service {
             return tx.rollback().await.map_err(Into::into);
         };
         // Every game, whole: any one's deadline may have to move. This runs once after an
-        // outage (not at every tick), so it is the one sweep that reads them all.
-        for mut g in tx.all_games::<judge::Game>().await? {
-            let effects = judge::tick::after_outage(&self.judge, &mut g, since, now);
-            if effects.mails.is_empty() {
-                continue;
+        // outage (not at every tick), so it is the one sweep that reads them all, a page of
+        // games at a time (100,000 games at once would not fit in memory).
+        let mut after = String::new();
+        loop {
+            let names = tx.game_names_after(&after, OUTAGE_PAGE).await?;
+            let Some(last) = names.last() else { break };
+            after = last.clone();
+            for mut g in tx.games_named::<judge::Game>(&names).await? {
+                let effects = judge::tick::after_outage(&self.judge, &mut g, since, now);
+                if effects.mails.is_empty() {
+                    continue;
+                }
+                warn!(game = %g.name, "deadline moved after an outage");
+                self.commit_effects(&mut tx, &g, &effects, ts).await?;
             }
-            warn!(game = %g.name, "deadline moved after an outage");
-            self.commit_effects(&mut tx, &g, &effects, ts).await?;
         }
         tx.set_meta("last_tick", &ts.to_string()).await?;
         tx.commit().await?;

@@ -42,7 +42,7 @@ impl Tx {
 
     /// Records that `address` confirmed (kept as first confirmed).
     pub async fn confirm(&mut self, address: &str, how: &str, now: i64) -> Result<(), StoreError> {
-        on!(&mut self.conn, |c, Db| {
+        let added = on!(&mut self.conn, |c, Db| {
             sqlx::query(
                 "INSERT INTO confirmed (address, at, how) VALUES ($1, $2, $3) ON CONFLICT (address) DO NOTHING",
             )
@@ -51,8 +51,13 @@ impl Tx {
             .bind(text(how))
             .execute(&mut **c)
             .await
-            .map_err(db("recording a confirmed address"))?;
+            .map_err(db("recording a confirmed address"))?
+            .rows_affected()
         });
+        if added > 0 {
+            // A Master's games may be listed now.
+            self.count_meta(super::summary::LISTING_CHANGES).await?;
+        }
         Ok(())
     }
 
@@ -145,29 +150,6 @@ impl Tx {
             });
         }
         Ok(())
-    }
-}
-
-impl Tx {
-    /// The names of the games whose stored state names `address` (as the Master's, a
-    /// seat's or an observer's address), for the mail of an address that confirmed late.
-    /// A scan of the stored states in the database, no game decoded; run once an address.
-    pub async fn games_mentioning(&mut self, address: &str) -> Result<Vec<String>, StoreError> {
-        let quoted = serde_json::to_string(&address.to_ascii_lowercase()).map_err(|source| {
-            StoreError::Decode {
-                name: address.to_string(),
-                source,
-            }
-        })?;
-        let pattern = format!("%\"address\":{quoted}%");
-        let names: Vec<String> = on!(&mut self.conn, |c, Db| {
-            sqlx::query_scalar("SELECT name FROM games WHERE LOWER(state) LIKE $1 ORDER BY name")
-                .bind(text(&pattern))
-                .fetch_all(&mut **c)
-                .await
-                .map_err(db("finding the games of an address"))?
-        });
-        Ok(names)
     }
 }
 

@@ -29,6 +29,9 @@ impl Tx {
 
     /// Removes these games: their names are free again.
     pub async fn delete_games(&mut self, names: &[String]) -> Result<(), StoreError> {
+        if !names.is_empty() {
+            self.count_meta(super::summary::LISTING_CHANGES).await?;
+        }
         for chunk in names.chunks(500) {
             on!(&mut self.conn, |c, Db| {
                 let mut q = QueryBuilder::<Db>::new("DELETE FROM games WHERE name IN (");

@@ -67,4 +67,20 @@ impl Tx {
     pub async fn set_meta(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
         write(&mut self.conn, key, value, true).await
     }
+
+    /// Adds one to a counter of the meta table (from 1 when there is none), with the
+    /// transaction.
+    pub async fn count_meta(&mut self, key: &str) -> Result<(), StoreError> {
+        on!(&mut self.conn, |c, Db| {
+            sqlx::query(
+                "INSERT INTO meta (key, value) VALUES ($1, '1') ON CONFLICT(key) DO UPDATE \
+                 SET value = CAST(CAST(meta.value AS BIGINT) + 1 AS TEXT)",
+            )
+            .bind(key)
+            .execute(&mut **c)
+            .await
+            .or_close(c, "counting in meta")?;
+        });
+        Ok(())
+    }
 }

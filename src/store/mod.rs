@@ -295,24 +295,6 @@ impl Tx {
         }
     }
 
-    /// Every game.
-    pub async fn all_games<T: DeserializeOwned>(&mut self) -> Result<Vec<T>, StoreError> {
-        on!(&mut self.conn, |c, Db| {
-            let rows = sqlx::query("SELECT name, state FROM games ORDER BY name")
-                .fetch_all(&mut **c)
-                .await
-                .map_err(db("loading games"))?;
-            rows.iter()
-                .map(|r| {
-                    serde_json::from_str(r.get::<&str, _>(1)).map_err(|source| StoreError::Decode {
-                        name: r.get(0),
-                        source,
-                    })
-                })
-                .collect()
-        })
-    }
-
     /// Writes a game (inserting or replacing), with its summary and when it next needs
     /// attention.
     pub async fn save_game<T: Serialize>(

@@ -26,9 +26,11 @@ pub struct Summary {
     /// The Master's address, in lower case.
     pub master: String,
     /// Its people, each as a role letter, a space and the address in lower case: `m` the
-    /// Master, `p` a player, `a` the player of an abandoned seat, `o` an observer. LIST
-    /// shows an unlisted game to all but `a`; a bounce is told to the Masters of the games
-    /// an address is in.
+    /// Master, `p` a player, `a` the player of an abandoned seat, `o` an observer, `n` an
+    /// address a seat waits to move to. LIST shows an unlisted game to all but `a` and `n`;
+    /// a bounce is told to the Masters of the games an address is in; an address that
+    /// confirms is looked for here (the games whose mail it missed, the seats waiting for
+    /// it).
     pub members: Vec<String>,
     /// Seats taken.
     pub seats: i64,
@@ -131,18 +133,19 @@ macro_rules! bind_summary {
 }
 pub(super) use bind_summary;
 
+/// The meta counter of changes to what the web's list shows that no save makes: a game
+/// removed, an address confirmed (which may list a Master's games).
+pub(super) const LISTING_CHANGES: &str = "listing_changes";
+
 /// What the web's list of games is keyed by: it changes whenever a game is written,
-/// created or removed, or an address confirms (which may list a Master's games).
+/// created or removed, or an address confirms. Read by two point lookups, whatever the
+/// number of games.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ListMark {
-    /// Games stored.
-    pub games: i64,
-    /// The largest version.
+    /// The largest version (every save takes a larger one).
     pub version: i64,
-    /// The sum of the versions (a removal and a save elsewhere change it).
-    pub versions: i64,
-    /// Addresses confirmed.
-    pub confirmed: i64,
+    /// Games removed and addresses confirmed so far.
+    pub changes: i64,
 }
 
 impl Store {
@@ -182,18 +185,19 @@ impl Store {
         let mut conn = self.conn().await?;
         on!(&mut conn, |c, Db| {
             let r = sqlx::query(
-                "SELECT COUNT(*), COALESCE(MAX(version), 0), \
-                 CAST(COALESCE(SUM(version), 0) AS BIGINT), \
-                 (SELECT COUNT(*) FROM confirmed) FROM games",
+                "SELECT COALESCE(MAX(version), 0), \
+                 (SELECT value FROM meta WHERE key = $1) FROM games",
             )
+            .bind(LISTING_CHANGES)
             .fetch_one(&mut **c)
             .await
             .map_err(db("reading the games' versions"))?;
             Ok(ListMark {
-                games: r.get(0),
-                version: r.get(1),
-                versions: r.get(2),
-                confirmed: r.get(3),
+                version: r.get(0),
+                changes: r
+                    .get::<Option<String>, _>(1)
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(0),
             })
         })
     }
@@ -265,6 +269,23 @@ impl Tx {
                 .await
                 .map_err(db("listing games"))?;
             Ok(rows.iter().map(|r| listed!(r)).collect())
+        })
+    }
+
+    /// Up to `limit` games' names after `after`, by name: for going through every game a
+    /// page at a time (each page read with [`Tx::games_named`]), never all at once.
+    pub async fn game_names_after(
+        &mut self,
+        after: &str,
+        limit: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        on!(&mut self.conn, |c, Db| {
+            sqlx::query_scalar("SELECT name FROM games WHERE name > $1 ORDER BY name LIMIT $2")
+                .bind(text(after).into_owned())
+                .bind(limit)
+                .fetch_all(&mut **c)
+                .await
+                .map_err(db("paging through the games"))
         })
     }
 

@@ -54,12 +54,10 @@ pub(super) async fn page_of(
     let store = &web.service.store;
     let mark = store.list_mark().await?;
     let key = format!(
-        "list|{}|{page}|{}|{}|{}|{}",
+        "list|{}|{page}|{}|{}",
         seat.as_ref().map_or("", |s| s.game.as_str()),
-        mark.games,
         mark.version,
-        mark.versions,
-        mark.confirmed
+        mark.changes
     );
     let keep = if seat.is_some() {
         Keep::Private
