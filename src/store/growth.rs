@@ -10,25 +10,23 @@ use super::{db, text, OrClose, Store, StoreError, Tx};
 impl Tx {
     /// Every forming game.
     pub async fn forming_games<T: DeserializeOwned>(&mut self) -> Result<Vec<T>, StoreError> {
-        on!(&mut self.conn, |c, Db| {
-            let rows =
-                sqlx::query("SELECT name, state FROM games WHERE status = 'forming' ORDER BY name")
-                    .fetch_all(&mut **c)
-                    .await
-                    .map_err(db("loading forming games"))?;
-            rows.iter()
-                .map(|r| {
-                    serde_json::from_str(r.get::<&str, _>(1)).map_err(|source| StoreError::Decode {
-                        name: r.get(0),
-                        source,
-                    })
-                })
-                .collect()
-        })
+        let rows: Vec<(String, String, Option<String>)> = on!(&mut self.conn, |c, Db| {
+            sqlx::query(
+                "SELECT name, state, lists FROM games WHERE status = 'forming' ORDER BY name",
+            )
+            .fetch_all(&mut **c)
+            .await
+            .map_err(db("loading forming games"))?
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2)))
+            .collect()
+        });
+        super::decode_all(self.assembled(rows).await?)
     }
 
     /// Removes these games: their names are free again.
     pub async fn delete_games(&mut self, names: &[String]) -> Result<(), StoreError> {
+        self.delete_played(names).await?;
         for chunk in names.chunks(500) {
             on!(&mut self.conn, |c, Db| {
                 let mut q = QueryBuilder::<Db>::new("DELETE FROM games WHERE name IN (");
