@@ -9,3 +9,5 @@ CREATE TABLE played (
     PRIMARY KEY (game, list, seq)
 );
 ALTER TABLE games ADD COLUMN lists TEXT;
+-- The games still stored whole, found at every open without reading the table.
+CREATE INDEX games_whole ON games (name) WHERE lists IS NULL;

@@ -46,8 +46,8 @@ impl Tx {
 }
 
 impl Store {
-    /// The `n` largest games (name, bytes of stored state) of those written since `since`:
-    /// one query, which reads each state's size, not the state.
+    /// The `n` largest games (name, bytes of stored state, its played rows included) of
+    /// those written since `since`: one query, which reads sizes, not states.
     pub async fn largest_changed(
         &self,
         since: i64,
@@ -56,7 +56,8 @@ impl Store {
         let mut conn = self.conn().await?;
         on!(&mut conn, |c, Db| {
             let rows = sqlx::query(
-                "SELECT name, CAST(octet_length(state) AS BIGINT) AS size FROM games \
+                "SELECT name, CAST(octet_length(state) + COALESCE((SELECT SUM(octet_length(body)) \
+                 FROM played WHERE game = name), 0) AS BIGINT) AS size FROM games \
                  WHERE updated >= $1 ORDER BY size DESC, name LIMIT $2",
             )
             .bind(since)

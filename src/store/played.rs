@@ -314,12 +314,19 @@ impl Tx {
             found.iter().map(|r| (r.get(0), r.get(1))).collect()
         });
         for (name, state) in &rows {
-            let value: serde_json::Value =
-                serde_json::from_str(state).map_err(|source| StoreError::Decode {
-                    name: name.clone(),
-                    source,
-                })?;
-            let split = split(name, &value)?;
+            // A state that is not JSON is left whole (`lists` empty, so it is not looked at
+            // again): loading reports it by name, as it did.
+            let split = match serde_json::from_str::<serde_json::Value>(state) {
+                Ok(value) => split(name, &value)?,
+                Err(error) => {
+                    tracing::error!(game = %name, %error, "a game's record cannot be read; it is left whole");
+                    Split {
+                        live: state.clone(),
+                        keys: String::new(),
+                        lists: Vec::new(),
+                    }
+                }
+            };
             self.write_played(&[(name, &split)]).await?;
             on!(&mut self.conn, |c, Db| {
                 sqlx::query("UPDATE games SET state = $1, lists = $2 WHERE name = $3")

@@ -174,7 +174,9 @@ async fn a_rollback_and_its_replay_read_back_as_played() {
 
 /// A game stored whole, as every herald before this one stored it (its lists in its
 /// state, `lists` empty), is moved over when the store opens: its lists go to rows, its
-/// state keeps the live part, its version stays, and it loads as it was.
+/// state keeps the live part, its version stays, and it loads as it was. A record that is
+/// not JSON is left whole and reported by name when read, as before; it does not stop the
+/// move, nor the store from opening.
 #[tokio::test]
 async fn a_game_stored_whole_is_moved_over_and_loads_unchanged() {
     let (store, dir) = fresh("played-move").await;
@@ -194,6 +196,14 @@ async fn a_game_stored_whole_is_moved_over_and_loads_unchanged() {
             .execute(&mut **c)
             .await
             .unwrap();
+            // And one whose record cannot be read at all.
+            sqlx::query(
+                "INSERT INTO games (name, state, status, updated) \
+                 VALUES ('bad', 'not json', 'running', 1)",
+            )
+            .execute(&mut **c)
+            .await
+            .unwrap();
         });
     }
     assert_eq!(
@@ -207,10 +217,25 @@ async fn a_game_stored_whole_is_moved_over_and_loads_unchanged() {
     assert!(live < whole.len(), "{live} of {} bytes", whole.len());
     let rows = count(&store, "played").await;
     assert_eq!(rows as usize, g.history.len() + g.archive.len());
+    // The daily line of the largest games counts the rows with the state.
+    let largest = store.largest_changed(0, 1).await.unwrap();
+    assert_eq!(largest[0].0, "g");
+    let size = largest[0].1 as usize;
+    assert!(
+        size > live && size <= whole.len(),
+        "{size} of {live} / {}",
+        whole.len()
+    );
+    // The unreadable one is left whole, and reported by name when it is read.
+    let mut tx = store.begin_read().await.unwrap();
+    let err = tx.games_named::<Game>(&["bad".into()]).await.unwrap_err();
+    assert!(err.to_string().contains("'bad'"), "{err}");
+    tx.rollback().await.unwrap();
     let mut tx = store.begin_read().await.unwrap();
     let page = tx.game_page("", &["running"], 10).await.unwrap();
     tx.rollback().await.unwrap();
-    assert_eq!(page[0].version, 7, "moving changes nothing a reader sees");
+    let row = page.iter().find(|p| p.name == "g").unwrap();
+    assert_eq!(row.version, 7, "moving changes nothing a reader sees");
     // Moved once: a second pass finds nothing to move.
     let mut tx = store.begin().await.unwrap();
     assert_eq!(tx.move_whole_games(10).await.unwrap(), 0);
