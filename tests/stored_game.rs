@@ -172,12 +172,12 @@ async fn the_game_stored_by_the_herald_of_december_2026_loads_and_plays_on() {
 async fn a_stored_game_keeps_its_shape() {
     let mut w = World::new("shape").await;
     play(&mut w).await;
-    let mut db = crate::support::Db::open(&w.service.config.storage.database).await;
-    let state = db
-        .text("SELECT state FROM games WHERE name = $1", "fx")
-        .await;
-    db.close().await;
-    let now = shape(&serde_json::from_str(&state).unwrap());
+    // The state as the store gives it back: its live part with its played phases, which
+    // are kept in rows of their own.
+    let mut tx = w.service.store.begin_read().await.unwrap();
+    let state: Vec<serde_json::Value> = tx.games_named(&["fx".into()]).await.unwrap();
+    tx.rollback().await.unwrap();
+    let now = shape(&state[0]);
     let file = fixture("stored_game.shape");
     if std::env::var("HERALD_BLESS").is_ok_and(|v| v == "1") {
         std::fs::write(&file, &now).unwrap();

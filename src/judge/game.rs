@@ -1,5 +1,6 @@
 //! A game as the judge keeps it: who plays, the board, orders on file, timing, press policy,
-//! and its history (for HISTORY, SUMMARY and ROLLBACK). Stored whole as JSON.
+//! and its history (for HISTORY, SUMMARY and ROLLBACK). Stored as JSON, its history and
+//! archive one item a row (the store's `played` rows), so that a save rewrites only the rest.
 
 use std::collections::BTreeMap;
 

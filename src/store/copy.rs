@@ -50,6 +50,17 @@ const TABLES: &[(&str, &[(&str, Kind)])] = {
                 ("seats", Int),
                 ("powers", Int),
                 ("comment", Text),
+                ("lists", Text),
+            ],
+        ),
+        (
+            "played",
+            &[
+                ("game", Text),
+                ("list", Text),
+                ("seq", Int),
+                ("digest", Text),
+                ("body", Text),
             ],
         ),
         (

@@ -10,21 +10,18 @@ use super::{db, text, OrClose, Store, StoreError, Tx};
 impl Tx {
     /// Every forming game.
     pub async fn forming_games<T: DeserializeOwned>(&mut self) -> Result<Vec<T>, StoreError> {
-        on!(&mut self.conn, |c, Db| {
-            let rows =
-                sqlx::query("SELECT name, state FROM games WHERE status = 'forming' ORDER BY name")
-                    .fetch_all(&mut **c)
-                    .await
-                    .map_err(db("loading forming games"))?;
-            rows.iter()
-                .map(|r| {
-                    serde_json::from_str(r.get::<&str, _>(1)).map_err(|source| StoreError::Decode {
-                        name: r.get(0),
-                        source,
-                    })
-                })
-                .collect()
-        })
+        let rows: Vec<(String, String, Option<String>)> = on!(&mut self.conn, |c, Db| {
+            sqlx::query(
+                "SELECT name, state, lists FROM games WHERE status = 'forming' ORDER BY name",
+            )
+            .fetch_all(&mut **c)
+            .await
+            .map_err(db("loading forming games"))?
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2)))
+            .collect()
+        });
+        super::decode_all(self.assembled(rows).await?)
     }
 
     /// Removes these games: their names are free again.
@@ -32,6 +29,7 @@ impl Tx {
         if !names.is_empty() {
             self.count_meta(super::summary::LISTING_CHANGES).await?;
         }
+        self.delete_played(names).await?;
         for chunk in names.chunks(500) {
             on!(&mut self.conn, |c, Db| {
                 let mut q = QueryBuilder::<Db>::new("DELETE FROM games WHERE name IN (");
@@ -51,8 +49,8 @@ impl Tx {
 }
 
 impl Store {
-    /// The `n` largest games (name, bytes of stored state) of those written since `since`:
-    /// one query, which reads each state's size, not the state.
+    /// The `n` largest games (name, bytes of stored state, its played rows included) of
+    /// those written since `since`: one query, which reads sizes, not states.
     pub async fn largest_changed(
         &self,
         since: i64,
@@ -61,7 +59,8 @@ impl Store {
         let mut conn = self.conn().await?;
         on!(&mut conn, |c, Db| {
             let rows = sqlx::query(
-                "SELECT name, CAST(octet_length(state) AS BIGINT) AS size FROM games \
+                "SELECT name, CAST(octet_length(state) + COALESCE((SELECT SUM(octet_length(body)) \
+                 FROM played WHERE game = name), 0) AS BIGINT) AS size FROM games \
                  WHERE updated >= $1 ORDER BY size DESC, name LIMIT $2",
             )
             .bind(since)

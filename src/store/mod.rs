@@ -22,12 +22,14 @@ mod mailed;
 mod meta;
 mod migrate;
 mod outbox;
+mod played;
 mod prune;
 mod summary;
 
 pub use copy::{Copied, CopyError};
 pub use leases::Leases;
 pub use mailed::Mailed;
+pub use played::LISTS;
 pub use prune::{OutboxRow, PRUNE_BATCH};
 pub use summary::{Head, ListMark, Listed, Summary};
 
@@ -138,6 +140,9 @@ pub struct Tx {
     /// picture queued for every player is written once (the transaction uses no savepoints,
     /// so what is written here stays written until the whole transaction ends).
     blobs: HashSet<String>,
+    /// Bytes of game state this transaction wrote: live states and played rows (see
+    /// [`Tx::game_bytes_written`]).
+    game_bytes: u64,
 }
 
 /// A game as stored: its name, status and JSON state.
@@ -161,7 +166,23 @@ impl Store {
             Location::Postgres(url) => Pool::postgres(&url).await?,
         };
         migrate::apply(&pool).await?;
-        Ok(Store { pool })
+        let store = Store { pool };
+        store.move_whole_games().await?;
+        Ok(store)
+    }
+
+    /// Moves the games stored whole (by a herald before played phases had rows of their
+    /// own) to the layout of [`played`], a batch to a transaction; daemons opening one
+    /// database together each move what the others have not.
+    async fn move_whole_games(&self) -> Result<(), StoreError> {
+        loop {
+            let mut tx = self.begin().await?;
+            let moved = tx.move_whole_games(100).await?;
+            tx.commit().await?;
+            if moved == 0 {
+                return Ok(());
+            }
+        }
     }
 
     /// Whether the store is on a PostgreSQL server (shared by several daemons) rather than
@@ -245,21 +266,33 @@ impl Store {
     /// Every game whole (the tests and benches read them; no listing does: see
     /// [`Tx::game_page`]).
     pub async fn games(&self) -> Result<Vec<GameRow>, StoreError> {
-        let mut conn = self.conn().await?;
-        on!(&mut conn, |c, Db| {
-            let rows = sqlx::query("SELECT name, status, state FROM games ORDER BY name")
+        let mut tx = self.begin_read().await?;
+        let rows: Vec<(String, String, String, Option<String>)> = on!(&mut tx.conn, |c, Db| {
+            sqlx::query("SELECT name, status, state, lists FROM games ORDER BY name")
                 .fetch_all(&mut **c)
                 .await
-                .or_close(c, "listing games")?;
-            Ok(rows
+                .map_err(db("listing games"))?
                 .iter()
-                .map(|r| GameRow {
-                    name: r.get(0),
-                    status: r.get(1),
-                    state: r.get(2),
-                })
-                .collect())
-        })
+                .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
+                .collect()
+        });
+        let mut statuses = Vec::with_capacity(rows.len());
+        let mut parts = Vec::with_capacity(rows.len());
+        for (name, status, state, lists) in rows {
+            statuses.push(status);
+            parts.push((name, state, lists));
+        }
+        let whole = tx.assembled(parts).await?;
+        tx.rollback().await?;
+        Ok(whole
+            .into_iter()
+            .zip(statuses)
+            .map(|((name, state), status)| GameRow {
+                name,
+                status,
+                state,
+            })
+            .collect())
     }
 
     /// The addresses whose mail bounced.
@@ -292,7 +325,15 @@ impl Tx {
             conn,
             ended: false,
             blobs: HashSet::new(),
+            game_bytes: 0,
         }
+    }
+
+    /// Bytes of game state this transaction has written so far: the live states and the
+    /// played rows its saves wrote (for the tests and the benchmarks: what a save costs the
+    /// database).
+    pub fn game_bytes_written(&self) -> u64 {
+        self.game_bytes
     }
 
     /// Writes a game (inserting or replacing), with its summary and when it next needs
@@ -378,13 +419,7 @@ impl Tx {
         &mut self,
         names: &[String],
     ) -> Result<Vec<T>, StoreError> {
-        self.states(names, None)
-            .await?
-            .into_iter()
-            .map(|(name, state)| {
-                serde_json::from_str(&state).map_err(|source| StoreError::Decode { name, source })
-            })
-            .collect()
+        decode_all(self.states(names, None).await?)
     }
 
     /// The stored state of each of these games that exists, as written (JSON), by name: to
@@ -410,10 +445,10 @@ impl Tx {
         names: &[String],
         due_by: Option<i64>,
     ) -> Result<Vec<(String, String)>, StoreError> {
-        let mut out = Vec::new();
+        let mut out: Vec<(String, String, Option<String>)> = Vec::new();
         for chunk in names.chunks(500) {
             on!(&mut self.conn, |c, Db| {
-                let mut q = QueryBuilder::<Db>::new("SELECT name, state FROM games WHERE ");
+                let mut q = QueryBuilder::<Db>::new("SELECT name, state, lists FROM games WHERE ");
                 if let Some(now) = due_by {
                     q.push("due IS NOT NULL AND due <= ")
                         .push_bind(now)
@@ -430,13 +465,10 @@ impl Tx {
                     .fetch_all(&mut **c)
                     .await
                     .map_err(db("loading games"))?;
-                out.extend(
-                    rows.iter()
-                        .map(|r| (r.get::<String, _>(0), r.get::<String, _>(1))),
-                );
+                out.extend(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))));
             });
         }
-        Ok(out)
+        self.assembled(out).await
     }
 
     /// Writes several games at once: (name, status, state, summary, due). Each save takes
@@ -449,20 +481,20 @@ impl Tx {
         for chunk in games.chunks(200) {
             let mut rows = Vec::with_capacity(chunk.len());
             for (name, status, state, summary, due) in chunk {
-                let json = serde_json::to_string(state).map_err(|source| StoreError::Decode {
-                    name: name.to_string(),
-                    source,
-                })?;
-                rows.push((name, status, json, summary, due));
+                rows.push((name, status, played::split(name, state)?, summary, due));
             }
+            let splits: Vec<(&str, &played::Split)> = rows.iter().map(|r| (*r.0, &r.2)).collect();
+            self.game_bytes += self.write_played(&splits).await?;
+            self.game_bytes += rows.iter().map(|r| r.2.live.len() as u64).sum::<u64>();
             on!(&mut self.conn, |c, Db| {
                 let mut q = QueryBuilder::<Db>::new(format!(
-                    "INSERT INTO games (name, state, status, due, updated, {}) ",
+                    "INSERT INTO games (name, state, lists, status, due, updated, {}) ",
                     summary::WRITTEN
                 ));
-                q.push_values(&rows, |mut b, (name, status, json, s, due)| {
+                q.push_values(&rows, |mut b, (name, status, split, s, due)| {
                     b.push_bind(**name)
-                        .push_bind(json.as_str())
+                        .push_bind(split.live.as_str())
+                        .push_bind(split.keys.as_str())
                         .push_bind(**status)
                         .push_bind(**due)
                         .push_bind(now);
@@ -470,7 +502,8 @@ impl Tx {
                     b.push(summary::NEXT_VERSION);
                 });
                 q.push(format!(
-                    " ON CONFLICT(name) DO UPDATE SET state = excluded.state, status = excluded.status, \
+                    " ON CONFLICT(name) DO UPDATE SET state = excluded.state, lists = excluded.lists, \
+                     status = excluded.status, \
                      due = excluded.due, updated = excluded.updated, {}",
                     summary::UPDATED
                 ));
@@ -771,6 +804,16 @@ impl Tx {
         self.ended = true;
         Ok(())
     }
+}
+
+/// Each (name, state) decoded, or the error naming the game that does not decode.
+fn decode_all<T: DeserializeOwned>(states: Vec<(String, String)>) -> Result<Vec<T>, StoreError> {
+    states
+        .into_iter()
+        .map(|(name, state)| {
+            serde_json::from_str(&state).map_err(|source| StoreError::Decode { name, source })
+        })
+        .collect()
 }
 
 /// Text as the database keeps it: PostgreSQL refuses a NUL in text, which a stranger's mail

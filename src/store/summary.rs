@@ -332,21 +332,21 @@ impl Tx {
         after: &str,
         limit: i64,
     ) -> Result<Vec<(String, String)>, StoreError> {
-        on!(&mut self.conn, |c, Db| {
-            let rows = sqlx::query(
-                "SELECT name, state FROM games WHERE variant IS NULL AND name > $1 \
+        let rows: Vec<(String, String, Option<String>)> = on!(&mut self.conn, |c, Db| {
+            sqlx::query(
+                "SELECT name, state, lists FROM games WHERE variant IS NULL AND name > $1 \
                  ORDER BY name LIMIT $2",
             )
             .bind(text(after).into_owned())
             .bind(limit)
             .fetch_all(&mut **c)
             .await
-            .map_err(db("finding games without a summary"))?;
-            Ok(rows
-                .iter()
-                .map(|r| (r.get::<String, _>(0), r.get::<String, _>(1)))
-                .collect())
-        })
+            .map_err(db("finding games without a summary"))?
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2)))
+            .collect()
+        });
+        self.assembled(rows).await
     }
 
     /// Writes the summary of a game stored without one (a game saved since keeps its own).
