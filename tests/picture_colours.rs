@@ -247,3 +247,49 @@ fn the_worlds_pictures_are_its_overview_and_regions_with_their_powers() {
     assert_eq!(pictures(standard).len(), 1);
     assert_eq!(pictures(standard)[0].1.len(), 7);
 }
+
+/// "with a second cue (a pattern, the letter on each centre) for the pairs that colour
+/// alone cannot part": on a map where two powers sharing a picture have tints closer than
+/// a small picture's bound, every owned centre's dot carries its owner's letter, on the
+/// whole board and on the overview.
+#[test]
+fn centres_carry_their_owners_letter_where_tints_alone_may_not_part_two_powers() {
+    use herald::picture::colour::SMALL_PICTURE;
+    use herald::picture::palette::{lettered_centres, pictures};
+    use herald::picture::shaped::tint;
+    let mut lettered = 0;
+    for variant in Variant::builtins() {
+        let map = &variant.map;
+        let close = pictures(map).iter().any(|(_, powers)| {
+            powers.iter().enumerate().any(|(i, &p)| {
+                powers[i + 1..].iter().any(|&q| {
+                    VISIONS
+                        .iter()
+                        .any(|&v| difference(&tint(map, p), &tint(map, q), v) < SMALL_PICTURE.at(v))
+                })
+            })
+        });
+        assert_eq!(lettered_centres(map), close, "{}", variant.name);
+        let text = herald::picture::builtin_map_text(variant).unwrap();
+        let opening = variant.opening();
+        let svg = herald::picture::Painter::new()
+            .svg(variant, text, &opening, "opening", &[])
+            .unwrap();
+        for c in map.centres() {
+            let id = format!("id=\"centre-letter-{}\"", map.abbr(c));
+            match opening.owners[c.index()] {
+                Some(o) if close => {
+                    let at = svg.find(&id).unwrap_or_else(|| {
+                        panic!("{}: no letter on {}", variant.name, map.abbr(c))
+                    });
+                    let tag = &svg[at..at + svg[at..].find("</text>").unwrap()];
+                    let letter = map.power(o).letter.to_string();
+                    assert!(tag.ends_with(&format!(">{letter}")), "{tag}");
+                    lettered += 1;
+                }
+                _ => assert!(!svg.contains(&id), "{}: {id}", variant.name),
+            }
+        }
+    }
+    assert!(lettered > 0, "no map needs the second cue");
+}
