@@ -161,7 +161,7 @@ fn dislodged_units_are_marked_in_no_powers_colour() {
 #[test]
 fn every_pictures_tints_stay_apart_from_each_other_the_sea_and_the_land() {
     use herald::picture::colour::{tint_bound, MIN_NAME_CONTRAST};
-    use herald::picture::palette::pictures;
+    use herald::picture::region::pictures;
     use herald::picture::shaped::{tint, SEA};
     let mut failures = Vec::new();
     let mut least = Vec::new();
@@ -217,7 +217,7 @@ fn every_pictures_tints_stay_apart_from_each_other_the_sea_and_the_land() {
 /// its overview with every power (it tints every space).
 #[test]
 fn the_worlds_pictures_are_its_overview_and_regions_with_their_powers() {
-    use herald::picture::palette::pictures;
+    use herald::picture::region::pictures;
     let map = &Variant::builtin("world1880").unwrap().map;
     let found = pictures(map);
     let names: Vec<&str> = found.iter().map(|(n, _)| n.as_str()).collect();
@@ -255,7 +255,8 @@ fn the_worlds_pictures_are_its_overview_and_regions_with_their_powers() {
 #[test]
 fn centres_carry_their_owners_letter_where_tints_alone_may_not_part_two_powers() {
     use herald::picture::colour::SMALL_PICTURE;
-    use herald::picture::palette::{lettered_centres, pictures};
+    use herald::picture::palette::lettered_centres;
+    use herald::picture::region::pictures;
     use herald::picture::shaped::tint;
     let mut lettered = 0;
     for variant in Variant::builtins() {

@@ -2,8 +2,8 @@
 //! powers' full colours (units' chips, orders, centre dots) stay
 //! [`super::colour::MIN_DIFFERENCE`] apart for every reader and 3:1 from the land; the
 //! tints of the land they hold stay [`super::colour::tint_bound`] apart on every picture
-//! the powers share ([`pictures`]), as far from the sea and unowned land, with the names
-//! readable on each. `tests/picture_colours.rs` holds every built-in variant to it. The
+//! the powers share ([`super::region::pictures`]), as far from the sea and unowned land,
+//! with the names readable on each. `tests/picture_colours.rs` holds every built-in variant to it. The
 //! colours were searched (simulated annealing over sRGB and the shares, pulled towards the
 //! colours before, 2026-12-06) and are kept here as data.
 
@@ -35,8 +35,9 @@ const CLASSICAL_SHARES: [f32; 5] = [0.65, 0.55, 0.55, 0.6, 0.55];
 /// The sixteen powers of the world of 1880, in the map's order (Great Britain, France,
 /// Russia, Germany, Austria, Italy, the Ottomans, the USA, Chile, Japan, Brazil, Mexico,
 /// China, Portugal, Spain, Holland): neighbours (`neighbours`) 14 apart for every reader,
-/// every other two 10, and their tints as `pictures` and `colour::tint_bound` ask (before,
-/// Russia's and Spain's tints on the Europe picture were 1.2 apart to a protanope).
+/// every other two 10, and their tints as `region::pictures` and `colour::tint_bound` ask
+/// (before, Russia's and Spain's tints on the Europe picture were 1.2 apart to a
+/// protanope).
 const WORLD1880: [&str; 16] = [
     "#326165", "#a8785e", "#684800", "#6306fb", "#05888b", "#ca7600", "#520e2d", "#a95c00",
     "#66643f", "#f9278c", "#8a46a4", "#b253ff", "#1e00c4", "#18357d", "#593e31", "#0e004a",
@@ -132,46 +133,4 @@ pub fn neighbours(map: &Map) -> Vec<(PowerId, PowerId)> {
 /// than [`super::colour::ALL_PAIRS_UP_TO`] powers.
 pub fn lettered_centres(map: &Map) -> bool {
     map.powers.len() > super::colour::ALL_PAIRS_UP_TO
-}
-
-/// The pictures a board of `map` is mailed as, each with the powers whose colours meet on
-/// it: a board without regions is one picture of all its powers; a board with regions
-/// (the world of 1880) is its overview, which tints every space and so shows every power,
-/// then one picture per region with the powers that have a home space drawn in its frame.
-pub fn pictures(map: &Map) -> Vec<(String, Vec<PowerId>)> {
-    let all: Vec<PowerId> = map.power_ids().collect();
-    let whole = vec![("whole".to_string(), all.clone())];
-    let (Some(shapes), Some(text)) = (
-        super::shapes_of(map),
-        crate::game::map::builtin::source(&map.name),
-    ) else {
-        return whole;
-    };
-    let Ok(frames) = super::region::read(text, map, &shapes.layout()) else {
-        return whole;
-    };
-    if frames.is_empty() {
-        return whole;
-    }
-    let mut out = vec![("overview".to_string(), all.clone())];
-    for (i, frame) in frames.iter().enumerate() {
-        let Some((cropped, _)) =
-            super::region::view(map, &shapes, &frames, super::region::View::Region(i))
-        else {
-            continue;
-        };
-        let drawn = |h: &crate::game::ids::ProvinceId| {
-            cropped
-                .spaces
-                .get(h.index())
-                .is_some_and(|s| !s.path.is_empty())
-        };
-        let powers = all
-            .iter()
-            .copied()
-            .filter(|&p| map.power(p).homes.iter().any(drawn))
-            .collect();
-        out.push((frame.name.clone(), powers));
-    }
-    out
 }

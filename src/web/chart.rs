@@ -152,7 +152,7 @@ fn of_counts(map: &Map, years: &[String], counts: &[Vec<usize>]) -> Option<Chart
     spread_labels(&mut lines, TOP as f32, base as f32);
     let every = (YEAR_GAP / step).ceil().max(1.0) as usize;
     let shown = (0..counts.len())
-        .filter(|&i| (last - i) % every == 0)
+        .filter(|&i| (last - i).is_multiple_of(every))
         .map(|i| (tenth(x(i)), years.get(i).cloned().unwrap_or_default()))
         .collect();
     let rows = lines
