@@ -150,45 +150,147 @@ fn dislodged_units_are_marked_in_no_powers_colour() {
     }
 }
 
-/// "France's and Germany's territory tints are close" (the review of the shaped board):
-/// tints stay `MIN_TINT_DIFFERENCE` apart for every reader (every two on a map of up to
-/// seven powers, neighbours on the world), each tint and the sea too, and the names read
-/// on each (`MIN_NAME_CONTRAST` to their ink), on every built-in map.
+/// "France's and Germany's territory tints are close" (the review of the shaped board), and
+/// "under simulated protanopia England/Russia are ΔE00 7.7 apart and France/sea 8.3; on the
+/// 1880 world Russia/Spain are 1.2–2.1 apart" (the review of the second pass): on every
+/// picture of every built-in variant, every two powers that share it have tints
+/// `tint_bound` apart for every reader (12 in normal vision and 10 colour-blind on a
+/// picture of up to seven powers, 10 and 6 on one of more), each tint as far from the sea
+/// and from land no power holds, and the names read on each (`MIN_NAME_CONTRAST` to their
+/// ink).
 #[test]
-fn every_maps_tints_stay_apart_and_the_names_read_on_them() {
-    use herald::picture::colour::{MIN_NAME_CONTRAST, MIN_TINT_DIFFERENCE};
+fn every_pictures_tints_stay_apart_from_each_other_the_sea_and_the_land() {
+    use herald::picture::colour::{tint_bound, MIN_NAME_CONTRAST};
+    use herald::picture::region::pictures;
     use herald::picture::shaped::{tint, SEA};
     let mut failures = Vec::new();
-    for name in MAPS {
-        let map = &Variant::builtin(name).unwrap().map;
+    let mut least = Vec::new();
+    for variant in Variant::builtins() {
+        let map = &variant.map;
+        let mut low = [f64::MAX; 3];
         for p in map.power_ids() {
-            let t = tint(map, p);
-            let r = contrast(&t, "#222222");
+            let r = contrast(&tint(map, p), "#222222");
             if r < MIN_NAME_CONTRAST {
-                failures.push(format!("{name}: {}: names at {r:.2}:1", map.power(p).name));
+                failures.push(format!(
+                    "{}: {}: names at {r:.2}:1",
+                    variant.name,
+                    map.power(p).name
+                ));
             }
-            for vision in VISIONS {
-                let d = difference(&t, SEA, vision);
-                if d < MIN_TINT_DIFFERENCE {
-                    failures.push(format!(
-                        "{name}: {} and the sea: {d:.1} under {vision:?}",
-                        map.power(p).name
-                    ));
+        }
+        for (picture, powers) in pictures(map) {
+            let bound = tint_bound(powers.len());
+            let mut held = |what: String, a: &str, b: &str| {
+                for (k, vision) in VISIONS.into_iter().enumerate() {
+                    let d = difference(a, b, vision);
+                    low[k] = low[k].min(d);
+                    if d < bound.at(vision) {
+                        failures.push(format!(
+                            "{} ({picture}, {} powers): {what}: {d:.1} under {vision:?} (bound {})",
+                            variant.name,
+                            powers.len(),
+                            bound.at(vision)
+                        ));
+                    }
+                }
+            };
+            for (i, &p) in powers.iter().enumerate() {
+                let (name, t) = (&map.power(p).name, tint(map, p));
+                held(format!("{name} and the sea"), &t, SEA);
+                held(format!("{name} and unowned land"), &t, LAND);
+                for &q in &powers[i + 1..] {
+                    let what = format!("{name} and {}", map.power(q).name);
+                    held(what, &t, &tint(map, q));
                 }
             }
         }
-        for (p, q, bound) in pairs(map, MIN_TINT_DIFFERENCE, None) {
-            for vision in VISIONS {
-                let d = difference(&tint(map, p), &tint(map, q), vision);
-                if d < bound {
-                    failures.push(format!(
-                        "{name}: {} and {}: {d:.1} under {vision:?}",
-                        map.power(p).name,
-                        map.power(q).name
-                    ));
+        least.push(format!(
+            "{}: least {:.1} normal, {:.1} protan, {:.1} deutan",
+            variant.name, low[0], low[1], low[2]
+        ));
+    }
+    println!("{least:#?}");
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// The world's regions share their pictures with the powers whose homes they frame, and
+/// its overview with every power (it tints every space).
+#[test]
+fn the_worlds_pictures_are_its_overview_and_regions_with_their_powers() {
+    use herald::picture::region::pictures;
+    let map = &Variant::builtin("world1880").unwrap().map;
+    let found = pictures(map);
+    let names: Vec<&str> = found.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        ["overview", "Europe", "Africa", "The Americas", "Asia"]
+    );
+    assert_eq!(found[0].1.len(), 16);
+    let europe: Vec<&str> = found[1]
+        .1
+        .iter()
+        .map(|&p| map.power(p).name.as_str())
+        .collect();
+    for power in ["GreatBritain", "France", "Russia", "Spain", "Ottoman"] {
+        assert!(europe.contains(&power), "{power} in {europe:?}");
+    }
+    let americas: Vec<&str> = found[3]
+        .1
+        .iter()
+        .map(|&p| map.power(p).name.as_str())
+        .collect();
+    for power in ["USA", "Mexico", "Brazil", "Chile"] {
+        assert!(americas.contains(&power), "{power} in {americas:?}");
+    }
+    assert!(!americas.contains(&"Austria"), "{americas:?}");
+    let standard = &Variant::builtin("standard").unwrap().map;
+    assert_eq!(pictures(standard).len(), 1);
+    assert_eq!(pictures(standard)[0].1.len(), 7);
+}
+
+/// "with a second cue (a pattern, the letter on each centre) for the pairs that colour
+/// alone cannot part": on a map where two powers sharing a picture have tints closer than
+/// a small picture's bound, every owned centre's dot carries its owner's letter, on the
+/// whole board and on the overview.
+#[test]
+fn centres_carry_their_owners_letter_where_tints_alone_may_not_part_two_powers() {
+    use herald::picture::colour::SMALL_PICTURE;
+    use herald::picture::palette::lettered_centres;
+    use herald::picture::region::pictures;
+    use herald::picture::shaped::tint;
+    let mut lettered = 0;
+    for variant in Variant::builtins() {
+        let map = &variant.map;
+        let close = pictures(map).iter().any(|(_, powers)| {
+            powers.iter().enumerate().any(|(i, &p)| {
+                powers[i + 1..].iter().any(|&q| {
+                    VISIONS
+                        .iter()
+                        .any(|&v| difference(&tint(map, p), &tint(map, q), v) < SMALL_PICTURE.at(v))
+                })
+            })
+        });
+        assert_eq!(lettered_centres(map), close, "{}", variant.name);
+        let text = herald::picture::builtin_map_text(variant).unwrap();
+        let opening = variant.opening();
+        let svg = herald::picture::Painter::new()
+            .svg(variant, text, &opening, "opening", &[])
+            .unwrap();
+        for c in map.centres() {
+            let id = format!("id=\"centre-letter-{}\"", map.abbr(c));
+            match opening.owners[c.index()] {
+                Some(o) if close => {
+                    let at = svg.find(&id).unwrap_or_else(|| {
+                        panic!("{}: no letter on {}", variant.name, map.abbr(c))
+                    });
+                    let tag = &svg[at..at + svg[at..].find("</text>").unwrap()];
+                    let letter = map.power(o).letter.to_string();
+                    assert!(tag.ends_with(&format!(">{letter}")), "{tag}");
+                    lettered += 1;
                 }
+                _ => assert!(!svg.contains(&id), "{}: {id}", variant.name),
             }
         }
     }
-    assert!(failures.is_empty(), "{failures:#?}");
+    assert!(lettered > 0, "no map needs the second cue");
 }

@@ -15,13 +15,52 @@ pub const MIN_DIFFERENCE: f64 = 14.0;
 pub const MIN_FAR_DIFFERENCE: f64 = 10.0;
 /// Maps with more powers than this hold only neighbours to [`MIN_DIFFERENCE`].
 pub const ALL_PAIRS_UP_TO: usize = 7;
-/// The least CIEDE2000 difference between two powers' tints of the land they hold (any two
-/// on a map of at most seven powers, neighbours on a larger one), and between a tint and
-/// the sea, on a board drawn from shapes, for normal vision and simulated
-/// protanopia and deuteranopia. Lower than [`MIN_DIFFERENCE`]: a tint is light, so that
-/// the names' ink keeps [`MIN_NAME_CONTRAST`] on it; the units' chips, in the powers' full
-/// colours and lettered, tell the powers apart.
-pub const MIN_TINT_DIFFERENCE: f64 = 7.5;
+/// How far apart two colours must look (CIEDE2000), for normal vision and for a reader
+/// with simulated protanopia or deuteranopia.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bound {
+    /// The least difference in normal vision.
+    pub normal: f64,
+    /// The least difference under protanopia and under deuteranopia.
+    pub colour_blind: f64,
+}
+
+impl Bound {
+    /// The least difference for a reader with `vision`.
+    pub fn at(self, vision: Vision) -> f64 {
+        match vision {
+            Vision::Normal => self.normal,
+            Vision::Protanopia | Vision::Deuteranopia => self.colour_blind,
+        }
+    }
+}
+
+/// How far apart the tints of the land two powers hold must look on a picture of at most
+/// [`ALL_PAIRS_UP_TO`] powers, and each tint from the sea and from land no power holds:
+/// far enough to part two powers at a glance along a long front. (At 7.5, the bound the
+/// palettes first kept, England and Russia were 7.7 apart to a protanope.)
+pub const SMALL_PICTURE: Bound = Bound {
+    normal: 12.0,
+    colour_blind: 10.0,
+};
+/// The same on a picture of more powers (the world's overview and regions): sixteen light
+/// tints cannot all stay [`SMALL_PICTURE`] apart for a reader without red or green cones,
+/// so the pairs closer than that are told apart by a second cue, the owner's letter on
+/// each supply centre (as on each unit's chip).
+pub const LARGE_PICTURE: Bound = Bound {
+    normal: 10.0,
+    colour_blind: 6.0,
+};
+
+/// The bound on the tints of a picture that `powers` powers share.
+pub fn tint_bound(powers: usize) -> Bound {
+    if powers <= ALL_PAIRS_UP_TO {
+        SMALL_PICTURE
+    } else {
+        LARGE_PICTURE
+    }
+}
+
 /// The least contrast of the names' ink (`#222`) to every tint.
 pub const MIN_NAME_CONTRAST: f64 = 4.5;
 /// The least contrast of a power's colour to the land and the page it is drawn on.

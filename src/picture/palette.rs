@@ -1,51 +1,58 @@
-//! Each map's colours for its powers (issue 27, point 4: "A palette per map in which
-//! neighbouring powers stay apart under deuteranopia and protanopia and every power has
-//! ≥ 3:1 contrast to its background"), and the share of each colour its tint takes. The
-//! bounds are in [`super::colour`]; `tests/picture_colours.rs` holds every built-in map to
-//! them.
+//! Each map's colours for its powers and the share of each colour its tint takes. The
+//! powers' full colours (units' chips, orders, centre dots) stay
+//! [`super::colour::MIN_DIFFERENCE`] apart for every reader and 3:1 from the land; the
+//! tints of the land they hold stay [`super::colour::tint_bound`] apart on every picture
+//! the powers share ([`super::region::pictures`]), as far from the sea and unowned land,
+//! with the names readable on each. `tests/picture_colours.rs` holds every built-in variant to it. The
+//! colours were searched (simulated annealing over sRGB and the shares, pulled towards the
+//! colours before, 2026-12-06) and are kept here as data.
 
 use super::style::LAND;
 use crate::game::ids::PowerId;
 use crate::game::map::Map;
 
-/// The standard powers' colours (Austria red, England navy, France steel blue, Germany grey,
-/// Italy green, Russia purple, Turkey ochre), chosen so that every two stay
-/// `MIN_DIFFERENCE` apart for every reader; drawn for any map of at most seven powers
-/// (Deluge's are the standard seven; Classical's five take the first five). Then colours
-/// for a keeper's larger map, not held to the bounds.
+/// The standard powers' colours, the classic cues kept (Austria red, England navy, France
+/// steel blue, Germany grey, Italy green, Russia purple, Turkey ochre); drawn for any map of
+/// at most seven powers without its own (Deluge and Portage play the standard seven). Then
+/// colours for a keeper's larger map, not held to the bounds.
 const STANDARD: [&str; 16] = [
-    "#c00728", "#133489", "#5293b5", "#494a4b", "#239d6f", "#8b47ca", "#ab8712", "#e67e22",
+    "#bb0e1e", "#153384", "#5a91ae", "#494a4b", "#249c6e", "#8d41e5", "#a98611", "#e67e22",
     "#8b4513", "#e84393", "#16a085", "#95a5a6", "#9acd32", "#2c3e50", "#d35400", "#c39bd3",
 ];
 
-/// How much of each standard power's colour its tint takes (the rest is the land's):
-/// chosen so that every two tints, and each tint and the sea, differ by at least
-/// `MIN_TINT_DIFFERENCE`, while the names' ink keeps `MIN_NAME_CONTRAST` on every tint.
-/// With one share for all (0.55), Austria and Germany were 6.3 apart to a protanope,
-/// France and the sea 7.5.
-const STANDARD_SHARES: [f32; 7] = [0.6, 0.55, 0.6, 0.55, 0.45, 0.55, 0.8];
+/// How much of each standard power's colour its tint takes (the rest is the land's). Under
+/// the bound the palettes first kept (7.5), England's and Russia's tints were 7.7 apart to
+/// a protanope and France's and the sea 8.3.
+const STANDARD_SHARES: [f32; 7] = [0.6, 0.55, 0.7, 0.55, 0.45, 0.55, 0.55];
+
+/// Classical's five (Macedon blue, Carthage purple, Egypt gold, Rome red, Syria green): on
+/// the standard colours, Carthage's navy and Egypt's steel blue were both blues.
+const CLASSICAL: [&str; 5] = ["#0361ff", "#71398e", "#a98600", "#b01629", "#2f8c61"];
+
+/// Classical's tint shares.
+const CLASSICAL_SHARES: [f32; 5] = [0.65, 0.55, 0.55, 0.6, 0.55];
 
 /// The sixteen powers of the world of 1880, in the map's order (Great Britain, France,
 /// Russia, Germany, Austria, Italy, the Ottomans, the USA, Chile, Japan, Brazil, Mexico,
-/// China, Portugal, Spain, Holland). Sixteen colours cannot all stay 14 apart for a reader
-/// without red or green cones at 3:1 contrast; these were searched (simulated annealing
-/// over sRGB, 2026-12-02) so that neighbours (`colour::neighbours`) stay `MIN_DIFFERENCE`
-/// apart and every other two `MIN_FAR_DIFFERENCE`, for every reader.
+/// China, Portugal, Spain, Holland): neighbours (`neighbours`) 14 apart for every reader,
+/// every other two 10, and their tints as `region::pictures` and `colour::tint_bound` ask
+/// (before, Russia's and Spain's tints on the Europe picture were 1.2 apart to a
+/// protanope).
 const WORLD1880: [&str; 16] = [
-    "#4c7c83", "#788a77", "#7c0010", "#3550cd", "#0a93b8", "#a97e00", "#e73b64", "#7d5907",
-    "#1f7b52", "#d94e98", "#2c357c", "#606bf4", "#3000c5", "#325066", "#703637", "#720548",
+    "#326165", "#a8785e", "#684800", "#6306fb", "#05888b", "#ca7600", "#520e2d", "#a95c00",
+    "#66643f", "#f9278c", "#8a46a4", "#b253ff", "#1e00c4", "#18357d", "#593e31", "#0e004a",
 ];
 
-/// The world's tint shares: neighbours' tints, and each tint and the sea, at least
-/// `MIN_TINT_DIFFERENCE` apart, the names at `MIN_NAME_CONTRAST` on every tint.
+/// The world's tint shares.
 const WORLD1880_SHARES: [f32; 16] = [
-    0.45, 0.4, 0.5, 0.65, 0.65, 0.8, 0.5, 0.7, 0.6, 0.6, 0.5, 0.7, 0.4, 0.6, 0.6, 0.5,
+    0.55, 0.4, 0.6, 0.55, 0.5, 0.9, 0.5, 0.55, 0.5, 0.4, 0.7, 0.5, 0.4, 0.45, 0.6, 0.45,
 ];
 
 /// A map's colours and tint shares, by power index.
 fn of(map: &Map) -> (&'static [&'static str], &'static [f32]) {
     match map.name.to_ascii_lowercase().as_str() {
         "world1880" => (&WORLD1880, &WORLD1880_SHARES),
+        "classical" => (&CLASSICAL, &CLASSICAL_SHARES),
         _ => (&STANDARD, &STANDARD_SHARES),
     }
 }
@@ -119,4 +126,11 @@ pub fn neighbours(map: &Map) -> Vec<(PowerId, PowerId)> {
         }
     }
     out
+}
+
+/// Whether each supply centre's dot carries its owner's letter, the second cue for the
+/// powers whose tints are only [`super::colour::LARGE_PICTURE`] apart: on a map of more
+/// than [`super::colour::ALL_PAIRS_UP_TO`] powers.
+pub fn lettered_centres(map: &Map) -> bool {
+    map.powers.len() > super::colour::ALL_PAIRS_UP_TO
 }

@@ -364,3 +364,41 @@ pub fn frames_svg(frames: &[Frame], zoom: f32) -> String {
     s.push_str("</g>");
     s
 }
+
+/// The pictures a board of `map` is mailed as, each with the powers whose colours meet on
+/// it: a board without regions is one picture of all its powers; a board with regions
+/// (the world of 1880) is its overview, which tints every space and so shows every power,
+/// then one picture per region with the powers that have a home space drawn in its frame.
+pub fn pictures(map: &Map) -> Vec<(String, Vec<crate::game::ids::PowerId>)> {
+    let all: Vec<_> = map.power_ids().collect();
+    let whole = vec![("whole".to_string(), all.clone())];
+    let shapes = super::shapes::builtin(&map.name).and_then(|t| Shapes::read(t, map).ok());
+    let (Some(shapes), Some(text)) = (shapes, crate::game::map::builtin::source(&map.name)) else {
+        return whole;
+    };
+    let Ok(frames) = read(text, map, &shapes.layout()) else {
+        return whole;
+    };
+    if frames.is_empty() {
+        return whole;
+    }
+    let mut out = vec![("overview".to_string(), all.clone())];
+    for (i, frame) in frames.iter().enumerate() {
+        let Some((cropped, _)) = view(map, &shapes, &frames, View::Region(i)) else {
+            continue;
+        };
+        let drawn = |h: &ProvinceId| {
+            cropped
+                .spaces
+                .get(h.index())
+                .is_some_and(|s| !s.path.is_empty())
+        };
+        let powers = all
+            .iter()
+            .copied()
+            .filter(|&p| map.power(p).homes.iter().any(drawn))
+            .collect();
+        out.push((frame.name.clone(), powers));
+    }
+    out
+}

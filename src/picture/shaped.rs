@@ -600,6 +600,7 @@ pub fn centres_outside(map: &Map, shapes: &Shapes) -> Vec<String> {
 
 fn draw_centres(s: &mut String, map: &Map, shapes: &Shapes, layout: &Layout, position: &Position) {
     s.push_str(r#"<g id="centres">"#);
+    let lettered = super::palette::lettered_centres(map);
     for p in map.province_ids().filter(|&p| layout.shown(p)) {
         let prov = map.province(p);
         if !prov.centre {
@@ -610,10 +611,27 @@ fn draw_centres(s: &mut String, map: &Map, shapes: &Shapes, layout: &Layout, pos
         let (x, y) = centre_mark(map, shapes, layout, p);
         let _ = write!(
             s,
-            r##"<circle id="centre-{abbr}" data-owner="{who}" cx="{x:.1}" cy="{y:.1}" r="5" fill="{fill}" stroke="#000" stroke-width="1.5"/>"##,
+            r##"<circle id="centre-{abbr}" data-owner="{who}" cx="{x:.1}" cy="{y:.1}" r="{r}" fill="{fill}" stroke="#000" stroke-width="1.5"/>"##,
             abbr = escape(&prov.abbr),
+            r = if lettered && owner.is_some() {
+                6.5
+            } else {
+                5.0
+            },
             who = owner.map_or(String::new(), |o| escape(&map.power(o).name)),
         );
+        // Where tints alone may not part two powers, the owner's letter on the dot, as
+        // large as a chip's.
+        if let Some(o) = owner.filter(|_| lettered) {
+            let _ = write!(
+                s,
+                r##"<text id="centre-letter-{abbr}" x="{x:.1}" y="{:.1}" font-size="12.5" font-weight="bold" text-anchor="middle" fill="{}">{}</text>"##,
+                y + 4.5,
+                super::style::ink_on(fill),
+                escape(&map.power(o).letter.to_string()),
+                abbr = escape(&prov.abbr),
+            );
+        }
     }
     s.push_str("</g>");
 }
