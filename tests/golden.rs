@@ -15,9 +15,10 @@
 //! and fails; `HERALD_BLESS=1 cargo test --test mail golden` rewrites the `.reply` files
 //! (read each one before committing it).
 //!
-//! Every mail is delivered twice, each time to a judge of its own: with CRLF line ends, as
-//! SMTP carries it, and with bare LF, as a Maildir or a local mailer may hand it over. Both
-//! must get the one `.reply`; an LF run that differs writes `NNN.lf.reply.actual`.
+//! Every mail is delivered twice, in two tests, each time to a judge of its own: with CRLF
+//! line ends, as SMTP carries it, and with bare LF, as a Maildir or a local mailer may hand
+//! it over. Both must get the one `.reply`; an LF run that differs writes
+//! `NNN.lf.reply.actual`.
 
 use std::path::{Path, PathBuf};
 
@@ -180,7 +181,18 @@ fn golden_dir() -> PathBuf {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_golden_mail_gets_its_golden_reply() {
-    let bless = std::env::var("HERALD_BLESS").is_ok_and(|v| v == "1");
+    every_mail_with(Ends::Crlf).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_golden_mail_with_bare_lf_gets_its_golden_reply() {
+    every_mail_with(Ends::Lf).await;
+}
+
+/// Runs every golden mail with its lines ended by `ends` and compares each reply with its
+/// `.reply` file (the CRLF run rewrites them under `HERALD_BLESS=1`).
+async fn every_mail_with(ends: Ends) {
+    let bless = ends == Ends::Crlf && std::env::var("HERALD_BLESS").is_ok_and(|v| v == "1");
     let mut emls: Vec<PathBuf> = std::fs::read_dir(golden_dir())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -189,34 +201,30 @@ async fn every_golden_mail_gets_its_golden_reply() {
     emls.sort();
     // "golden mails for at least 40 scenarios covering every command family"
     assert!(emls.len() >= 40, "only {} golden mails", emls.len());
-    // Each scenario on a judge of its own, with CRLF and with LF, several at once.
+    // Each scenario on a judge of its own, several at once.
     let runs: Vec<_> = emls
         .iter()
         .cloned()
-        .map(|eml| {
-            tokio::spawn(async move {
-                let crlf = run(&eml, Ends::Crlf).await;
-                let lf = run(&eml, Ends::Lf).await;
-                (crlf, lf, eml)
-            })
-        })
+        .map(|eml| tokio::spawn(async move { (run(&eml, ends).await, eml) }))
         .collect();
+    let beside = match ends {
+        Ends::Crlf => "reply.actual",
+        Ends::Lf => "lf.reply.actual",
+    };
     let mut failed = Vec::new();
     for r in runs {
-        let (crlf, lf, eml) = r.await.unwrap();
+        let (actual, eml) = r.await.unwrap();
         let reply = eml.with_extension("reply");
+        let beside = eml.with_extension(beside);
         if bless {
-            std::fs::write(&reply, &crlf).unwrap();
+            std::fs::write(&reply, &actual).unwrap();
         }
         let expected = std::fs::read_to_string(&reply).unwrap_or_default();
-        for (actual, beside) in [(&crlf, "reply.actual"), (&lf, "lf.reply.actual")] {
-            let beside = eml.with_extension(beside);
-            if expected == *actual {
-                let _ = std::fs::remove_file(&beside);
-            } else {
-                std::fs::write(&beside, actual).unwrap();
-                failed.push(beside.display().to_string());
-            }
+        if expected == actual {
+            let _ = std::fs::remove_file(&beside);
+        } else {
+            std::fs::write(&beside, &actual).unwrap();
+            failed.push(beside.display().to_string());
         }
     }
     assert!(
