@@ -14,6 +14,11 @@
 //! `confirm-XXXXXXXXXXXXXXXX`. On a mismatch the test writes `NNN.reply.actual` beside it
 //! and fails; `HERALD_BLESS=1 cargo test --test mail golden` rewrites the `.reply` files
 //! (read each one before committing it).
+//!
+//! Every mail is delivered twice, in two tests, each time to a judge of its own: with CRLF
+//! line ends, as SMTP carries it, and with bare LF, as a Maildir or a local mailer may hand
+//! it over. Both must get the one `.reply`; an LF run that differs writes
+//! `NNN.lf.reply.actual`.
 
 use std::path::{Path, PathBuf};
 
@@ -134,8 +139,15 @@ fn hide_codes(text: &str) -> String {
     out
 }
 
-/// Runs one `.eml` and returns its `.reply` text.
-async fn run(eml: &Path) -> String {
+/// A mail's line ends as delivered.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Ends {
+    Crlf,
+    Lf,
+}
+
+/// Runs one `.eml` with its lines ended by `ends` and returns its `.reply` text.
+async fn run(eml: &Path, ends: Ends) -> String {
     let text = std::fs::read_to_string(eml).unwrap();
     let (setup_name, text) = match text.strip_prefix("X-Golden-Setup:") {
         Some(rest) => {
@@ -145,7 +157,7 @@ async fn run(eml: &Path) -> String {
         None => ("none".to_string(), text),
     };
     let stem = eml.file_stem().unwrap().to_string_lossy().into_owned();
-    let mut w = World::new(&format!("golden-{stem}")).await;
+    let mut w = World::new(&format!("golden-{stem}-{ends:?}")).await;
     setup(&setup_name, &mut w).await;
     let mut out = String::new();
     for (i, mail) in text.split("\n%% next mail\n").enumerate() {
@@ -153,7 +165,11 @@ async fn run(eml: &Path) -> String {
             out.push_str("\n================================================================\n");
             w.now += Duration::hours(1);
         }
-        let raw = mail.replace("\r\n", "\n").replace('\n', "\r\n");
+        let lf = mail.replace("\r\n", "\n");
+        let raw = match ends {
+            Ends::Crlf => lf.replace('\n', "\r\n"),
+            Ends::Lf => lf,
+        };
         out.push_str(&render(&w.deliver_raw(raw.as_bytes()).await));
     }
     out
@@ -165,7 +181,18 @@ fn golden_dir() -> PathBuf {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_golden_mail_gets_its_golden_reply() {
-    let bless = std::env::var("HERALD_BLESS").is_ok_and(|v| v == "1");
+    every_mail_with(Ends::Crlf).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_golden_mail_with_bare_lf_gets_its_golden_reply() {
+    every_mail_with(Ends::Lf).await;
+}
+
+/// Runs every golden mail with its lines ended by `ends` and compares each reply with its
+/// `.reply` file (the CRLF run rewrites them under `HERALD_BLESS=1`).
+async fn every_mail_with(ends: Ends) {
+    let bless = ends == Ends::Crlf && std::env::var("HERALD_BLESS").is_ok_and(|v| v == "1");
     let mut emls: Vec<PathBuf> = std::fs::read_dir(golden_dir())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -178,17 +205,19 @@ async fn every_golden_mail_gets_its_golden_reply() {
     let runs: Vec<_> = emls
         .iter()
         .cloned()
-        .map(|eml| tokio::spawn(async move { (run(&eml).await, eml) }))
+        .map(|eml| tokio::spawn(async move { (run(&eml, ends).await, eml) }))
         .collect();
+    let beside = match ends {
+        Ends::Crlf => "reply.actual",
+        Ends::Lf => "lf.reply.actual",
+    };
     let mut failed = Vec::new();
     for r in runs {
         let (actual, eml) = r.await.unwrap();
         let reply = eml.with_extension("reply");
-        let beside = eml.with_extension("reply.actual");
+        let beside = eml.with_extension(beside);
         if bless {
             std::fs::write(&reply, &actual).unwrap();
-            let _ = std::fs::remove_file(&beside);
-            continue;
         }
         let expected = std::fs::read_to_string(&reply).unwrap_or_default();
         if expected == actual {

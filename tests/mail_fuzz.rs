@@ -24,8 +24,9 @@
 //!   every paused game says why; every finished game says how it ended.
 //!
 //! `HERALD_FUZZ_MAILS` sets how many mails are played in all (default 5,000, spread over
-//! seeds of 1,250 mails each, every seed with one game of each variant);
-//! `HERALD_FUZZ_SEED=n` plays that seed alone. A failure prints its seed and the steps that
+//! seeds of 1,250 mails each, every seed with one game of each variant, the seeds dealt to
+//! four tests that the harness runs side by side);
+//! `HERALD_FUZZ_SEED=n` plays that seed alone (in the first of the four). A failure prints its seed and the steps that
 //! led to it, and writes the whole sequence to a file; it is then shrunk to a shorter
 //! sequence that fails the same way (the first failure only; `HERALD_FUZZ_SHRINK` seconds,
 //! default 90, 0: off).
@@ -2816,21 +2817,64 @@ fn env_number(name: &str) -> Option<u64> {
     std::env::var(name).ok().and_then(|v| v.trim().parse().ok())
 }
 
+/// The tests the seeds are dealt to: test `k` plays seeds `k`, `k + TESTS`, `k + 2 TESTS`, …
+/// as far as `HERALD_FUZZ_MAILS` reaches, so that the harness runs them side by side (one
+/// seed of 1,250 mails is about a minute in a test build) and the whole run plays every mail
+/// asked for.
+const TESTS: u64 = 4;
+
+/// The seeds test `index` plays and the mails of each (all but the last seed are whole).
+fn seeds_of(index: u64, total: usize, chosen: Option<u64>) -> Vec<(u64, usize)> {
+    if let Some(seed) = chosen {
+        // One seed alone, played by the first test.
+        return if index == 0 {
+            vec![(seed, MAILS_PER_SEED.min(total).max(1))]
+        } else {
+            Vec::new()
+        };
+    }
+    (0..total.div_ceil(MAILS_PER_SEED) as u64)
+        .filter(|seed| seed % TESTS == index)
+        .map(|seed| {
+            let before = seed as usize * MAILS_PER_SEED;
+            (seed, MAILS_PER_SEED.min(total - before))
+        })
+        .collect()
+}
+
 #[test]
-fn random_mail_against_every_variant_keeps_the_judge_sound() {
+fn the_seeds_cover_every_mail_asked_for() {
+    for total in [1, 50, 1250, 1251, 5000, 7777] {
+        let mut seeds: Vec<(u64, usize)> =
+            (0..TESTS).flat_map(|k| seeds_of(k, total, None)).collect();
+        seeds.sort_unstable();
+        let numbers: Vec<u64> = seeds.iter().map(|s| s.0).collect();
+        let expected: Vec<u64> = (0..total.div_ceil(MAILS_PER_SEED) as u64).collect();
+        assert_eq!(numbers, expected, "{total} mails");
+        assert_eq!(
+            seeds.iter().map(|s| s.1).sum::<usize>(),
+            total,
+            "{total} mails"
+        );
+    }
+    assert_eq!(seeds_of(0, 5000, Some(9)), vec![(9, MAILS_PER_SEED)]);
+    assert!(seeds_of(1, 5000, Some(9)).is_empty());
+}
+
+/// Plays test `index`'s seeds; a failure prints its seed, its steps (shrunk, for the first),
+/// and fails the test.
+fn play_seeds(index: u64) {
     install_panic_hook();
     let total = env_number("HERALD_FUZZ_MAILS").unwrap_or(5000) as usize;
     let shrink_budget =
         std::time::Duration::from_secs(env_number("HERALD_FUZZ_SHRINK").unwrap_or(90));
-    let seeds: Vec<u64> = match env_number("HERALD_FUZZ_SEED") {
-        Some(s) => vec![s],
-        None => (0..total.div_ceil(MAILS_PER_SEED) as u64).collect(),
-    };
+    let seeds = seeds_of(index, total, env_number("HERALD_FUZZ_SEED"));
     let started = Instant::now();
     let mut played = 0;
+    let mut asked = 0;
     let mut failures = Vec::new();
-    for &seed in &seeds {
-        let budget = MAILS_PER_SEED.min(total.saturating_sub(played)).max(1);
+    for &(seed, budget) in &seeds {
+        asked += budget;
         let t = Instant::now();
         let (steps, exec, failure) = play(seed, budget);
         played += exec.mails;
@@ -2891,7 +2935,7 @@ fn random_mail_against_every_variant_keeps_the_judge_sound() {
         failures.push(report);
     }
     eprintln!(
-        "{played} mails over {} seeds in {:.1?}",
+        "test {index}: {played} mails over {} seeds in {:.1?}",
         seeds.len(),
         started.elapsed()
     );
@@ -2901,7 +2945,25 @@ fn random_mail_against_every_variant_keeps_the_judge_sound() {
         failures.len(),
         failures.join("\n")
     );
-    if seeds.len() > 1 {
-        assert!(played >= total, "{played} mails played, {total} asked for");
-    }
+    assert!(played >= asked, "{played} mails played, {asked} asked for");
+}
+
+#[test]
+fn random_mail_against_every_variant_keeps_the_judge_sound_0() {
+    play_seeds(0);
+}
+
+#[test]
+fn random_mail_against_every_variant_keeps_the_judge_sound_1() {
+    play_seeds(1);
+}
+
+#[test]
+fn random_mail_against_every_variant_keeps_the_judge_sound_2() {
+    play_seeds(2);
+}
+
+#[test]
+fn random_mail_against_every_variant_keeps_the_judge_sound_3() {
+    play_seeds(3);
 }
