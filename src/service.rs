@@ -366,7 +366,15 @@ impl Service {
             games.insert(g.name.clone(), g);
         }
         let mut standing = self.standing(&mut tx, &letters, ts).await?;
-        self.list_pages(&mut tx, &needs, &mut standing).await?;
+        let readers: Vec<String> = letters
+            .iter()
+            .zip(&needs)
+            .filter(|(_, n)| !n.pages.is_empty())
+            .filter_map(|(l, _)| l.as_ref())
+            .flat_map(|l| [l.from.to_ascii_lowercase(), l.reply_to.to_ascii_lowercase()])
+            .collect();
+        self.list_pages(&mut tx, &needs, &readers, &mut standing)
+            .await?;
         self.address_standing(&mut tx, &parsed, &games, &mut standing, ts)
             .await?;
         // Replies to mails that signed on with a right password are counted apart, per

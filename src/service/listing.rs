@@ -17,11 +17,14 @@ impl Service {
     /// see (the session keeps those its sender may see, and so knows whether a next page
     /// exists), and for a LIST without FULL the first finished games. Those of them whose
     /// Master never confirmed go in `standing.unlisted`. The unlisted games between are
-    /// read too (their members may see them); there are few, as every CREATE is limited.
+    /// read too (their members may see them), and those of Masters who never confirmed
+    /// only for a reader who is their Master: the store passes over the games no reader of
+    /// the batch (`readers`, the senders of these mails) may see, however many.
     pub(super) async fn list_pages(
         &self,
         tx: &mut Tx,
         needs: &[Needs],
+        readers: &[String],
         standing: &mut Standing,
     ) -> Result<(), ServiceError> {
         let mut pages: Vec<&Page> = Vec::new();
@@ -36,7 +39,13 @@ impl Service {
             let mut from = page.from.clone();
             'read: loop {
                 let mut chunk = tx
-                    .game_page(&from, page.statuses(), CHUNK as i64 + 1)
+                    .list_page(
+                        &from,
+                        page.statuses(),
+                        &self.judge.keeper,
+                        readers,
+                        CHUNK as i64 + 1,
+                    )
                     .await?;
                 // The row past the chunk is where the next one starts.
                 let next = (chunk.len() > CHUNK).then(|| chunk.remove(CHUNK));
@@ -57,7 +66,15 @@ impl Service {
             standing.pages.insert((*page).clone(), rows);
         }
         if pages.iter().any(|p| !p.full) {
-            let first = tx.game_page("", &["finished"], LIST_PAGE as i64).await?;
+            let first = tx
+                .list_page(
+                    "",
+                    &["finished"],
+                    &self.judge.keeper,
+                    readers,
+                    LIST_PAGE as i64,
+                )
+                .await?;
             standing.finished = self.listed(tx, first, standing).await?;
         }
         Ok(())

@@ -244,6 +244,19 @@ impl Store {
     }
 }
 
+/// The `LIKE` pattern (escaped with `!`) that finds `address` among a game's members.
+fn member_pattern(address: &str) -> String {
+    let escaped: String = address
+        .to_ascii_lowercase()
+        .chars()
+        .flat_map(|c| match c {
+            '!' | '%' | '_' => vec!['!', c],
+            c => vec![c],
+        })
+        .collect();
+    format!("%\n_ {escaped}\n%")
+}
+
 impl Tx {
     /// Up to `limit` games of these statuses from `from` on (by name, `from` itself
     /// included), summaries only.
@@ -289,19 +302,55 @@ impl Tx {
         })
     }
 
+    /// [`Tx::game_page`] of only the games one of `readers` may be shown by LIST: those
+    /// whose Master confirmed (or is the keeper) and that are listed or have the reader
+    /// among their people, and those a reader is the Master of. A superset of what the
+    /// judge shows each reader (it filters each mail's page again), read without passing
+    /// the games no reader of the batch may see to the judge.
+    pub async fn list_page(
+        &mut self,
+        from: &str,
+        statuses: &[&str],
+        keeper: &str,
+        readers: &[String],
+        limit: i64,
+    ) -> Result<Vec<Listed>, StoreError> {
+        on!(&mut self.conn, |c, Db| {
+            let mut q =
+                QueryBuilder::<Db>::new(format!("SELECT {COLUMNS} FROM games WHERE name >= "));
+            q.push_bind(text(from).into_owned())
+                .push(" AND status IN (");
+            let mut list = q.separated(", ");
+            for s in statuses {
+                list.push_bind(*s);
+            }
+            q.push(") AND (((master = ")
+                .push_bind(text(keeper).to_ascii_lowercase())
+                .push(" OR master IN (SELECT address FROM confirmed)) AND (listed = 1");
+            for r in readers {
+                q.push(" OR members LIKE ")
+                    .push_bind(member_pattern(r))
+                    .push(" ESCAPE '!'");
+            }
+            q.push(")) OR master IN (''");
+            for r in readers {
+                q.push(", ").push_bind(r.to_ascii_lowercase());
+            }
+            q.push(")) ORDER BY name LIMIT ").push_bind(limit);
+            let rows = q
+                .build()
+                .fetch_all(&mut **c)
+                .await
+                .map_err(db("listing games"))?;
+            Ok(rows.iter().map(|r| listed!(r)).collect())
+        })
+    }
+
     /// The names of the games `address` is in as anything (Master, player, observer, an
     /// abandoned seat's player), found in the summaries (lower case): those whose states a
     /// notice about the address must read.
     pub async fn games_with_member(&mut self, address: &str) -> Result<Vec<String>, StoreError> {
-        let escaped: String = address
-            .to_ascii_lowercase()
-            .chars()
-            .flat_map(|c| match c {
-                '!' | '%' | '_' => vec!['!', c],
-                c => vec![c],
-            })
-            .collect();
-        let pattern = format!("%\n_ {escaped}\n%");
+        let pattern = member_pattern(address);
         on!(&mut self.conn, |c, Db| {
             sqlx::query_scalar(
                 "SELECT name FROM games WHERE members LIKE $1 ESCAPE '!' ORDER BY name",

@@ -552,3 +552,71 @@ async fn a_save_writes_the_summary_and_a_new_version() {
     store.close().await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test]
+async fn a_list_page_passes_over_games_no_reader_may_see() {
+    // LIST shows a game whose Master never confirmed to that Master alone, and an
+    // unlisted game to its people: the page a batch reads holds those for its readers and
+    // none of the others, however many there are.
+    let (store, dir) = fresh("list-page").await;
+    let state = serde_json::json!({"n": 1});
+    let game = |master: &str, listed: bool, members: &[&str]| Summary {
+        variant: "standard".into(),
+        listed,
+        master: master.into(),
+        members: members.iter().map(|m| m.to_string()).collect(),
+        ..Summary::default()
+    };
+    let mut tx = store.begin().await.unwrap();
+    tx.confirm("gm@x.test", "a test", 1).await.unwrap();
+    let games = [
+        ("a-public", game("gm@x.test", true, &[])),
+        ("b-unconfirmed", game("new@x.test", true, &[])),
+        ("c-private", game("gm@x.test", false, &["p pat@x.test"])),
+        ("d-keepers", game("keeper@x.test", true, &[])),
+    ];
+    for (name, summary) in &games {
+        tx.save_game(name, "running", &state, summary, None, 1)
+            .await
+            .unwrap();
+    }
+    for i in 0..300 {
+        let name = format!("e-unconfirmed-{i:03}");
+        tx.save_game(
+            &name,
+            "running",
+            &state,
+            &game("x@y.test", true, &[]),
+            None,
+            1,
+        )
+        .await
+        .unwrap();
+    }
+    let names = |rows: Vec<crate::store::Listed>| -> Vec<String> {
+        rows.into_iter().map(|r| r.name).collect()
+    };
+    let stranger = tx
+        .list_page(
+            "",
+            &["running"],
+            "keeper@x.test",
+            &["who@x.test".into()],
+            50,
+        )
+        .await
+        .unwrap();
+    assert_eq!(names(stranger), ["a-public", "d-keepers"]);
+    let readers = ["pat@x.test".to_string(), "NEW@x.test".to_string()];
+    let members = tx
+        .list_page("", &["running"], "keeper@x.test", &readers, 50)
+        .await
+        .unwrap();
+    assert_eq!(
+        names(members),
+        ["a-public", "b-unconfirmed", "c-private", "d-keepers"]
+    );
+    tx.commit().await.unwrap();
+    store.close().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
