@@ -110,7 +110,7 @@ mod tests {
             .count();
         assert_eq!(MIGRATOR.iter().count(), files);
         let versions: Vec<i64> = MIGRATOR.iter().map(|m| m.version).collect();
-        assert_eq!(versions, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        assert_eq!(versions, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     }
 
     /// "One schema, migrations for both backends" (issue 29): each SQLite migration has its
@@ -134,7 +134,7 @@ mod tests {
             .fetch_one(&pool)
             .await
             .unwrap();
-        assert_eq!(n, 9);
+        assert_eq!(n, 10);
     }
 
     /// A database whose first migration only was applied by the old migrator gets the
@@ -163,6 +163,6 @@ mod tests {
             .fetch_all(&pool)
             .await
             .unwrap();
-        assert_eq!(versions, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        assert_eq!(versions, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     }
 }

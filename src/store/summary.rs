@@ -316,8 +316,11 @@ impl Tx {
         limit: i64,
     ) -> Result<Vec<Listed>, StoreError> {
         on!(&mut self.conn, |c, Db| {
-            let mut q =
-                QueryBuilder::<Db>::new(format!("SELECT {COLUMNS} FROM games WHERE name >= "));
+            // The names first, from the listing index alone (migration 0010): a game no
+            // reader may see is passed over without reading its row.
+            let mut q = QueryBuilder::<Db>::new(format!(
+                "SELECT {COLUMNS} FROM games WHERE name IN (SELECT name FROM games WHERE name >= "
+            ));
             q.push_bind(text(from).into_owned())
                 .push(" AND status IN (");
             let mut list = q.separated(", ");
@@ -336,7 +339,9 @@ impl Tx {
             for r in readers {
                 q.push(", ").push_bind(r.to_ascii_lowercase());
             }
-            q.push(")) ORDER BY name LIMIT ").push_bind(limit);
+            q.push(")) ORDER BY name LIMIT ")
+                .push_bind(limit)
+                .push(") ORDER BY name");
             let rows = q
                 .build()
                 .fetch_all(&mut **c)

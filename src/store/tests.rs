@@ -78,7 +78,7 @@ async fn a_database_made_by_the_old_migrator_opens_and_works() {
                 .fetch_all(sqlite(&store))
                 .await
                 .unwrap();
-        assert_eq!(versions, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        assert_eq!(versions, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
         let old: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM sqlite_master WHERE name = 'schema_migrations'",
         )
